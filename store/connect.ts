@@ -1,0 +1,52 @@
+import { mkdir } from "node:fs/promises";
+import { PGlite } from "@electric-sql/pglite";
+import { Kysely, PGliteDialect, PostgresDialect } from "kysely";
+import pg from "pg";
+import type { Database } from "./schema.ts";
+
+export type DialectName = "postgres" | "pglite";
+
+export interface StoreHandle {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  /** Human-readable location for `!status` (never includes a password). */
+  describe: string;
+  close(): Promise<void>;
+}
+
+export type StoreOptions =
+  | { kind: "postgres"; url: string; poolSize?: number }
+  | { kind: "pglite"; dataDir: string | null };
+
+// Both dialects hand back the same JS types: int8 as string, timestamptz as Date, jsonb parsed.
+const INT8_OID = 20;
+pg.types.setTypeParser(INT8_OID, (value: string) => value);
+
+export async function openStore(options: StoreOptions): Promise<StoreHandle> {
+  if (options.kind === "postgres") {
+    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, dialect: "postgres", describe: describePostgres(options.url), close: () => db.destroy() };
+  }
+  if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
+  const pglite = await PGlite.create({
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    parsers: { [INT8_OID]: (value: string) => value },
+  });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+  return {
+    db,
+    dialect: "pglite",
+    describe: options.dataDir ? `PGlite (embedded) at ${options.dataDir}` : "PGlite (embedded, in memory)",
+    close: () => db.destroy(),
+  };
+}
+
+function describePostgres(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `PostgreSQL at ${parsed.hostname}:${parsed.port || "5432"}${parsed.pathname}`;
+  } catch {
+    return "PostgreSQL";
+  }
+}

@@ -1,0 +1,343 @@
+import type { ColumnType, Generated, Insertable, JSONColumnType, Selectable, Updateable } from "kysely";
+
+// Row types of every table (migrations/ holds the DDL). Columns with defaults are Generated.
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+type Json<T> = JSONColumnType<T, T | string | undefined, T | string>;
+type NullableJson<T> = ColumnType<T | null, T | string | null | undefined, T | string | null>;
+
+export type JsonObject = { [key: string]: unknown };
+
+export interface EntitiesTable {
+  slug: string;
+  type: string;
+  name: string;
+  state: Generated<string>;
+  attributes: Json<JsonObject>;
+  transport: Generated<string>;
+  parent_slug: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface EntityAttributeChangesTable {
+  id: Generated<string>;
+  entity_slug: string;
+  key: string;
+  old_value: NullableJson<unknown>;
+  new_value: NullableJson<unknown>;
+  changed_by: string;
+  session_id: string | null;
+  changed_at: Timestamp;
+}
+
+export interface RelationshipTypesTable {
+  name: string;
+  description: string;
+  source_types: Json<string[]>;
+  target_types: Json<string[]>;
+}
+
+export interface RelationshipsTable {
+  id: Generated<string>;
+  source_slug: string;
+  target_slug: string;
+  type: string;
+  attributes: Json<JsonObject>;
+  created_by: string | null;
+  created_at: Timestamp;
+}
+
+export interface KnowledgeTable {
+  id: Generated<string>;
+  slug: string;
+  kind: string;
+  title: string;
+  content: string;
+  tags: Json<string[]>;
+  superseded_by: string | null;
+  created_by: string | null;
+  session_id: string | null;
+  search: ColumnType<string, never, never>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface KnowledgeAboutTable {
+  knowledge_id: string;
+  entity_slug: string;
+}
+
+export interface SessionsTable {
+  id: string;
+  platform: string;
+  room: string;
+  thread: string;
+  status: Generated<string>;
+  goal: string | null;
+  outcome: string | null;
+  summary: string | null;
+  created_by: string;
+  plan_generation: Generated<number>;
+  requires_replan: Generated<boolean>;
+  live_discovery: Generated<boolean>;
+  entity_writeback: Generated<boolean>;
+  preplan_read_only_calls: Generated<number>;
+  nudged_at: NullableTimestamp;
+  last_activity_at: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  closed_at: NullableTimestamp;
+}
+
+export interface GoalsTable {
+  id: Generated<string>;
+  session_id: string;
+  goal: string;
+  status: Generated<string>;
+  summary: string | null;
+  created_at: Timestamp;
+  closed_at: NullableTimestamp;
+}
+
+export interface MessagesTable {
+  id: Generated<string>;
+  session_id: string;
+  role: string;
+  content: Generated<string>;
+  tool_calls: NullableJson<unknown>;
+  tool_call_id: string | null;
+  name: string | null;
+  author: string | null;
+  platform_event_id: string | null;
+  created_at: Timestamp;
+}
+
+export interface PlansTable {
+  session_id: string;
+  generation: number;
+  status: Generated<string>;
+  needs_approval: Generated<boolean>;
+  decided_by: string | null;
+  decided_via: string | null;
+  decided_at: NullableTimestamp;
+  card_ref: NullableJson<JsonObject>;
+  created_at: Timestamp;
+}
+
+export interface PlanStepsTable {
+  id: Generated<string>;
+  session_id: string;
+  generation: number;
+  seq: number;
+  title: string;
+  detail: Generated<string>;
+  target: string | null;
+  risk: string | null;
+  status: Generated<string>;
+  note: string | null;
+  execution_id: string | null;
+  replaced_reason: string | null;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+  created_at: Timestamp;
+}
+
+export interface QuestionsTable {
+  id: string;
+  session_id: string;
+  prompt: string;
+  why: string | null;
+  options: Json<string[]>;
+  status: Generated<string>;
+  answer: string | null;
+  answered_by: string | null;
+  card_ref: NullableJson<JsonObject>;
+  created_at: Timestamp;
+  answered_at: NullableTimestamp;
+}
+
+export interface ExecutionsTable {
+  id: string;
+  session_id: string | null;
+  plan_generation: number | null;
+  step_seq: number | null;
+  target: string;
+  command: string;
+  command_key: string;
+  risk: string;
+  purpose: Generated<string>;
+  status: string;
+  status_reason: string | null;
+  requested_by: string;
+  approval_id: string | null;
+  timeout_ms: number;
+  deadline_at: NullableTimestamp;
+  exit_code: number | null;
+  signal: string | null;
+  stdout: string | null;
+  stderr: string | null;
+  output_bytes: ColumnType<string | null, number | string | null | undefined, number | string | null>;
+  output_truncated: Generated<boolean>;
+  duration_ms: number | null;
+  worker_id: string | null;
+  heartbeat_at: NullableTimestamp;
+  attempts: Generated<number>;
+  created_at: Timestamp;
+  queued_at: NullableTimestamp;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+}
+
+export interface ApprovalsTable {
+  id: string;
+  session_id: string;
+  subject: string;
+  execution_id: string | null;
+  plan_generation: number | null;
+  command_key: string | null;
+  target: string | null;
+  risk: string | null;
+  status: Generated<string>;
+  required_phrase: string | null;
+  decided_by: string | null;
+  channel: string | null;
+  decided_at: NullableTimestamp;
+  expires_at: Timestamp;
+  card_ref: NullableJson<JsonObject>;
+  created_at: Timestamp;
+}
+
+export interface WindowsTable {
+  id: Generated<string>;
+  session_id: string;
+  kind: string;
+  target: Generated<string>;
+  opened_by: string;
+  channel: string;
+  opened_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface ClassificationsTable {
+  id: Generated<string>;
+  session_id: string | null;
+  target: string;
+  command: string;
+  command_key: string;
+  risk: string;
+  reasons: Json<string[]>;
+  decision: string | null;
+  created_at: Timestamp;
+}
+
+export interface FeedbackTable {
+  id: Generated<string>;
+  session_id: string;
+  outcome: string;
+  plan_adherence: number | null;
+  root_cause: string | null;
+  notes: string | null;
+  created_at: Timestamp;
+}
+
+export interface PatternsTable {
+  id: Generated<string>;
+  kind: string;
+  key: string;
+  description: string;
+  occurrences: Generated<number>;
+  suggested_runbook: string | null;
+  last_seen_at: Timestamp;
+  created_at: Timestamp;
+}
+
+export interface AuditLogTable {
+  id: Generated<string>;
+  session_id: string | null;
+  actor: string;
+  action: string;
+  subject: string | null;
+  details: Json<JsonObject>;
+  created_at: Timestamp;
+}
+
+export interface TokenUsageTable {
+  id: Generated<string>;
+  session_id: string | null;
+  model: string;
+  prompt_tokens: Generated<number>;
+  completion_tokens: Generated<number>;
+  total_tokens: Generated<number>;
+  created_at: Timestamp;
+}
+
+export interface ChatEventsTable {
+  platform: string;
+  event_id: string;
+  room: string | null;
+  received_at: Timestamp;
+  processed_at: NullableTimestamp;
+}
+
+export interface KvTable {
+  key: string;
+  value: Json<unknown>;
+  updated_at: Timestamp;
+}
+
+export interface KnownHostsTable {
+  host_port: string;
+  fingerprint: string;
+  first_seen_at: Timestamp;
+}
+
+export interface QueueJobsTable {
+  id: string;
+  queue: string;
+  name: string;
+  data: Json<unknown>;
+  status: Generated<string>;
+  attempts: Generated<number>;
+  max_attempts: Generated<number>;
+  run_at: Timestamp;
+  last_error: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface Database {
+  entities: EntitiesTable;
+  entity_attribute_changes: EntityAttributeChangesTable;
+  relationship_types: RelationshipTypesTable;
+  relationships: RelationshipsTable;
+  knowledge: KnowledgeTable;
+  knowledge_about: KnowledgeAboutTable;
+  sessions: SessionsTable;
+  goals: GoalsTable;
+  messages: MessagesTable;
+  plans: PlansTable;
+  plan_steps: PlanStepsTable;
+  questions: QuestionsTable;
+  executions: ExecutionsTable;
+  approvals: ApprovalsTable;
+  windows: WindowsTable;
+  classifications: ClassificationsTable;
+  feedback: FeedbackTable;
+  patterns: PatternsTable;
+  audit_log: AuditLogTable;
+  token_usage: TokenUsageTable;
+  chat_events: ChatEventsTable;
+  kv: KvTable;
+  known_hosts: KnownHostsTable;
+  queue_jobs: QueueJobsTable;
+}
+
+export type Session = Selectable<SessionsTable>;
+export type NewSession = Insertable<SessionsTable>;
+export type SessionUpdate = Updateable<SessionsTable>;
+export type Execution = Selectable<ExecutionsTable>;
+export type Approval = Selectable<ApprovalsTable>;
+export type Entity = Selectable<EntitiesTable>;
+export type PlanStep = Selectable<PlanStepsTable>;
+export type Knowledge = Selectable<KnowledgeTable>;

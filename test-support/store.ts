@@ -1,0 +1,57 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { openStore, type StoreHandle } from "../store/connect.ts";
+import { migrateToLatest } from "../store/migrate.ts";
+
+export interface TestStore extends StoreHandle {
+  /** Drops the per-test database (Postgres) or the in-memory instance (PGlite). */
+  dispose(): Promise<void>;
+}
+
+export type TestDialect = "postgres" | "pglite";
+
+/** Dialects this run can test: PGlite always, Postgres when DATABASE_URL is set. */
+export function availableDialects(): { dialect: TestDialect; skip: string | false }[] {
+  return [
+    { dialect: "pglite", skip: false },
+    {
+      dialect: "postgres",
+      skip: process.env.DATABASE_URL ? false : "Postgres adapter skipped: DATABASE_URL is not set",
+    },
+  ];
+}
+
+/** A migrated, empty database of its own: a fresh Postgres database, or an in-memory PGlite. */
+export async function createTestStore(dialect: TestDialect = defaultDialect()): Promise<TestStore> {
+  if (dialect === "pglite") {
+    const store = await openStore({ kind: "pglite", dataDir: null });
+    await migrateToLatest(store.db);
+    return { ...store, dispose: () => store.close() };
+  }
+  const baseUrl = process.env.DATABASE_URL;
+  if (!baseUrl) throw new Error("DATABASE_URL is required for the postgres test dialect");
+  const name = `oikos_t_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  const store = await openStore({ kind: "postgres", url: url.toString(), poolSize: 5 });
+  await migrateToLatest(store.db);
+  return {
+    ...store,
+    async dispose() {
+      await store.close();
+      const cleanup = new pg.Client({ connectionString: baseUrl });
+      await cleanup.connect();
+      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await cleanup.end();
+    },
+  };
+}
+
+/** The dialect a test that is not parameterised should use: Postgres when configured. */
+export function defaultDialect(): TestDialect {
+  return process.env.DATABASE_URL ? "postgres" : "pglite";
+}
