@@ -1,0 +1,215 @@
+import type { ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { chmod, chown, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freeLoopbackPort } from "./free-port.ts";
+import { ensureLabUser, type LabUser, sshLabUnavailable } from "./lab-prerequisites.ts";
+import { generateEd25519Key } from "./ssh-keys.ts";
+import { startSshd, stopSshd, waitForExit } from "./sshd-process.ts";
+
+export { sshLabUnavailable } from "./lab-prerequisites.ts";
+
+export interface LabHostSpec {
+  /** Simulated host name, e.g. "hubris"; also the folder name, so letters, digits, ".", "_", "-". */
+  name: string;
+  /** Scripts put first on PATH for this host, by command name (`{ qm: "#!/bin/sh\n…" }`). */
+  toolbox?: Record<string, string>;
+}
+
+export interface LabHost {
+  name: string;
+  host: "127.0.0.1";
+  port: number;
+  username: string;
+  /** The client private key (OpenSSH format) every lab host accepts. */
+  privateKey: string;
+  privateKeyPath: string;
+  /** `SHA256:…` of this host's current host key; changes after `restartHost(name, { newHostKey: true })`. */
+  hostKeyFingerprint: string;
+  /** On PATH first; scripts here shadow real commands. Readable by the test user. */
+  toolboxDir: string;
+  /** Writable by the test user; exported to sessions as $OIKOS_LAB_STATE. */
+  stateDir: string;
+}
+
+export interface SshLab {
+  hosts: LabHost[];
+  username: string;
+  privateKey: string;
+  privateKeyPath: string;
+  host(name: string): LabHost;
+  /** Install or replace one toolbox script on a host. */
+  writeTool(hostName: string, command: string, script: string): Promise<void>;
+  /** Kill the host's sshd and its sessions, then start it again on the same port. */
+  restartHost(hostName: string, options?: { newHostKey?: boolean }): Promise<LabHost>;
+  /** Kill the host's sshd and its sessions and leave it down (connection-refused scenarios). */
+  stopHost(hostName: string): Promise<void>;
+  /** Kill every sshd of this lab and delete its temporary files. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+export interface SshLabOptions {
+  hosts: LabHostSpec[];
+}
+
+interface HostState {
+  spec: LabHostSpec;
+  host: LabHost;
+  dir: string;
+  child: ChildProcess | null;
+}
+
+const HOST_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+const PORT_ATTEMPTS = 5;
+
+/**
+ * Start one real OpenSSH sshd per simulated host on loopback, all at once. Throws when the machine
+ * cannot run them; check `sshLabUnavailable()` first and skip the suite with its reason.
+ */
+export async function startSshLab(options: SshLabOptions): Promise<SshLab> {
+  const missing = await sshLabUnavailable();
+  if (missing !== null) throw new Error(`sshd unavailable: ${missing}`);
+  const names = new Set<string>();
+  for (const spec of options.hosts) {
+    if (!HOST_NAME.test(spec.name))
+      throw new Error(`lab host name ${JSON.stringify(spec.name)} is not a plain name`);
+    if (names.has(spec.name)) throw new Error(`lab host ${spec.name} is listed twice`);
+    names.add(spec.name);
+  }
+  const user = await ensureLabUser();
+  const root = await mkdtemp(join(tmpdir(), "oikos-sshlab-"));
+  await chmod(root, 0o755); // the test user must reach toolbox/ and state/ below it
+  const states: HostState[] = [];
+  try {
+    const clientKey = await generateEd25519Key(join(root, "client_ed25519"), "oikos-lab-client");
+    const authorizedKeys = join(root, "authorized_keys");
+    await writeFile(authorizedKeys, `${clientKey.publicKey}\n`, { mode: 0o644 });
+    const bannerTag = `oikos-lab-${randomBytes(6).toString("hex")}`;
+
+    const startHost = async (spec: LabHostSpec): Promise<void> => {
+      const dir = join(root, "hosts", spec.name);
+      const toolboxDir = join(dir, "toolbox");
+      const stateDir = join(dir, "state");
+      await mkdir(toolboxDir, { recursive: true, mode: 0o755 });
+      await mkdir(stateDir, { recursive: true });
+      await chown(stateDir, user.uid, user.gid);
+      await chmod(join(root, "hosts"), 0o755);
+      await chmod(dir, 0o755);
+      for (const [command, script] of Object.entries(spec.toolbox ?? {})) {
+        await writeToolFile(toolboxDir, command, script);
+      }
+      const hostKey = await generateEd25519Key(join(dir, "host_ed25519"), `oikos-lab-${spec.name}`);
+      const state: HostState = {
+        spec,
+        dir,
+        child: null,
+        host: {
+          name: spec.name,
+          host: "127.0.0.1",
+          port: 0,
+          username: user.username,
+          privateKey: clientKey.privateKey,
+          privateKeyPath: clientKey.privateKeyPath,
+          hostKeyFingerprint: hostKey.fingerprint,
+          toolboxDir,
+          stateDir,
+        },
+      };
+      states.push(state);
+      await launch(state, user, authorizedKeys, `${bannerTag}-${spec.name}`, null);
+    };
+    await Promise.all(options.hosts.map(startHost));
+    // keep the caller's order, not the order the hosts happened to come up in
+    states.sort((a, b) => options.hosts.indexOf(a.spec) - options.hosts.indexOf(b.spec));
+
+    const byName = (name: string): HostState => {
+      const state = states.find((candidate) => candidate.spec.name === name);
+      if (state === undefined) throw new Error(`no lab host named ${name}`);
+      return state;
+    };
+    let stopped = false;
+    return {
+      hosts: states.map((state) => state.host),
+      username: user.username,
+      privateKey: clientKey.privateKey,
+      privateKeyPath: clientKey.privateKeyPath,
+      host: (name) => byName(name).host,
+      writeTool: (hostName, command, script) =>
+        writeToolFile(byName(hostName).host.toolboxDir, command, script),
+      async restartHost(hostName, restartOptions = {}) {
+        const state = byName(hostName);
+        await halt(state);
+        if (restartOptions.newHostKey === true) {
+          await rm(join(state.dir, "host_ed25519"), { force: true });
+          await rm(join(state.dir, "host_ed25519.pub"), { force: true });
+          const hostKey = await generateEd25519Key(join(state.dir, "host_ed25519"), `oikos-lab-${hostName}`);
+          state.host.hostKeyFingerprint = hostKey.fingerprint;
+        }
+        await launch(state, user, authorizedKeys, `${bannerTag}-${hostName}`, state.host.port);
+        return state.host;
+      },
+      stopHost: (hostName) => halt(byName(hostName)),
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        await Promise.all(states.map(halt));
+        await rm(root, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await Promise.all(states.map(halt));
+    await rm(root, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+async function launch(
+  state: HostState,
+  user: LabUser,
+  authorizedKeysFile: string,
+  bannerTag: string,
+  fixedPort: number | null,
+): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const port = fixedPort ?? (await freeLoopbackPort());
+    try {
+      const running = await startSshd(
+        {
+          port,
+          hostKeyPath: join(state.dir, "host_ed25519"),
+          pidFile: join(state.dir, "sshd.pid"),
+          authorizedKeysFile,
+          username: user.username,
+          toolboxDir: state.host.toolboxDir,
+          stateDir: state.host.stateDir,
+          hostName: state.spec.name,
+          bannerTag,
+        },
+        { configPath: join(state.dir, "sshd_config"), logPath: join(state.dir, "sshd.log") },
+      );
+      state.child = running.child;
+      state.host.port = running.port;
+      return;
+    } catch (error) {
+      const portTaken = (error as { portTaken?: boolean }).portTaken === true;
+      if (!portTaken || attempt >= PORT_ATTEMPTS) throw error;
+      if (fixedPort !== null) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+async function halt(state: HostState): Promise<void> {
+  const child = state.child;
+  if (child === null) return;
+  state.child = null;
+  stopSshd(child);
+  await waitForExit(child);
+}
+
+async function writeToolFile(toolboxDir: string, command: string, script: string): Promise<void> {
+  if (!HOST_NAME.test(command))
+    throw new Error(`toolbox command ${JSON.stringify(command)} is not a plain name`);
+  await writeFile(join(toolboxDir, command), script, { mode: 0o755 });
+  await chmod(join(toolboxDir, command), 0o755);
+}
