@@ -1,0 +1,54 @@
+export const DEFAULT_TIMEOUT_MS = 120_000;
+export const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024;
+/** After the TERM, how long the remote side gets before KILL (the `timeout -k` value). */
+export const KILL_AFTER_SECONDS = 5;
+
+export type OutputStream = "stdout" | "stderr";
+
+export interface ExecOptions {
+  /** Wall-clock limit; the remote process is signalled and killed when it passes. Default 120 s. */
+  timeoutMs?: number;
+  /** Per stream (stdout, stderr): first and last half of this many bytes are kept. Default 64 KiB. */
+  maxOutputBytes?: number;
+  /** Aborting cancels the command the same way a timeout does, and marks the result `cancelled`. */
+  signal?: AbortSignal;
+  /** Live output as it arrives (before capping), e.g. for progress. */
+  onOutput?: (stream: OutputStream, text: string) => void;
+}
+
+export interface ExecResult {
+  /** Exit status; null when the process died of a signal or the channel closed without one. */
+  exitCode: number | null;
+  /** Terminating signal as `SIGTERM` etc., when the remote side reported one. */
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  /** Bytes produced on stdout + stderr, before capping. */
+  outputBytes: number;
+  truncated: boolean;
+  durationMs: number;
+  /** The time limit passed and the command was killed: not the same as a failure of the command. */
+  timedOut: boolean;
+  /** The caller aborted through `signal`. */
+  cancelled: boolean;
+}
+
+export interface ResolvedExecOptions {
+  timeoutMs: number;
+  maxOutputBytes: number;
+  signal: AbortSignal | undefined;
+  onOutput: ((stream: OutputStream, text: string) => void) | undefined;
+}
+
+export function resolveExecOptions(options: ExecOptions = {}): ResolvedExecOptions {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  if (!(timeoutMs > 0)) throw new RangeError(`timeoutMs must be positive, got ${timeoutMs}`);
+  if (!(maxOutputBytes >= 0)) throw new RangeError(`maxOutputBytes must be >= 0, got ${maxOutputBytes}`);
+  return { timeoutMs, maxOutputBytes, signal: options.signal, onOutput: options.onOutput };
+}
+
+/** Whole seconds for `timeout(1)`, never below one. */
+export function timeoutSeconds(timeoutMs: number): number {
+  return Math.max(1, Math.ceil(timeoutMs / 1000));
+}

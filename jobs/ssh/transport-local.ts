@@ -1,0 +1,81 @@
+import { spawn } from "node:child_process";
+import { type ExecOptions, type ExecResult, KILL_AFTER_SECONDS, resolveExecOptions } from "./exec-result.ts";
+import { OutputCapture } from "./output-capture.ts";
+
+/**
+ * Run `command` with `sh -c` on the machine oikos runs on, in its own process group so a timeout or
+ * abort can TERM (then, after the kill window, KILL) everything it started.
+ */
+export function execLocal(command: string, options: ExecOptions = {}): Promise<ExecResult> {
+  const resolved = resolveExecOptions(options);
+  const started = performance.now();
+  const stdout = new OutputCapture(resolved.maxOutputBytes);
+  const stderr = new OutputCapture(resolved.maxOutputBytes);
+  let timedOut = false;
+  let cancelled = false;
+  const result = (exitCode: number | null, signal: string | null): ExecResult => ({
+    exitCode,
+    signal,
+    stdout: stdout.text(),
+    stderr: stderr.text(),
+    outputBytes: stdout.totalBytes + stderr.totalBytes,
+    truncated: stdout.truncated || stderr.truncated,
+    durationMs: Math.round(performance.now() - started),
+    timedOut,
+    cancelled,
+  });
+  if (resolved.signal?.aborted) {
+    cancelled = true;
+    return Promise.resolve(result(null, null));
+  }
+
+  return new Promise((resolve, reject) => {
+    const child = spawn("sh", ["-c", command], { detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const timers: NodeJS.Timeout[] = [];
+    const killGroup = (signal: NodeJS.Signals): void => {
+      if (child.pid === undefined) return;
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        // the group is already gone
+      }
+    };
+    const stop = (): void => {
+      killGroup("SIGTERM");
+      timers.push(setTimeout(() => killGroup("SIGKILL"), KILL_AFTER_SECONDS * 1000));
+    };
+    const onAbort = (): void => {
+      cancelled = true;
+      stop();
+    };
+    resolved.signal?.addEventListener("abort", onAbort, { once: true });
+    timers.push(
+      setTimeout(() => {
+        timedOut = true;
+        stop();
+      }, resolved.timeoutMs),
+    );
+    const cleanUp = (): void => {
+      for (const timer of timers) clearTimeout(timer);
+      resolved.signal?.removeEventListener("abort", onAbort);
+    };
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout.push(chunk);
+      resolved.onOutput?.("stdout", chunk.toString("utf8"));
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr.push(chunk);
+      resolved.onOutput?.("stderr", chunk.toString("utf8"));
+    });
+    child.once("error", (error) => {
+      cleanUp();
+      reject(error);
+    });
+    child.once("close", (code, signal) => {
+      cleanUp();
+      // sh is gone; anything it left behind in its group goes with it after a timeout or abort
+      if (timedOut || cancelled) killGroup("SIGKILL");
+      resolve(result(code, signal));
+    });
+  });
+}

@@ -1,0 +1,96 @@
+import { constants } from "node:os";
+import { z } from "zod";
+import { GuestAgentError } from "./errors.ts";
+import {
+  type ExecOptions,
+  type ExecResult,
+  KILL_AFTER_SECONDS,
+  resolveExecOptions,
+  timeoutSeconds,
+} from "./exec-result.ts";
+import type { HostRunner } from "./host-runner.ts";
+import { OutputCapture } from "./output-capture.ts";
+import { withRemoteTimeout } from "./shell-quote.ts";
+
+/** What `qm guest exec` prints: the guest agent's exec status (or just a pid when it stopped waiting). */
+const GuestExecStatusSchema = z.looseObject({
+  exited: z.union([z.number(), z.boolean()]).optional(),
+  exitcode: z.number().int().optional(),
+  signal: z.number().int().optional(),
+  "out-data": z.string().optional(),
+  "err-data": z.string().optional(),
+  "out-truncated": z.union([z.number(), z.boolean()]).optional(),
+  "err-truncated": z.union([z.number(), z.boolean()]).optional(),
+  pid: z.number().int().optional(),
+});
+
+/**
+ * The host-side command for `command` in VM `vmid`: timeout(1) inside the guest kills the command,
+ * qm waits a little longer than that, and a timeout(1) around qm on the host is the backstop.
+ */
+export function qmGuestExecCommand(vmid: number, command: string, options: ExecOptions = {}): string {
+  const seconds = timeoutSeconds(resolveExecOptions(options).timeoutMs);
+  const inGuest = withRemoteTimeout(command, seconds, KILL_AFTER_SECONDS);
+  const qmWait = seconds + KILL_AFTER_SECONDS + 2;
+  return withRemoteTimeout(
+    `qm guest exec ${vmid} --timeout ${qmWait} -- ${inGuest}`,
+    qmWait + 5,
+    KILL_AFTER_SECONDS,
+  );
+}
+
+/**
+ * Run `command` in VM `vmid` through the QEMU guest agent on its owning host and turn the agent's
+ * JSON into an ExecResult. A host-side failure without that JSON is a GuestAgentError.
+ */
+export async function execQmGuest(
+  host: HostRunner,
+  vmid: number,
+  command: string,
+  options: ExecOptions = {},
+): Promise<ExecResult> {
+  const { maxOutputBytes } = resolveExecOptions(options);
+  // the live output is qm's JSON, not the guest's: do not stream it to the caller
+  const { onOutput: _ignored, ...hostOptions } = options;
+  const onHost = await host.run(qmGuestExecCommand(vmid, command, options), hostOptions);
+  if (onHost.timedOut || onHost.cancelled) return onHost;
+
+  let status: z.output<typeof GuestExecStatusSchema>;
+  try {
+    status = GuestExecStatusSchema.parse(JSON.parse(onHost.stdout));
+  } catch (error) {
+    const detail =
+      onHost.stderr.trim().split("\n")[0] || `qm exit code ${onHost.exitCode}, no JSON on stdout`;
+    throw new GuestAgentError(vmid, host.name, detail, {
+      cause: error,
+      logMessage: `qm guest exec ${vmid} on ${host.name}: exit ${onHost.exitCode}, stderr ${onHost.stderr.slice(0, 500)}`,
+    });
+  }
+
+  const stdout = new OutputCapture(maxOutputBytes);
+  const stderr = new OutputCapture(maxOutputBytes);
+  stdout.push(Buffer.from(status["out-data"] ?? "", "utf8"));
+  stderr.push(Buffer.from(status["err-data"] ?? "", "utf8"));
+  const finished = status.exited === 1 || status.exited === true;
+  return {
+    exitCode: finished ? (status.exitcode ?? null) : null,
+    signal: status.signal === undefined ? null : signalName(status.signal),
+    stdout: stdout.text(),
+    stderr: stderr.text(),
+    outputBytes: stdout.totalBytes + stderr.totalBytes,
+    truncated:
+      stdout.truncated ||
+      stderr.truncated ||
+      Boolean(status["out-truncated"]) ||
+      Boolean(status["err-truncated"]),
+    durationMs: onHost.durationMs,
+    // qm stopped waiting before the guest process exited
+    timedOut: !finished,
+    cancelled: false,
+  };
+}
+
+function signalName(signal: number): string {
+  const entry = Object.entries(constants.signals).find(([, number]) => number === signal);
+  return entry?.[0] ?? `SIG${signal}`;
+}
