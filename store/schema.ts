@@ -36,6 +36,7 @@ export interface RelationshipTypesTable {
   description: string;
   source_types: Json<string[]>;
   target_types: Json<string[]>;
+  dependent_side: "source" | "target" | null;
 }
 
 export interface RelationshipsTable {
@@ -300,6 +301,7 @@ export interface QueueJobsTable {
   status: Generated<string>;
   attempts: Generated<number>;
   max_attempts: Generated<number>;
+  backoff_ms: Generated<number>;
   run_at: Timestamp;
   last_error: string | null;
   created_at: Timestamp;

@@ -1,0 +1,26 @@
+import { z } from "zod";
+
+/**
+ * Every queue and the payload its jobs carry. Payloads are checked at enqueue and again at
+ * consume (a worker may run a different build than the producer). Add a queue by adding a key.
+ */
+export const queuePayloadSchemas = {
+  execute: z.object({ executionId: z.string().min(1) }),
+  "agent-turn": z.object({
+    sessionId: z.string().min(1),
+    reason: z.enum(["message", "answer", "consent", "nudge", "resume"]),
+    messageId: z.string().min(1).optional(),
+  }),
+  continue: z.object({ sessionId: z.string().min(1), executionId: z.string().min(1) }),
+  sweep: z.object({ kind: z.enum(["stale", "approvals", "idle", "all"]) }),
+  learn: z.object({}),
+} as const;
+
+export type QueueName = keyof typeof queuePayloadSchemas;
+export type QueuePayload<Q extends QueueName> = z.infer<(typeof queuePayloadSchemas)[Q]>;
+
+export const queueNames = Object.keys(queuePayloadSchemas) as QueueName[];
+
+export function isQueueName(value: string): value is QueueName {
+  return Object.hasOwn(queuePayloadSchemas, value);
+}

@@ -1,0 +1,223 @@
+import { type Job, Queue, UnrecoverableError, Worker } from "bullmq";
+import { Redis } from "ioredis";
+import { type QueueName, queueNames } from "../contracts.ts";
+import { QueueClosedError, UnrecoverableJobError } from "./errors.ts";
+import { parsePayload } from "./payload.ts";
+import {
+  DEFAULT_BACKOFF_MS,
+  DEFAULT_GRACE_MS,
+  type EnqueueOptions,
+  type JobHandler,
+  type QueueErrorReporter,
+  type QueuePort,
+  type RegisterOptions,
+  type RepeatInfo,
+  type RepeatOptions,
+  reportToStderr,
+} from "./port.ts";
+import { settleWithin, untilAborted } from "./settle.ts";
+
+export interface BullmqQueueOptions {
+  redisUrl: string;
+  /** Redis key prefix; every key this adapter writes starts with it. Default "oikos". */
+  prefix?: string;
+  /** Where failed jobs and failing hooks are reported. Default: stderr. */
+  onError?: QueueErrorReporter;
+}
+
+interface Registration {
+  handler: JobHandler<unknown>;
+  concurrency: number;
+  onInterrupted?: RegisterOptions<unknown>["onInterrupted"];
+}
+
+// BullMQ's deferred-failure text for a job whose lock expired more than maxStalledCount times.
+const STALLED_REASON = "job stalled more than allowable limit";
+const SHUTDOWN_REASON = "interrupted: queue shutdown";
+const KEEP_FAILED = { age: 7 * 24 * 3600, count: 1000 };
+
+/**
+ * BullMQ v5 on Redis. Several processes may produce and consume the same queues (`oikos worker`).
+ *
+ * Stalls: a job whose worker died (or whose event loop blocked past lockDuration, 30 s) is
+ * "stalled". BullMQ's default re-runs it once; we set maxStalledCount 0 so it fails instead and
+ * onInterrupted records it, the same as the in-process adapter does for a job active at a crash.
+ * Re-running a half-done SSH command blindly is worse than telling the operator. Handlers must
+ * still be idempotent against database state (retries re-run them by design).
+ */
+export class BullmqQueue implements QueuePort {
+  readonly kind = "bullmq" as const;
+  readonly #connection: Redis;
+  readonly #prefix: string;
+  readonly #onError: QueueErrorReporter;
+  readonly #handlers = new Map<QueueName, Registration>();
+  readonly #queues = new Map<QueueName, Queue>();
+  readonly #workers = new Map<QueueName, Worker>();
+  #started = false;
+  #aborting = false;
+  #closing: Promise<void> | null = null;
+
+  constructor(options: BullmqQueueOptions) {
+    // BullMQ requires maxRetriesPerRequest null on connections workers block on.
+    this.#connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
+    this.#connection.on("error", (error) => this.#onError(error, { id: "-", queue: "redis" }));
+    this.#prefix = options.prefix ?? "oikos";
+    this.#onError = options.onError ?? reportToStderr;
+  }
+
+  register<Q extends QueueName>(
+    queue: Q,
+    handler: JobHandler<never>,
+    options: RegisterOptions<never> = {},
+  ): void {
+    if (this.#closing) throw new QueueClosedError(`register a handler for "${queue}"`);
+    this.#handlers.set(queue, {
+      handler: handler as JobHandler<unknown>,
+      concurrency: Math.max(1, options.concurrency ?? 1),
+      onInterrupted: options.onInterrupted as Registration["onInterrupted"],
+    });
+    if (this.#started) this.#startWorker(queue);
+  }
+
+  async enqueue<Q extends QueueName>(queue: Q, data: unknown, options: EnqueueOptions = {}): Promise<string> {
+    if (this.#closing) throw new QueueClosedError(`enqueue a "${queue}" job`);
+    const payload = parsePayload(queue, data);
+    const bullQueue = this.#queue(queue);
+    const jobId = options.jobId === undefined ? undefined : encodeJobId(options.jobId);
+    if (jobId) {
+      // Completed jobs are removed at once; a kept failed job would swallow the new one.
+      const existing = await bullQueue.getJob(jobId);
+      if (existing && (await existing.isFailed())) await existing.remove();
+    }
+    const job = await bullQueue.add(queue, payload, {
+      jobId,
+      delay: Math.max(0, options.delayMs ?? 0),
+      attempts: Math.max(1, options.attempts ?? 1),
+      backoff: { type: "exponential", delay: options.backoffMs ?? DEFAULT_BACKOFF_MS },
+      removeOnComplete: true,
+      removeOnFail: KEEP_FAILED,
+    });
+    return options.jobId ?? String(job.id);
+  }
+
+  async repeat<Q extends QueueName>(queue: Q, data: unknown, options: RepeatOptions): Promise<void> {
+    if (this.#closing) throw new QueueClosedError(`schedule "${options.key}"`);
+    const payload = parsePayload(queue, data);
+    if (!(options.everyMs > 0)) throw new RangeError(`repeat "${options.key}": everyMs must be > 0`);
+    await this.#queue(queue).upsertJobScheduler(
+      options.key,
+      { every: options.everyMs },
+      { name: queue, data: payload, opts: { removeOnComplete: true, removeOnFail: KEEP_FAILED } },
+    );
+  }
+
+  async listRepeats(): Promise<RepeatInfo[]> {
+    const all: RepeatInfo[] = [];
+    for (const queue of queueNames) {
+      for (const scheduler of await this.#queue(queue).getJobSchedulers()) {
+        all.push({ key: scheduler.key, queue, everyMs: Number(scheduler.every) });
+      }
+    }
+    return all;
+  }
+
+  async start(): Promise<void> {
+    if (this.#closing) throw new QueueClosedError("start");
+    if (this.#started) return;
+    this.#started = true;
+    for (const queue of this.#handlers.keys()) this.#startWorker(queue);
+    await Promise.all([...this.#workers.values()].map((worker) => worker.waitUntilReady()));
+  }
+
+  close(options: { graceMs?: number } = {}): Promise<void> {
+    this.#closing ??= this.#shutdown(options.graceMs ?? DEFAULT_GRACE_MS);
+    return this.#closing;
+  }
+
+  async #shutdown(graceMs: number): Promise<void> {
+    const workers = [...this.#workers.values()];
+    const closed = Promise.allSettled(workers.map((worker) => worker.close()));
+    if (!(await settleWithin(closed, graceMs))) {
+      this.#aborting = true;
+      for (const worker of workers) worker.cancelAllJobs(SHUTDOWN_REASON);
+      await closed;
+    }
+    await Promise.allSettled([...this.#queues.values()].map((queue) => queue.close()));
+    if (this.#connection.status !== "wait") await this.#connection.quit().catch(() => {});
+    this.#connection.disconnect();
+  }
+
+  #queue(queue: QueueName): Queue {
+    let bullQueue = this.#queues.get(queue);
+    if (!bullQueue) {
+      bullQueue = new Queue(queue, { connection: this.#connection, prefix: this.#prefix });
+      bullQueue.on("error", (error) => this.#onError(error, { id: "-", queue }));
+      this.#queues.set(queue, bullQueue);
+    }
+    return bullQueue;
+  }
+
+  #startWorker(queue: QueueName): void {
+    const registration = this.#handlers.get(queue);
+    if (!registration || this.#workers.has(queue)) return;
+    const processor = (job: Job, _token?: string, signal?: AbortSignal) =>
+      this.#process(queue, registration, job, signal ?? new AbortController().signal);
+    const worker = new Worker(queue, processor, {
+      connection: this.#connection,
+      prefix: this.#prefix,
+      concurrency: registration.concurrency,
+      autorun: false,
+      maxStalledCount: 0, // see the class comment: a stalled job is interrupted, not re-run
+    });
+    worker.on("error", (error) => this.#onError(error, { id: "-", queue }));
+    worker.on("failed", (job, error) => {
+      const id = job?.id ? decodeJobId(job.id) : "-";
+      if (error.message !== SHUTDOWN_REASON) this.#onError(error, { id, queue });
+      if (job && error.message === STALLED_REASON) {
+        void this.#interrupted(registration, queue, job, "the worker stopped while this job was running");
+      }
+    });
+    this.#workers.set(queue, worker);
+    worker.run().catch((error: unknown) => this.#onError(error, { id: "-", queue }));
+  }
+
+  async #process(queue: QueueName, registration: Registration, job: Job, signal: AbortSignal): Promise<void> {
+    let data: unknown;
+    try {
+      data = parsePayload(queue, job.data);
+    } catch (error) {
+      throw new UnrecoverableError((error as Error).message);
+    }
+    const id = job.id ? decodeJobId(job.id) : "-";
+    const context = { id, queue, data, attempt: job.attemptsMade + 1, signal };
+    try {
+      await untilAborted(registration.handler(context), signal);
+    } catch (error) {
+      if (signal.aborted && this.#aborting) {
+        await this.#interrupted(registration, queue, job, `shutdown: still running after the grace period`);
+        throw new UnrecoverableError(SHUTDOWN_REASON);
+      }
+      if (error instanceof UnrecoverableJobError) throw new UnrecoverableError(error.message);
+      throw error;
+    }
+  }
+
+  async #interrupted(registration: Registration, queue: QueueName, job: Job, reason: string): Promise<void> {
+    const id = job.id ? decodeJobId(job.id) : "-";
+    try {
+      const data = parsePayload(queue, job.data);
+      await registration.onInterrupted?.({ id, queue, data, attempt: job.attemptsMade + 1, reason });
+    } catch (error) {
+      this.#onError(error, { id, queue });
+    }
+  }
+}
+
+// BullMQ refuses custom ids that contain ":" or look like integers; ours may (e.g. "exec:42").
+function encodeJobId(jobId: string): string {
+  return `k_${encodeURIComponent(jobId)}`;
+}
+
+function decodeJobId(id: string): string {
+  return id.startsWith("k_") ? decodeURIComponent(id.slice(2)) : id;
+}

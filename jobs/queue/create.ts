@@ -1,0 +1,31 @@
+import { BullmqQueue } from "./bullmq.ts";
+import { InProcessQueue } from "./in-process.ts";
+import type { JobJournal } from "./journal.ts";
+import type { QueueErrorReporter, QueuePort } from "./port.ts";
+
+export interface CreateQueueOptions {
+  /** Set: BullMQ on this Redis. Unset: the in-process queue. */
+  redisUrl?: string;
+  /** Redis key prefix (BullMQ only). Default "oikos". */
+  prefix?: string;
+  /** Durable journal for the in-process queue (store/queue-journal.ts); default in memory. */
+  journal?: JobJournal;
+  /** pino-compatible logger; failed jobs are logged at error level. */
+  logger?: { error(object: object, message: string): void };
+  /** Overrides logger for failure reports. */
+  onError?: QueueErrorReporter;
+}
+
+export function createQueue(options: CreateQueueOptions = {}): QueuePort {
+  const logger = options.logger;
+  const onError =
+    options.onError ??
+    (logger
+      ? (error: unknown, job: { id: string; queue: string }) =>
+          logger.error({ err: error, job }, "job failed")
+      : undefined);
+  if (options.redisUrl) {
+    return new BullmqQueue({ redisUrl: options.redisUrl, prefix: options.prefix, onError });
+  }
+  return new InProcessQueue({ journal: options.journal, onError });
+}

@@ -1,0 +1,101 @@
+import type { QueueName, QueuePayload } from "../contracts.ts";
+
+/** What a handler sees of one job. */
+export interface JobContext<T> {
+  id: string;
+  queue: string;
+  data: T;
+  /** 1 on the first run, 2 on the first retry, ... */
+  attempt: number;
+  /** Aborted when the queue shuts down and the grace period is over: stop and return. */
+  signal: AbortSignal;
+}
+
+/** A job that was running when its process stopped (crash, or shutdown past the grace period). */
+export interface InterruptedJob<T> {
+  id: string;
+  queue: string;
+  data: T;
+  attempt: number;
+  reason: string;
+}
+
+export type JobHandler<T> = (job: JobContext<T>) => Promise<void>;
+
+export interface RegisterOptions<T> {
+  /** Jobs of this queue run at most this many at once in this process. Default 1. */
+  concurrency?: number;
+  /**
+   * Called once for a job that was interrupted mid-run; the handler is NOT re-run for it.
+   * Use it to record domain state (e.g. mark the execution interrupted). Default: none.
+   */
+  onInterrupted?: (job: InterruptedJob<T>) => Promise<void>;
+}
+
+export interface EnqueueOptions {
+  /** Dedupe: while a job with this id is waiting or active, enqueueing it again adds nothing. */
+  jobId?: string;
+  /** Run no earlier than this many ms from now. Default 0. */
+  delayMs?: number;
+  /** Total runs allowed, the first included. Default 1 (no retry): retries must be asked for. */
+  attempts?: number;
+  /** Base of the exponential backoff between retries: backoffMs * 2^(attempt-1). Default 1000. */
+  backoffMs?: number;
+}
+
+export interface RepeatOptions {
+  everyMs: number;
+  /** Identity of the schedule: repeating again with the same key replaces, never duplicates. */
+  key: string;
+}
+
+export interface RepeatInfo {
+  key: string;
+  queue: string;
+  everyMs: number;
+}
+
+/**
+ * The queue port: the only thing the rest of the app sees of the job queue.
+ *
+ * Handlers must be idempotent against database state. A job can run more than once (retries,
+ * and on BullMQ a lock lost to a long event-loop stall), so an execute handler checks that the
+ * execution row is still `queued` before it runs anything.
+ */
+export interface QueuePort {
+  readonly kind: "bullmq" | "in-process";
+  register<Q extends QueueName>(
+    queue: Q,
+    handler: JobHandler<QueuePayload<Q>>,
+    options?: RegisterOptions<QueuePayload<Q>>,
+  ): void;
+  /** Validates the payload (InvalidJobPayloadError) and returns the job id. */
+  enqueue<Q extends QueueName>(queue: Q, data: QueuePayload<Q>, options?: EnqueueOptions): Promise<string>;
+  /** A recurring job (sweeps); idempotent by key. */
+  repeat<Q extends QueueName>(queue: Q, data: QueuePayload<Q>, options: RepeatOptions): Promise<void>;
+  /** The recurring schedules known to this queue (for status output and tests). */
+  listRepeats(): Promise<RepeatInfo[]>;
+  /** Start consuming registered queues. A producer-only process never calls it. */
+  start(): Promise<void>;
+  /**
+   * Stop taking jobs, let running ones finish within graceMs (default 10 000), then abort them
+   * (signal) and record them interrupted (onInterrupted). Idempotent.
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
+}
+
+export const DEFAULT_GRACE_MS = 10_000;
+export const DEFAULT_BACKOFF_MS = 1_000;
+
+/** Delay before retry number `attempt` (1-based count of runs already made). */
+export function backoffDelay(backoffMs: number, attemptsMade: number): number {
+  return backoffMs * 2 ** Math.max(0, attemptsMade - 1);
+}
+
+/** Reports a failure nobody awaits (a failed job, a failing onInterrupted hook). */
+export type QueueErrorReporter = (error: unknown, job: { id: string; queue: string }) => void;
+
+export const reportToStderr: QueueErrorReporter = (error, job) => {
+  const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`job ${job.queue}/${job.id} failed: ${text}\n`);
+};

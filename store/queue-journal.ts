@@ -1,0 +1,114 @@
+import { type Kysely, sql } from "kysely";
+import type { Database } from "./schema.ts";
+
+// Implements jobs/queue/journal.ts `JobJournal` structurally (store/ imports nothing above it).
+
+type Status = "waiting" | "active" | "done" | "failed" | "interrupted";
+
+export interface QueueJournalRow {
+  id: string;
+  queue: string;
+  data: unknown;
+  status: Status;
+  attempts: number;
+  maxAttempts: number;
+  backoffMs: number;
+  runAt: Date;
+}
+
+const touch = { updated_at: sql<Date>`now()` };
+
+/** The in-process queue's durable journal over `queue_jobs`. */
+export class KyselyJobJournal {
+  readonly #db: Kysely<Database>;
+
+  constructor(db: Kysely<Database>) {
+    this.#db = db;
+  }
+
+  async record(job: Omit<QueueJournalRow, "status" | "attempts">): Promise<void> {
+    const row = {
+      queue: job.queue,
+      name: job.queue,
+      data: JSON.stringify(job.data),
+      status: "waiting",
+      attempts: 0,
+      max_attempts: job.maxAttempts,
+      backoff_ms: job.backoffMs,
+      run_at: job.runAt,
+      last_error: null,
+    };
+    await this.#db
+      .insertInto("queue_jobs")
+      .values({ id: job.id, ...row })
+      .onConflict((oc) =>
+        oc
+          .column("id")
+          .doUpdateSet({ ...row, ...touch })
+          .where("queue_jobs.status", "not in", ["waiting", "active"]),
+      )
+      .execute();
+  }
+
+  async markActive(id: string): Promise<void> {
+    await this.#db
+      .updateTable("queue_jobs")
+      .set({ status: "active", attempts: sql<number>`attempts + 1`, ...touch })
+      .where("id", "=", id)
+      .execute();
+  }
+
+  async markDone(id: string): Promise<void> {
+    await this.#db
+      .updateTable("queue_jobs")
+      .set({ status: "done", ...touch })
+      .where("id", "=", id)
+      .execute();
+  }
+
+  async markFailed(id: string, error: string, retry: { runAt: Date } | null): Promise<void> {
+    const next = retry ? { status: "waiting", run_at: retry.runAt } : { status: "failed" };
+    await this.#db
+      .updateTable("queue_jobs")
+      .set({ ...next, last_error: error, ...touch })
+      .where("id", "=", id)
+      .execute();
+  }
+
+  async markInterrupted(id: string, reason: string): Promise<void> {
+    await this.#db
+      .updateTable("queue_jobs")
+      .set({ status: "interrupted", last_error: reason, ...touch })
+      .where("id", "=", id)
+      .execute();
+  }
+
+  async loadUnfinished(): Promise<QueueJournalRow[]> {
+    const rows = await this.#db
+      .selectFrom("queue_jobs")
+      .selectAll()
+      .where("status", "in", ["waiting", "active"])
+      .orderBy("run_at")
+      .orderBy("created_at")
+      .execute();
+    return rows.map((r) => ({
+      id: r.id,
+      queue: r.queue,
+      data: r.data,
+      status: r.status as Status,
+      attempts: r.attempts,
+      maxAttempts: r.max_attempts,
+      backoffMs: r.backoff_ms,
+      runAt: r.run_at,
+    }));
+  }
+
+  async pruneFinished(olderThan: Date): Promise<number> {
+    const result = await this.#db
+      .deleteFrom("queue_jobs")
+      .where("status", "=", "done")
+      .where("updated_at", "<", olderThan)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}
