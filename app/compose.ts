@@ -1,0 +1,85 @@
+import { CommandRegistry, type Roles } from "../bot/core/bot-commands.ts";
+import type { HttpHandler } from "./http-server.ts";
+import { type Metrics, createMetrics } from "./metrics.ts";
+import type { Runtime } from "./runtime.ts";
+import { statusCommand } from "./status-command.ts";
+
+/** Which part of oikos this process runs. */
+export type ProcessRole = "all" | "worker" | "chat";
+
+/** What a capability may add to the process while it starts. */
+export interface ComposeContext {
+  role: ProcessRole;
+  commands: CommandRegistry;
+  httpRoutes: Record<string, HttpHandler>;
+  metrics: Metrics;
+  roles: Roles;
+  /** Chat adapters started by capabilities, named for `!status`. */
+  chatAdapters: string[];
+  /** Text from the terminal that is not a command; the chat capability replaces the default. */
+  onTerminalMessage: (user: string, text: string) => Promise<string | null>;
+}
+
+export interface Capability {
+  name: string;
+  start(runtime: Runtime, ctx: ComposeContext): Promise<{ stop(): Promise<void> } | undefined>;
+}
+
+/**
+ * The capabilities in start order. Each one registers its queue handlers, event subscribers,
+ * chat commands and HTTP routes; `stop` runs in reverse order on shutdown.
+ */
+const CAPABILITIES: Capability[] = [];
+
+export interface Composition {
+  ctx: ComposeContext;
+  stop(): Promise<void>;
+}
+
+export async function compose(runtime: Runtime, role: ProcessRole): Promise<Composition> {
+  const { config } = runtime;
+  const roles: Roles = {
+    isOperator: (user) => config.chat.operators.includes(user) || config.chat.admins.includes(user),
+    isAdmin: (user) => config.chat.admins.includes(user),
+  };
+  const ctx: ComposeContext = {
+    role,
+    commands: new CommandRegistry(),
+    httpRoutes: {},
+    metrics: createMetrics(),
+    roles,
+    chatAdapters: [],
+    onTerminalMessage: async () =>
+      config.model.baseUrl
+        ? "The agent is not wired into this build yet; only `!` commands work."
+        : "No model is configured, so I can only run `!` commands. Set OPENAI_BASE_URL, OPENAI_API_KEY and OIKOS_MODEL (see README) and start again.",
+  };
+  ctx.commands.add({
+    name: "help",
+    summary: "list commands",
+    permission: "anyone",
+    run: async () => ctx.commands.helpText(),
+  });
+  ctx.commands.add(statusCommand(runtime, ctx));
+  const started: { name: string; stop(): Promise<void> }[] = [];
+  try {
+    for (const capability of CAPABILITIES) {
+      const handle = await capability.start(runtime, ctx);
+      if (handle) started.push({ name: capability.name, stop: () => handle.stop() });
+    }
+  } catch (error) {
+    await stopAll(started, runtime);
+    throw error;
+  }
+  return { ctx, stop: () => stopAll(started, runtime) };
+}
+
+async function stopAll(started: { name: string; stop(): Promise<void> }[], runtime: Runtime): Promise<void> {
+  for (const item of started.reverse()) {
+    try {
+      await item.stop();
+    } catch (error) {
+      runtime.logger.error({ err: error, capability: item.name }, "capability failed to stop cleanly");
+    }
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * Every configuration key, its environment variable and what it means. The README table and the
+ * env reader are both driven by this list, so a key cannot exist undocumented.
+ */
+export interface ConfigKey {
+  /** Dotted path in the config object and in oikos.yaml. */
+  path: string;
+  env: string;
+  doc: string;
+  /** Shown in the README; the zod schema holds the real default. */
+  defaultText: string;
+  secret?: boolean;
+}
+
+export const CONFIG_KEYS: readonly ConfigKey[] = [
+  { path: "dataDir", env: "OIKOS_DATA_DIR", doc: "Folder for the embedded database and local state", defaultText: "./data" },
+  { path: "database.url", env: "DATABASE_URL", doc: "PostgreSQL URL; unset = embedded PGlite in `<dataDir>/pg`", defaultText: "(unset)", secret: true },
+  { path: "redis.url", env: "REDIS_URL", doc: "Redis URL for BullMQ queues and the event bus; unset = in-process queue", defaultText: "(unset)", secret: true },
+  { path: "redis.prefix", env: "OIKOS_REDIS_PREFIX", doc: "Key prefix for queues and events in Redis", defaultText: "oikos" },
+  { path: "http.enabled", env: "OIKOS_HTTP_ENABLED", doc: "Serve `/healthz`, `/metrics` and `/mcp` over HTTP", defaultText: "false (true when OIKOS_HTTP_PORT is set)" },
+  { path: "http.host", env: "OIKOS_HTTP_HOST", doc: "HTTP bind address", defaultText: "127.0.0.1" },
+  { path: "http.port", env: "OIKOS_HTTP_PORT", doc: "HTTP port (0 picks a free one)", defaultText: "8420" },
+  { path: "mcp.token", env: "OIKOS_MCP_TOKEN", doc: "Bearer token for the MCP endpoint `/mcp` (at least 16 characters); without it `/mcp` is not served", defaultText: "(unset)", secret: true },
+  { path: "model.baseUrl", env: "OPENAI_BASE_URL", doc: "OpenAI-compatible endpoint (OpenAI, vLLM, Ollama, LiteLLM …); unset = no agent turns, direct commands still work", defaultText: "(unset)" },
+  { path: "model.apiKey", env: "OPENAI_API_KEY", doc: "API key for the model endpoint", defaultText: "(unset)", secret: true },
+  { path: "model.name", env: "OIKOS_MODEL", doc: "Model name sent to the endpoint", defaultText: "gpt-4.1-mini" },
+  { path: "model.timeoutMs", env: "OIKOS_MODEL_TIMEOUT_MS", doc: "Timeout of one model request", defaultText: "120000" },
+  { path: "model.maxIterations", env: "OIKOS_MODEL_MAX_ITERATIONS", doc: "Tool-call rounds in one agent turn before a forced status report", defaultText: "12" },
+  { path: "log.level", env: "OIKOS_LOG_LEVEL", doc: "fatal, error, warn, info, debug or trace", defaultText: "info" },
+  { path: "log.file", env: "OIKOS_LOG_FILE", doc: "Write logs to this file instead of stderr", defaultText: "(stderr)" },
+  { path: "inventory.file", env: "OIKOS_INVENTORY", doc: "Inventory file (Ansible YAML/INI) imported at start-up", defaultText: "(unset)" },
+  { path: "ssh.privateKeyPath", env: "OIKOS_SSH_KEY", doc: "Private key for SSH targets; unset = ssh-agent via SSH_AUTH_SOCK", defaultText: "(unset)" },
+  { path: "ssh.user", env: "OIKOS_SSH_USER", doc: "Default SSH user when a target names none", defaultText: "root" },
+  { path: "ssh.knownHostsFile", env: "OIKOS_SSH_KNOWN_HOSTS", doc: "known_hosts file to verify host keys; unset = trust on first use, stored in the database", defaultText: "(unset)" },
+  { path: "ssh.connectTimeoutMs", env: "OIKOS_SSH_CONNECT_TIMEOUT_MS", doc: "SSH connect timeout", defaultText: "10000" },
+  { path: "execution.waitMs", env: "OIKOS_RUN_WAIT_MS", doc: "How long `run` waits for a result before returning the execution id", defaultText: "5000" },
+  { path: "execution.timeoutMs", env: "OIKOS_RUN_TIMEOUT_MS", doc: "Default command timeout (the remote process is killed)", defaultText: "600000" },
+  { path: "execution.maxOutputBytes", env: "OIKOS_RUN_MAX_OUTPUT", doc: "Output kept per stream (head and tail)", defaultText: "65536" },
+  { path: "self.targets", env: "OIKOS_SELF_TARGETS", doc: "Comma-separated entity slugs that run oikos itself (stop/restart/destroy needs a typed confirmation)", defaultText: "(none)" },
+  { path: "chat.operators", env: "OIKOS_OPERATORS", doc: "Comma-separated user ids allowed to talk to and approve for the agent (all adapters)", defaultText: "(shell user only)" },
+  { path: "chat.admins", env: "OIKOS_ADMINS", doc: "Comma-separated user ids allowed to run admin commands (sweeps, cancel)", defaultText: "(shell user only)" },
+  { path: "chat.shell.enabled", env: "OIKOS_SHELL", doc: "Terminal chat on stdin/stdout when oikos starts", defaultText: "true" },
+  { path: "chat.shell.user", env: "OIKOS_SHELL_USER", doc: "Who you are in the terminal chat", defaultText: "operator" },
+  { path: "chat.matrix.homeserverUrl", env: "MATRIX_HOMESERVER_URL", doc: "Matrix homeserver base URL; set with an access token to enable Matrix", defaultText: "(unset)" },
+  { path: "chat.matrix.accessToken", env: "MATRIX_ACCESS_TOKEN", doc: "Access token of the bot account", defaultText: "(unset)", secret: true },
+  { path: "chat.matrix.rooms", env: "MATRIX_ROOMS", doc: "Comma-separated room ids the bot serves (and may join)", defaultText: "(none)" },
+  { path: "chat.matrix.minPowerLevel", env: "MATRIX_MIN_POWER_LEVEL", doc: "Power level that also makes a room member an operator", defaultText: "(unset)" },
+  { path: "chat.slack.botToken", env: "SLACK_BOT_TOKEN", doc: "Slack bot token (xoxb-…); set to enable Slack", defaultText: "(unset)", secret: true },
+  { path: "chat.slack.appToken", env: "SLACK_APP_TOKEN", doc: "Slack app-level token (xapp-…) for Socket Mode", defaultText: "(unset)", secret: true },
+  { path: "chat.slack.signingSecret", env: "SLACK_SIGNING_SECRET", doc: "Signing secret for HTTP mode", defaultText: "(unset)", secret: true },
+  { path: "chat.slack.mode", env: "SLACK_MODE", doc: "socket or http", defaultText: "socket" },
+  { path: "chat.slack.channels", env: "SLACK_CHANNELS", doc: "Comma-separated channel ids the bot serves", defaultText: "(none)" },
+];

@@ -1,0 +1,70 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { CONFIG_KEYS } from "./config-keys.ts";
+import { loadConfig, safeUrl } from "./config.ts";
+import { ConfigError } from "./errors.ts";
+
+const emptyDir = () => mkdtempSync(join(tmpdir(), "oikos-config-"));
+
+test("no configuration gives the embedded default", () => {
+  const config = loadConfig({ env: {}, cwd: emptyDir() });
+  assert.equal(config.database.url, undefined);
+  assert.equal(config.redis.url, undefined);
+  assert.equal(config.http.enabled, false);
+  assert.equal(config.chat.shell.enabled, true);
+  assert.deepEqual(config.chat.operators, ["operator"]);
+  assert.equal(config.model.baseUrl, undefined);
+});
+
+test("environment overrides the YAML file", () => {
+  const dir = emptyDir();
+  writeFileSync(join(dir, "oikos.yaml"), "model:\n  name: from-yaml\nhttp:\n  port: 9000\n");
+  const config = loadConfig({ env: { OIKOS_MODEL: "from-env" }, cwd: dir });
+  assert.equal(config.model.name, "from-env");
+  assert.equal(config.http.port, 9000);
+});
+
+test("a bad value names the key, its env variable and what is expected", () => {
+  assert.throws(
+    () => loadConfig({ env: { OIKOS_HTTP_PORT: "eighty" }, cwd: emptyDir() }),
+    (error: unknown) =>
+      error instanceof ConfigError && /http\.port \(env OIKOS_HTTP_PORT\)/.test(error.message),
+  );
+  assert.throws(
+    () => loadConfig({ env: { SLACK_BOT_TOKEN: "xapp-wrong" }, cwd: emptyDir() }),
+    /chat\.slack\.botToken \(env SLACK_BOT_TOKEN\): must be a bot token/,
+  );
+  assert.throws(() => loadConfig({ env: { OIKOS_MCP_TOKEN: "short" }, cwd: emptyDir() }), /at least 16/);
+});
+
+test("a YAML file that is not a mapping is refused with the file name", () => {
+  const dir = emptyDir();
+  writeFileSync(join(dir, "oikos.yaml"), "- a\n- b\n");
+  assert.throws(() => loadConfig({ env: {}, cwd: dir }), /must hold a mapping/);
+});
+
+test("a named config file that does not exist is refused", () => {
+  assert.throws(() => loadConfig({ env: { OIKOS_CONFIG: "nope.yaml" }, cwd: emptyDir() }), /does not exist/);
+});
+
+test("comma lists and booleans from the environment", () => {
+  const config = loadConfig({
+    env: { OIKOS_OPERATORS: "@alice:hs, @bob:hs", OIKOS_SHELL: "off", OIKOS_HTTP_PORT: "0" },
+    cwd: emptyDir(),
+  });
+  assert.deepEqual(config.chat.operators, ["@alice:hs", "@bob:hs"]);
+  assert.equal(config.chat.shell.enabled, false);
+  assert.equal(config.http.enabled, true);
+});
+
+test("safeUrl drops credentials", () => {
+  assert.equal(safeUrl("https://user:secret@api.example/v1/?k=1"), "https://api.example/v1");
+});
+
+test("every config key is documented in the README", () => {
+  const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+  for (const key of CONFIG_KEYS) assert.ok(readme.includes(`\`${key.env}\``), `README lacks ${key.env}`);
+});

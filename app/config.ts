@@ -1,0 +1,183 @@
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { parse as parseYaml } from "yaml";
+import { z } from "zod";
+import { CONFIG_KEYS } from "./config-keys.ts";
+import { ConfigError } from "./errors.ts";
+
+const csv = z.preprocess(
+  (v) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : v),
+  z.array(z.string().min(1)),
+);
+const bool = z.preprocess((v) => {
+  if (typeof v !== "string") return v;
+  const s = v.trim().toLowerCase();
+  if (["1", "true", "yes", "on"].includes(s)) return true;
+  if (["0", "false", "no", "off"].includes(s)) return false;
+  return v;
+}, z.boolean());
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const url = z.url({ protocol: /^[a-z][a-z0-9+.-]*$/ });
+
+export const ConfigSchema = z.object({
+  dataDir: z.string().min(1).default("./data"),
+  database: z.object({ url: url.optional() }).prefault({}),
+  redis: z.object({ url: url.optional(), prefix: z.string().min(1).default("oikos") }).prefault({}),
+  http: z
+    .object({
+      enabled: bool.optional(),
+      host: z.string().min(1).default("127.0.0.1"),
+      port: int(0, 65535).default(8420),
+    })
+    .prefault({}),
+  mcp: z.object({ token: z.string().min(16, "must be at least 16 characters").optional() }).prefault({}),
+  model: z
+    .object({
+      baseUrl: url.optional(),
+      apiKey: z.string().min(1).optional(),
+      name: z.string().min(1).default("gpt-4.1-mini"),
+      timeoutMs: int(1000, 3_600_000).default(120_000),
+      maxIterations: int(1, 100).default(12),
+    })
+    .prefault({}),
+  log: z
+    .object({
+      level: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+      file: z.string().min(1).optional(),
+    })
+    .prefault({}),
+  inventory: z.object({ file: z.string().min(1).optional() }).prefault({}),
+  ssh: z
+    .object({
+      privateKeyPath: z.string().min(1).optional(),
+      user: z.string().min(1).default("root"),
+      knownHostsFile: z.string().min(1).optional(),
+      connectTimeoutMs: int(100, 600_000).default(10_000),
+    })
+    .prefault({}),
+  execution: z
+    .object({
+      waitMs: int(0, 60_000).default(5_000),
+      timeoutMs: int(1_000, 86_400_000).default(600_000),
+      maxOutputBytes: int(1024, 16 * 1024 * 1024).default(65_536),
+    })
+    .prefault({}),
+  self: z.object({ targets: csv.default([]) }).prefault({}),
+  chat: z
+    .object({
+      operators: csv.default([]),
+      admins: csv.default([]),
+      shell: z
+        .object({ enabled: bool.default(true), user: z.string().min(1).default("operator") })
+        .prefault({}),
+      matrix: z
+        .object({
+          homeserverUrl: url.optional(),
+          accessToken: z.string().min(1).optional(),
+          rooms: csv.default([]),
+          minPowerLevel: int(0, 100).optional(),
+        })
+        .prefault({}),
+      slack: z
+        .object({
+          botToken: z.string().startsWith("xoxb-", "must be a bot token starting with xoxb-").optional(),
+          appToken: z.string().startsWith("xapp-", "must be an app-level token starting with xapp-").optional(),
+          signingSecret: z.string().min(1).optional(),
+          mode: z.enum(["socket", "http"]).default("socket"),
+          channels: csv.default([]),
+        })
+        .prefault({}),
+    })
+    .prefault({}),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+export interface LoadConfigOptions {
+  env?: NodeJS.ProcessEnv;
+  /** Path of a YAML file; default: OIKOS_CONFIG, else ./oikos.yaml when it exists. */
+  file?: string;
+  cwd?: string;
+}
+
+/** Reads oikos.yaml (optional) and the environment (wins), validates, and explains what is wrong. */
+export function loadConfig(options: LoadConfigOptions = {}): Config {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const explicit = options.file ?? env.OIKOS_CONFIG;
+  const file = explicit ? resolve(cwd, explicit) : resolve(cwd, "oikos.yaml");
+  let raw: Record<string, unknown> = {};
+  if (explicit && !existsSync(file)) {
+    throw new ConfigError(`Config file ${file} does not exist (from OIKOS_CONFIG or --config).`);
+  }
+  if (existsSync(file)) raw = readYamlObject(file);
+  for (const key of CONFIG_KEYS) {
+    const value = env[key.env];
+    if (value !== undefined && value !== "") setPath(raw, key.path, value);
+  }
+  const parsed = ConfigSchema.safeParse(raw);
+  if (!parsed.success) throw new ConfigError(describeIssues(parsed.error));
+  const config = parsed.data;
+  config.http.enabled ??= env.OIKOS_HTTP_PORT !== undefined && env.OIKOS_HTTP_PORT !== "";
+  if (config.chat.admins.length === 0 && config.chat.operators.length === 0) {
+    config.chat.operators = [config.chat.shell.user];
+    config.chat.admins = [config.chat.shell.user];
+  }
+  config.dataDir = resolve(cwd, config.dataDir);
+  return config;
+}
+
+function readYamlObject(file: string): Record<string, unknown> {
+  let doc: unknown;
+  try {
+    doc = parseYaml(readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new ConfigError(`Config file ${file} is not valid YAML: ${(error as Error).message}`);
+  }
+  if (doc === null || doc === undefined) return {};
+  if (typeof doc !== "object" || Array.isArray(doc)) {
+    throw new ConfigError(`Config file ${file} must hold a mapping of keys (see the README configuration table).`);
+  }
+  return doc as Record<string, unknown>;
+}
+
+function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const parts = path.split(".");
+  let node = target;
+  for (const part of parts.slice(0, -1)) {
+    const next = node[part];
+    if (typeof next !== "object" || next === null) node[part] = {};
+    node = node[part] as Record<string, unknown>;
+  }
+  node[parts.at(-1)!] = value;
+}
+
+function describeIssues(error: z.ZodError): string {
+  const lines = error.issues.map((issue) => {
+    const path = issue.path.join(".");
+    const key = CONFIG_KEYS.find((k) => k.path === path);
+    const where = key ? `${path} (env ${key.env})` : path || "(root)";
+    return `- ${where}: ${issue.message}`;
+  });
+  return `Invalid configuration:\n${lines.join("\n")}\nSee the configuration table in README.md.`;
+}
+
+/** The config with every secret replaced, for `!status` and logs. */
+export function publicConfigSummary(config: Config): Record<string, unknown> {
+  return {
+    database: config.database.url ? "postgres" : "pglite",
+    queue: config.redis.url ? "bullmq" : "in-process",
+    model: config.model.baseUrl ? { endpoint: safeUrl(config.model.baseUrl), name: config.model.name } : null,
+    http: config.http.enabled ? `${config.http.host}:${config.http.port}` : null,
+  };
+}
+
+/** A URL without credentials, query or fragment. */
+export function safeUrl(value: string): string {
+  try {
+    const u = new URL(value);
+    return `${u.protocol}//${u.host}${u.pathname.replace(/\/$/, "")}`;
+  } catch {
+    return "(invalid url)";
+  }
+}

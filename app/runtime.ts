@@ -1,0 +1,77 @@
+import { join } from "node:path";
+import type { Kysely } from "kysely";
+import type { EventBus } from "../jobs/events/port.ts";
+import { createEventBus } from "../jobs/events/create.ts";
+import type { QueuePort } from "../jobs/queue/port.ts";
+import { createQueue } from "../jobs/queue/create.ts";
+import { type StoreHandle, type StoreOptions, openStore } from "../store/connect.ts";
+import { migrateToLatest } from "../store/migrate.ts";
+import { KyselyJobJournal } from "../store/queue-journal.ts";
+import type { Database } from "../store/schema.ts";
+import type { Config } from "./config.ts";
+import { type Logger, createLogger } from "./logger.ts";
+
+/** The ports every capability is built from, chosen once from config. */
+export interface Runtime {
+  config: Config;
+  logger: Logger;
+  store: StoreHandle;
+  db: Kysely<Database>;
+  queue: QueuePort;
+  events: EventBus;
+  close(): Promise<void>;
+}
+
+export interface OpenRuntimeOptions {
+  logger?: Logger;
+  /** Apply pending migrations (default true). */
+  migrate?: boolean;
+}
+
+export async function openRuntime(config: Config, options: OpenRuntimeOptions = {}): Promise<Runtime> {
+  const logger = options.logger ?? createLogger(config);
+  const store = await openStore(storeOptions(config));
+  try {
+    if (options.migrate !== false) {
+      const report = await migrateToLatest(store.db);
+      if (report.applied.length > 0) logger.info({ applied: report.applied }, "database migrated");
+    }
+    const queue = createQueue({
+      redisUrl: config.redis.url,
+      prefix: config.redis.prefix,
+      journal: new KyselyJobJournal(store.db),
+      logger,
+    });
+    const events = createEventBus({
+      redisUrl: config.redis.url,
+      prefix: config.redis.prefix,
+      onError: (error, event) => logger.error({ err: error, event: event?.type }, "event handler failed"),
+    });
+    let closed = false;
+    return {
+      config,
+      logger,
+      store,
+      db: store.db,
+      queue,
+      events,
+      async close() {
+        if (closed) return;
+        closed = true;
+        await queue.close({ graceMs: 10_000 });
+        await events.close();
+        await store.close();
+      },
+    };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}
+
+/** Postgres when DATABASE_URL is set, otherwise embedded PGlite under the data folder. */
+export function storeOptions(config: Config): StoreOptions {
+  return config.database.url
+    ? { kind: "postgres", url: config.database.url }
+    : { kind: "pglite", dataDir: join(config.dataDir, "pg") };
+}

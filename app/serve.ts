@@ -1,0 +1,76 @@
+import type { CommandIO } from "./command-module.ts";
+import { type ProcessRole, compose } from "./compose.ts";
+import { loadConfig } from "./config.ts";
+import { type RunningHttpServer, startHttpServer } from "./http-server.ts";
+import { openRuntime } from "./runtime.ts";
+import { runTerminalChat } from "../bot/shell/terminal-chat.ts";
+
+export interface ServeOptions {
+  role: ProcessRole;
+  /** Attach the terminal chat to stdin/stdout. */
+  terminal: boolean;
+}
+
+/**
+ * Starts oikos and runs until the terminal chat ends (end of input) or a signal arrives, then
+ * shuts down in order: chat, HTTP, capabilities, queue (running jobs finish or are recorded
+ * interrupted), event bus, database.
+ */
+export async function serve(io: CommandIO, options: ServeOptions): Promise<number> {
+  const config = loadConfig();
+  const runtime = await openRuntime(config);
+  let http: RunningHttpServer | undefined;
+  const composition = await compose(runtime, options.role);
+  try {
+    if (config.http.enabled) {
+      http = await startHttpServer({
+        host: config.http.host,
+        port: config.http.port,
+        logger: runtime.logger,
+        metrics: composition.ctx.metrics,
+        routes: composition.ctx.httpRoutes,
+        health: async () => {
+          await runtime.db.selectFrom("kv").select("key").limit(1).execute();
+          return { database: runtime.store.dialect, queue: runtime.queue.kind };
+        },
+      });
+    }
+    await runtime.queue.start();
+    runtime.logger.info({ role: options.role, database: runtime.store.dialect, queue: runtime.queue.kind }, "oikos started");
+    const stopSignal = waitForSignal();
+    if (options.terminal) {
+      const user = config.chat.shell.user;
+      const ctx = { user, platform: "shell", room: "terminal", thread: null };
+      const chat = runTerminalChat({
+        input: io.stdin,
+        output: io.stdout,
+        onLine: async (line) =>
+          (await composition.ctx.commands.dispatch(line, ctx, composition.ctx.roles)) ??
+          composition.ctx.onTerminalMessage(user, line),
+      });
+      await Promise.race([chat, stopSignal.promise]);
+    } else {
+      await stopSignal.promise;
+    }
+    stopSignal.dispose();
+    return 0;
+  } finally {
+    await http?.close();
+    await composition.stop();
+    await runtime.close();
+  }
+}
+
+function waitForSignal(): { promise: Promise<void>; dispose(): void } {
+  let dispose = () => {};
+  const promise = new Promise<void>((resolve) => {
+    const onSignal = () => resolve();
+    process.once("SIGINT", onSignal);
+    process.once("SIGTERM", onSignal);
+    dispose = () => {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+    };
+  });
+  return { promise, dispose };
+}

@@ -1,0 +1,30 @@
+import type { BotCommand } from "../bot/core/bot-commands.ts";
+import type { ComposeContext } from "./compose.ts";
+import { safeUrl } from "./config.ts";
+import type { Runtime } from "./runtime.ts";
+
+/** `!status`: what this process runs on. Never prints a key, token or password. */
+export function statusCommand(runtime: Runtime, ctx: ComposeContext): BotCommand {
+  return {
+    name: "status",
+    summary: "database, queue, chat adapters and model endpoint",
+    permission: "anyone",
+    async run() {
+      const { config } = runtime;
+      const database = runtime.store.dialect === "pglite" ? "PGlite (embedded)" : "PostgreSQL";
+      const queue = runtime.queue.kind === "bullmq" ? "BullMQ on Redis" : "in-process queue";
+      const adapters = ["shell", ...ctx.chatAdapters.filter((a) => a !== "shell")];
+      const model = config.model.baseUrl
+        ? `${config.model.name} at ${safeUrl(config.model.baseUrl)}${config.model.apiKey ? " (API key set)" : ""}`
+        : "not configured (set OPENAI_BASE_URL, OPENAI_API_KEY, OIKOS_MODEL)";
+      return [
+        "oikos status",
+        `  database:  ${database} — ${runtime.store.describe}`,
+        `  queue:     ${queue}`,
+        `  chat:      ${adapters.join(", ")}`,
+        `  model:     ${model}`,
+        `  http:      ${config.http.enabled ? `${config.http.host}:${config.http.port}` : "disabled (set OIKOS_HTTP_PORT)"}`,
+      ].join("\n");
+    },
+  };
+}

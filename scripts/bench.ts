@@ -1,0 +1,80 @@
+/**
+ * `npm run bench [-- --json] [-- --only <substring>]`: runs every `<folder>/bench/*.bench.ts`
+ * (default export: async () => Record<figure, number>), prints each figure, the ratios that
+ * TARGETS.md sets, and with --json a last line holding one JSON object of all figures.
+ */
+import { readdirSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const SKIP = new Set(["node_modules", ".git", "data", "vendor"]);
+
+interface Target {
+  label: string;
+  value(f: Record<string, number>): number | undefined;
+  ok(v: number): boolean;
+  goal: string;
+}
+
+const ratio = (a: string, b: string) => (f: Record<string, number>) =>
+  f[a] !== undefined && f[b] !== undefined && f[b] > 0 ? f[a] / f[b] : undefined;
+
+const TARGETS: Target[] = [
+  { label: "classifier_cmds_per_s", value: (f) => f.classifier_cmds_per_s, ok: (v) => v >= 10_000, goal: ">= 10000" },
+  { label: "fanout20_cold / ansible", value: ratio("fanout20_cold_ms", "fanout20_ansible_ms"), ok: (v) => v <= 0.15, goal: "<= 0.15" },
+  { label: "fanout20_warm / ansible", value: ratio("fanout20_warm_ms", "fanout20_ansible_ms"), ok: (v) => v <= 0.05, goal: "<= 0.05" },
+  { label: "fanout20_cold / pssh", value: ratio("fanout20_cold_ms", "fanout20_pssh_ms"), ok: (v) => v <= 0.6, goal: "<= 0.6" },
+  { label: "fanout20_warm / pssh", value: ratio("fanout20_warm_ms", "fanout20_pssh_ms"), ok: (v) => v <= 0.2, goal: "<= 0.2" },
+  { label: "gated_run_overhead_ms_p50", value: (f) => f.gated_run_overhead_ms_p50, ok: (v) => v < 50, goal: "< 50 ms" },
+  { label: "continuation_ms_p50", value: (f) => f.continuation_ms_p50, ok: (v) => v < 250, goal: "< 250 ms" },
+];
+
+function findBenches(dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(dir)) {
+    if (SKIP.has(name) || name.startsWith(".")) continue;
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) findBenches(path, out);
+    else if (name.endsWith(".bench.ts") && dir.endsWith(`${"/"}bench`)) out.push(path);
+  }
+  return out.sort();
+}
+
+const args = process.argv.slice(2);
+const json = args.includes("--json");
+const onlyIndex = args.indexOf("--only");
+const only = onlyIndex >= 0 ? args[onlyIndex + 1] : undefined;
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+const figures: Record<string, number> = {};
+const failures: string[] = [];
+for (const file of findBenches(ROOT)) {
+  const name = relative(ROOT, file);
+  if (only && !name.includes(only)) continue;
+  log(`▶ ${name}`);
+  const started = performance.now();
+  try {
+    const module = (await import(file)) as { default: () => Promise<Record<string, number>> };
+    const result = await module.default();
+    for (const [figure, value] of Object.entries(result)) {
+      figures[figure] = Math.round(value * 100) / 100;
+      log(`  ${figure.padEnd(32)} ${figures[figure]}`);
+    }
+  } catch (error) {
+    failures.push(name);
+    log(`  ✖ failed: ${(error as Error).stack ?? String(error)}`);
+  }
+  log(`  (${Math.round(performance.now() - started)} ms)`);
+}
+
+log("\nTargets (TARGETS.md):");
+for (const target of TARGETS) {
+  const value = target.value(figures);
+  if (value === undefined) {
+    log(`  ${target.label.padEnd(30)} not measured`);
+    continue;
+  }
+  log(`  ${target.label.padEnd(30)} ${value.toFixed(3).padStart(10)}  ${target.ok(value) ? "✓" : "✗"} (goal ${target.goal})`);
+}
+if (json) process.stdout.write(`${JSON.stringify(figures)}\n`);
+process.exitCode = failures.length ? 1 : 0;
