@@ -1,0 +1,93 @@
+import { randomUUID } from "node:crypto";
+import type { Kysely } from "kysely";
+import type { Database, Session, SessionUpdate } from "./schema.ts";
+
+export type SessionStatus =
+  | "planning"
+  | "executing"
+  | "awaiting_approval"
+  | "awaiting_input"
+  | "done"
+  | "failed";
+export const TERMINAL_SESSION_STATUSES: readonly SessionStatus[] = ["done", "failed"];
+
+export interface SessionAddress {
+  platform: string;
+  room: string;
+  thread: string;
+}
+
+/** A session is bound to one chat thread; creating it twice for the same thread returns the first. */
+export async function createSession(
+  db: Kysely<Database>,
+  address: SessionAddress & { createdBy: string; goal?: string },
+): Promise<Session> {
+  const inserted = await db
+    .insertInto("sessions")
+    .values({
+      id: randomUUID(),
+      platform: address.platform,
+      room: address.room,
+      thread: address.thread,
+      created_by: address.createdBy,
+      goal: address.goal ?? null,
+      outcome: null,
+      summary: null,
+    })
+    .onConflict((oc) => oc.columns(["platform", "room", "thread"]).doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  return inserted ?? (await findSessionByThread(db, address))!;
+}
+
+export async function getSession(db: Kysely<Database>, id: string): Promise<Session | undefined> {
+  return db.selectFrom("sessions").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+export async function findSessionByThread(
+  db: Kysely<Database>,
+  address: SessionAddress,
+): Promise<Session | undefined> {
+  return db
+    .selectFrom("sessions")
+    .selectAll()
+    .where("platform", "=", address.platform)
+    .where("room", "=", address.room)
+    .where("thread", "=", address.thread)
+    .executeTakeFirst();
+}
+
+/** Records activity (the idle sweep measures from here) and clears a pending nudge. */
+export async function touchSession(db: Kysely<Database>, id: string, now: Date = new Date()): Promise<void> {
+  await db
+    .updateTable("sessions")
+    .set({ last_activity_at: now, updated_at: now, nudged_at: null })
+    .where("id", "=", id)
+    .execute();
+}
+
+/**
+ * Moves a session to `to` only from one of `from` (conditional update): returns false when the
+ * session was not in an allowed state, so two writers never both win.
+ */
+export async function setSessionStatus(
+  db: Kysely<Database>,
+  id: string,
+  to: SessionStatus,
+  options: { from?: readonly SessionStatus[]; extra?: SessionUpdate; now?: Date } = {},
+): Promise<boolean> {
+  const now = options.now ?? new Date();
+  let query = db
+    .updateTable("sessions")
+    .set({
+      ...options.extra,
+      status: to,
+      updated_at: now,
+      last_activity_at: now,
+      ...(TERMINAL_SESSION_STATUSES.includes(to) ? { closed_at: now } : {}),
+    })
+    .where("id", "=", id);
+  if (options.from) query = query.where("status", "in", [...options.from]);
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
