@@ -1,0 +1,15 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+
+/**
+ * A client connected to `server` inside this process (the embedded agent, and tests). Pass the
+ * session per call as `_meta: { "oikos/session": id }`. Closing the client closes both ends.
+ */
+export async function connectInMemoryClient(server: McpServer, name = "oikos-in-process"): Promise<Client> {
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverTransport);
+  const client = new Client({ name, version: "0.1.0" });
+  await client.connect(clientTransport);
+  return client;
+}

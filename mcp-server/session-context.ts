@@ -1,0 +1,48 @@
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { refuse, type ToolResult } from "./tool-result.ts";
+
+export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** Request `_meta` key that carries the oikos session id (set by the agent's MCP client per call). */
+export const SESSION_META_KEY = "oikos/session";
+/** Transport header alternative, for HTTP clients bound to one session. */
+export const SESSION_HEADER = "x-oikos-session";
+
+const sessionIdSchema = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/);
+
+/**
+ * The oikos session of this tool call, carried out of band so the model can never choose it:
+ * request `_meta["oikos/session"]` first, then the `x-oikos-session` transport header. Malformed
+ * values count as absent.
+ */
+export function sessionIdFrom(extra: Pick<ToolExtra, "_meta" | "requestInfo">): string | null {
+  const fromMeta = extra._meta?.[SESSION_META_KEY];
+  const header = extra.requestInfo?.headers[SESSION_HEADER];
+  const fromHeader = Array.isArray(header) ? header[0] : header;
+  for (const candidate of [fromMeta, fromHeader]) {
+    const parsed = sessionIdSchema.safeParse(candidate);
+    if (parsed.success) return parsed.data;
+  }
+  return null;
+}
+
+/**
+ * For tools that must not run outside a session (run, plan and task tools): the session id, or the
+ * tool-error result to return as is. Fails closed.
+ */
+export function requireSession(
+  extra: Pick<ToolExtra, "_meta" | "requestInfo">,
+  toolName: string,
+): { sessionId: string } | { refusal: ToolResult } {
+  const sessionId = sessionIdFrom(extra);
+  if (sessionId) return { sessionId };
+  return {
+    refusal: refuse(
+      `${toolName} needs an oikos session, and this call carries none. The session id travels out of band ` +
+        `(request _meta "${SESSION_META_KEY}" or header ${SESSION_HEADER}), never as an argument. ` +
+        "Outside clients cannot call this tool; inside oikos this means the agent's MCP client was not bound to a session.",
+    ),
+  };
+}

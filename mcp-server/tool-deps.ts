@@ -1,0 +1,26 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../store/schema.ts";
+
+/** The slice of a pino logger the MCP server uses; pino's Logger satisfies it. */
+export interface McpLogger {
+  info(object: object, message?: string): void;
+  warn(object: object, message?: string): void;
+  error(object: object, message?: string): void;
+}
+
+/**
+ * What every tool group receives. Groups that need more (the queue port, the event bus, policy
+ * config) declare `interface ExecutionToolDeps extends ToolDeps { queue: … }` in their own file and the
+ * composition root passes an object that satisfies all of them.
+ */
+export interface ToolDeps {
+  db: Kysely<Database>;
+  /** Who a write is attributed to when no oikos session says more (e.g. "agent", "mcp-http", "mcp-stdio"). */
+  actor: string;
+  clock?: () => Date;
+  logger?: McpLogger;
+}
+
+export function now(deps: Pick<ToolDeps, "clock">): Date {
+  return deps.clock ? deps.clock() : new Date();
+}

@@ -1,0 +1,32 @@
+import { listEntitySlugs } from "../../store/entities.ts";
+import type { Entity } from "../../store/schema.ts";
+import { unknownSlugMessage } from "../suggest.ts";
+import type { ToolDeps } from "../tool-deps.ts";
+import { refuse, type ToolResult } from "../tool-result.ts";
+
+/** The compact shape of an entity in listings (attributes only in get_entity). */
+export function entityRow(entity: Entity): Record<string, unknown> {
+  return {
+    slug: entity.slug,
+    type: entity.type,
+    name: entity.name,
+    state: entity.state,
+    transport: entity.transport,
+    ...(entity.parent_slug ? { parent: entity.parent_slug } : {}),
+  };
+}
+
+export async function unknownEntity(deps: ToolDeps, slug: string): Promise<ToolResult> {
+  return refuse(
+    unknownSlugMessage(
+      "entity",
+      slug,
+      await listEntitySlugs(deps.db),
+      "Use list_entities with query= to search.",
+    ),
+  );
+}
+
+export function ageInDays(since: Date, now: Date): number {
+  return Math.max(0, Math.floor((now.getTime() - since.getTime()) / 86_400_000));
+}

@@ -1,0 +1,188 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import {
+  attributeChangedAt,
+  ENTITY_STATES,
+  entitySlugSchema,
+  findEntity,
+  listEntities,
+  updateEntityAttributes,
+} from "../../store/entities.ts";
+import { healthSummary } from "../../store/health-summary.ts";
+import { entityKnowledge } from "../../store/knowledge.ts";
+import { getRelations } from "../../store/relationships.ts";
+import { defineTool } from "../define-tool.ts";
+import { nextCursor, pageFrom, pageInput } from "../pagination.ts";
+import { now, type ToolDeps } from "../tool-deps.ts";
+import { ok, refuse } from "../tool-result.ts";
+import { ageInDays, entityRow, unknownEntity } from "./entity-view.ts";
+import { registerGraphTools } from "./inventory-graph.ts";
+
+const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
+const STALE_AFTER_DAYS = 30;
+// Secrets never go into the graph: it is model context.
+const SECRET_KEY = /pass(word|phrase)|secret|token|private[_-]?key|api[_-]?key|credential/i;
+
+/** Inventory tools: who am I, what exists, how it is connected, and attribute writeback. */
+export function registerInventoryTools(server: McpServer, deps: ToolDeps): void {
+  defineTool(
+    server,
+    deps,
+    "whoami",
+    {
+      description:
+        "Who this MCP connection acts as and which oikos session (goal, status) the calls belong to.",
+      inputSchema: {},
+      annotations: READ_ONLY,
+    },
+    async (_args, { sessionId }) => {
+      const session = sessionId
+        ? await deps.db
+            .selectFrom("sessions")
+            .select(["id", "status", "goal", "platform", "room"])
+            .where("id", "=", sessionId)
+            .executeTakeFirst()
+        : undefined;
+      return ok({
+        server: "oikos",
+        actor: deps.actor,
+        session: session ?? (sessionId ? { id: sessionId, known: false } : null),
+        ...(sessionId ? {} : { note: "No oikos session: read tools work, session-bound tools will refuse." }),
+      });
+    },
+  );
+
+  defineTool(
+    server,
+    deps,
+    "get_health_summary",
+    {
+      description:
+        "Overview of the inventory: entity counts by type and state, stale facts (entities whose attributes " +
+        "were not updated for N days), open approvals and unfinished executions. Start here for a fleet check.",
+      inputSchema: {
+        stale_after_days: z
+          .number()
+          .int()
+          .min(1)
+          .max(3650)
+          .optional()
+          .describe(`default ${STALE_AFTER_DAYS}`),
+      },
+      annotations: READ_ONLY,
+    },
+    async ({ stale_after_days }) => {
+      const at = now(deps);
+      const summary = await healthSummary(deps.db, {
+        now: at,
+        staleAfterDays: stale_after_days ?? STALE_AFTER_DAYS,
+        staleListLimit: 20,
+      });
+      return ok({
+        entities: summary.entities,
+        stale_facts: {
+          after_days: stale_after_days ?? STALE_AFTER_DAYS,
+          count: summary.staleFacts.count,
+          oldest: summary.staleFacts.oldest.map((s) => ({
+            slug: s.slug,
+            age_days: ageInDays(s.lastChangedAt, at),
+          })),
+        },
+        open_approvals: summary.openApprovals,
+        open_executions: summary.openExecutions,
+      });
+    },
+  );
+
+  defineTool(
+    server,
+    deps,
+    "list_entities",
+    {
+      description:
+        "List inventory entities (hosts, lxc, vm, services, groups…) by slug. Filters: type, state, query " +
+        "(substring of slug or name). Destroyed entities are hidden unless include_destroyed or state=destroyed.",
+      inputSchema: {
+        type: z.string().optional().describe("entity type, e.g. host, lxc, vm, service, group"),
+        state: z.enum(ENTITY_STATES).optional(),
+        query: z.string().optional().describe("substring of slug or name"),
+        include_destroyed: z.boolean().optional(),
+        ...pageInput,
+      },
+      annotations: READ_ONLY,
+    },
+    async (args) => {
+      const page = pageFrom(args);
+      const { entities, hasMore } = await listEntities(
+        deps.db,
+        { type: args.type, state: args.state, query: args.query, includeDestroyed: args.include_destroyed },
+        page,
+      );
+      return ok({ entities: entities.map(entityRow), next_cursor: nextCursor(page, hasMore) });
+    },
+  );
+
+  defineTool(
+    server,
+    deps,
+    "get_entity",
+    {
+      description:
+        "One entity with its attributes, the age in days of each attribute (old facts may be wrong: verify " +
+        "before relying on them), relation counts and linked knowledge titles.",
+      inputSchema: { slug: z.string().describe("entity slug, e.g. lxc:gitea") },
+      annotations: READ_ONLY,
+    },
+    async ({ slug }) => {
+      const entity = await findEntity(deps.db, slug);
+      if (!entity) return unknownEntity(deps, slug);
+      const at = now(deps);
+      const changedAt = await attributeChangedAt(deps.db, slug);
+      const outgoing = await getRelations(deps.db, slug, { direction: "out" }, { offset: 0, limit: 200 });
+      const incoming = await getRelations(deps.db, slug, { direction: "in" }, { offset: 0, limit: 200 });
+      const knowledge = await entityKnowledge(deps.db, slug, { offset: 0, limit: 10 });
+      return ok({
+        ...entityRow(entity),
+        attributes: entity.attributes,
+        attribute_age_days: Object.fromEntries(
+          Object.keys(entity.attributes).map((key) => [
+            key,
+            ageInDays(changedAt[key] ?? entity.updated_at, at),
+          ]),
+        ),
+        relations: { outgoing: outgoing.relations.length, incoming: incoming.relations.length },
+        knowledge: knowledge.entries.map((k) => ({ slug: k.slug, kind: k.kind, title: k.title })),
+      });
+    },
+  );
+
+  defineTool(
+    server,
+    deps,
+    "update_entity_attributes",
+    {
+      description:
+        "Write back facts you verified about an entity (versions, ports, paths, vmid…). Shallow merge into its " +
+        "attributes; a null value removes a key. Each changed key is recorded with who and when. Never store secrets.",
+      inputSchema: {
+        slug: entitySlugSchema.describe("entity slug, e.g. lxc:gitea"),
+        attributes: z.record(z.string(), z.unknown()).describe("keys to set (null deletes a key)"),
+      },
+    },
+    async ({ slug, attributes }, { write }) => {
+      const secretKeys = Object.keys(attributes).filter((key) => SECRET_KEY.test(key));
+      if (secretKeys.length > 0) {
+        return refuse(
+          `Refused: ${secretKeys.join(", ")} look like secrets, and the knowledge graph is model context. ` +
+            "Store where the secret lives (e.g. a file path or vault key name) instead of its value.",
+        );
+      }
+      if (Object.keys(attributes).length === 0) return refuse("attributes is empty: pass at least one key.");
+      const result = await updateEntityAttributes(deps.db, slug, attributes, write);
+      if (!result) return unknownEntity(deps, slug);
+      return ok({ slug, changed: result.changed, attributes: result.attributes });
+    },
+  );
+
+  registerGraphTools(server, deps);
+}

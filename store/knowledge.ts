@@ -1,0 +1,250 @@
+import { type Kysely, sql } from "kysely";
+import { type Executor, recordAudit, type WriteContext } from "./audit.ts";
+import type { Database } from "./schema.ts";
+
+export const KNOWLEDGE_KINDS = ["runbook", "investigation", "document"] as const;
+export type KnowledgeKind = (typeof KNOWLEDGE_KINDS)[number];
+
+/** Same title, same slug: that is what makes upsert_knowledge update in place. */
+export function knowledgeSlug(title: string): string {
+  return (
+    title
+      .normalize("NFKD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 80)
+      .replace(/-+$/, "") || "untitled"
+  );
+}
+
+export interface KnowledgeInput {
+  title: string;
+  content: string;
+  kind: KnowledgeKind;
+  about: string[];
+  tags: string[];
+}
+
+export type UpsertKnowledgeResult =
+  | { status: "created" | "updated"; slug: string; about: string[] }
+  | { status: "unknown_entities"; slugs: string[] };
+
+/**
+ * Creates or updates (by slug from title) one knowledge entry. `about` links are added to the existing
+ * ones rather than replacing them: a later update from another session should not silently unlink facts.
+ * Every about slug must exist; otherwise nothing is written and the unknown slugs come back.
+ */
+export async function upsertKnowledge(
+  db: Kysely<Database>,
+  input: KnowledgeInput,
+  context: WriteContext,
+): Promise<UpsertKnowledgeResult> {
+  const slug = knowledgeSlug(input.title);
+  const about = [...new Set(input.about)];
+  const tags = [...new Set(input.tags)];
+  return db.transaction().execute(async (tx) => {
+    if (about.length > 0) {
+      const known = await tx.selectFrom("entities").select("slug").where("slug", "in", about).execute();
+      const knownSet = new Set(known.map((row) => row.slug));
+      const unknown = about.filter((s) => !knownSet.has(s));
+      if (unknown.length > 0) return { status: "unknown_entities", slugs: unknown };
+    }
+    const existing = await tx
+      .selectFrom("knowledge")
+      .select("id")
+      .where("slug", "=", slug)
+      .executeTakeFirst();
+    const values = {
+      kind: input.kind,
+      title: input.title,
+      content: input.content,
+      tags: JSON.stringify(tags),
+      session_id: context.sessionId ?? null,
+    };
+    const id = existing
+      ? (
+          await tx
+            .updateTable("knowledge")
+            .set({ ...values, updated_at: new Date() })
+            .where("id", "=", existing.id)
+            .returning("id")
+            .executeTakeFirstOrThrow()
+        ).id
+      : (
+          await tx
+            .insertInto("knowledge")
+            .values({ ...values, slug, created_by: context.by, superseded_by: null })
+            .returning("id")
+            .executeTakeFirstOrThrow()
+        ).id;
+    if (about.length > 0) {
+      await tx
+        .insertInto("knowledge_about")
+        .values(about.map((entity) => ({ knowledge_id: id, entity_slug: entity })))
+        .onConflict((oc) => oc.columns(["knowledge_id", "entity_slug"]).doNothing())
+        .execute();
+    }
+    const linked = await aboutOf(tx, id);
+    const status = existing ? "updated" : "created";
+    await recordAudit(tx, context, {
+      action: `knowledge.${status === "created" ? "create" : "update"}`,
+      subject: slug,
+      details: { kind: input.kind, about },
+    });
+    return { status, slug, about: linked };
+  });
+}
+
+async function aboutOf(db: Executor, knowledgeId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom("knowledge_about")
+    .select("entity_slug")
+    .where("knowledge_id", "=", knowledgeId)
+    .orderBy("entity_slug")
+    .execute();
+  return rows.map((row) => row.entity_slug);
+}
+
+export interface KnowledgeSummary {
+  slug: string;
+  title: string;
+  kind: string;
+  tags: string[];
+  about: string[];
+  supersededBy: string | null;
+  updatedAt: Date;
+  excerpt: string;
+}
+
+const EXCERPT_CHARS = 240;
+
+async function summarize(
+  db: Executor,
+  rows: {
+    id: string;
+    slug: string;
+    title: string;
+    kind: string;
+    tags: string[];
+    superseded_by: string | null;
+    updated_at: Date;
+    content: string;
+  }[],
+): Promise<KnowledgeSummary[]> {
+  const ids = rows.map((row) => row.id);
+  const links =
+    ids.length === 0
+      ? []
+      : await db
+          .selectFrom("knowledge_about")
+          .select(["knowledge_id", "entity_slug"])
+          .where("knowledge_id", "in", ids)
+          .orderBy("entity_slug")
+          .execute();
+  return rows.map((row) => ({
+    slug: row.slug,
+    title: row.title,
+    kind: row.kind,
+    tags: row.tags,
+    about: links.filter((link) => link.knowledge_id === row.id).map((link) => link.entity_slug),
+    supersededBy: row.superseded_by,
+    updatedAt: row.updated_at,
+    excerpt: row.content.length > EXCERPT_CHARS ? `${row.content.slice(0, EXCERPT_CHARS)}…` : row.content,
+  }));
+}
+
+const SUMMARY_COLUMNS = [
+  "knowledge.id",
+  "knowledge.slug",
+  "knowledge.title",
+  "knowledge.kind",
+  "knowledge.tags",
+  "knowledge.superseded_by",
+  "knowledge.updated_at",
+  "knowledge.content",
+] as const;
+
+/**
+ * Full-text search (english tsvector, websearch syntax) with a title substring fallback so a query
+ * like `gitea` or `host:hubris` also finds titles the stemmer would not match. Best rank first.
+ */
+export async function searchKnowledge(
+  db: Executor,
+  filter: { query: string; kind?: string; about?: string },
+  page: { offset: number; limit: number },
+): Promise<{ entries: KnowledgeSummary[]; hasMore: boolean }> {
+  const tsquery = sql`websearch_to_tsquery('english', ${filter.query})`;
+  const pattern = `%${filter.query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  let query = db
+    .selectFrom("knowledge")
+    .select([...SUMMARY_COLUMNS])
+    .where((eb) =>
+      eb.or([
+        eb(sql<boolean>`knowledge.search @@ ${tsquery}`, "=", true),
+        eb("knowledge.title", "ilike", pattern),
+      ]),
+    );
+  if (filter.kind) query = query.where("knowledge.kind", "=", filter.kind);
+  if (filter.about) {
+    const about = filter.about;
+    query = query.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("knowledge_about")
+          .select("knowledge_about.knowledge_id")
+          .whereRef("knowledge_about.knowledge_id", "=", "knowledge.id")
+          .where("knowledge_about.entity_slug", "=", about),
+      ),
+    );
+  }
+  const rows = await query
+    .orderBy(sql`ts_rank(knowledge.search, ${tsquery})`, "desc")
+    .orderBy("knowledge.updated_at", "desc")
+    .offset(page.offset)
+    .limit(page.limit + 1)
+    .execute();
+  return { entries: await summarize(db, rows.slice(0, page.limit)), hasMore: rows.length > page.limit };
+}
+
+/** Knowledge linked to an entity: runbooks first, then investigations, then documents; newest first within. */
+export async function entityKnowledge(
+  db: Executor,
+  entitySlug: string,
+  page: { offset: number; limit: number },
+): Promise<{ entries: KnowledgeSummary[]; hasMore: boolean }> {
+  const rows = await db
+    .selectFrom("knowledge")
+    .innerJoin("knowledge_about", "knowledge_about.knowledge_id", "knowledge.id")
+    .select([...SUMMARY_COLUMNS])
+    .where("knowledge_about.entity_slug", "=", entitySlug)
+    .orderBy(sql`CASE knowledge.kind WHEN 'runbook' THEN 0 WHEN 'investigation' THEN 1 ELSE 2 END`)
+    .orderBy("knowledge.updated_at", "desc")
+    .offset(page.offset)
+    .limit(page.limit + 1)
+    .execute();
+  return { entries: await summarize(db, rows.slice(0, page.limit)), hasMore: rows.length > page.limit };
+}
+
+export interface KnowledgeEntry extends KnowledgeSummary {
+  content: string;
+  createdAt: Date;
+  createdBy: string | null;
+}
+
+export async function getKnowledge(db: Executor, slug: string): Promise<KnowledgeEntry | undefined> {
+  const row = await db
+    .selectFrom("knowledge")
+    .select([...SUMMARY_COLUMNS, "knowledge.created_at", "knowledge.created_by"])
+    .where("knowledge.slug", "=", slug)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const [summary] = await summarize(db, [row]);
+  return { ...summary!, content: row.content, createdAt: row.created_at, createdBy: row.created_by };
+}
+
+export async function listKnowledgeSlugs(db: Executor): Promise<string[]> {
+  const rows = await db.selectFrom("knowledge").select("slug").orderBy("slug").execute();
+  return rows.map((row) => row.slug);
+}
