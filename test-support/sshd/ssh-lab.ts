@@ -27,6 +27,8 @@ export interface LabHost {
   privateKeyPath: string;
   /** `SHA256:…` of this host's current host key; changes after `restartHost(name, { newHostKey: true })`. */
   hostKeyFingerprint: string;
+  /** This host's current public host key line (`ssh-ed25519 AAAA… comment`), e.g. for a known_hosts file. */
+  hostPublicKey: string;
   /** On PATH first; scripts here shadow real commands. Readable by the test user. */
   toolboxDir: string;
   /** Writable by the test user; exported to sessions as $OIKOS_LAB_STATE. */
@@ -112,6 +114,7 @@ export async function startSshLab(options: SshLabOptions): Promise<SshLab> {
           privateKey: clientKey.privateKey,
           privateKeyPath: clientKey.privateKeyPath,
           hostKeyFingerprint: hostKey.fingerprint,
+          hostPublicKey: hostKey.publicKey,
           toolboxDir,
           stateDir,
         },
@@ -145,6 +148,7 @@ export async function startSshLab(options: SshLabOptions): Promise<SshLab> {
           await rm(join(state.dir, "host_ed25519.pub"), { force: true });
           const hostKey = await generateEd25519Key(join(state.dir, "host_ed25519"), `oikos-lab-${hostName}`);
           state.host.hostKeyFingerprint = hostKey.fingerprint;
+          state.host.hostPublicKey = hostKey.publicKey;
         }
         await launch(state, user, authorizedKeys, `${bannerTag}-${hostName}`, state.host.port);
         return state.host;
