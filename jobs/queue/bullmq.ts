@@ -7,6 +7,7 @@ import {
   DEFAULT_BACKOFF_MS,
   DEFAULT_GRACE_MS,
   type EnqueueOptions,
+  infraFailure,
   type JobHandler,
   type QueueErrorReporter,
   type QueuePort,
@@ -60,7 +61,7 @@ export class BullmqQueue implements QueuePort {
   constructor(options: BullmqQueueOptions) {
     // BullMQ requires maxRetriesPerRequest null on connections workers block on.
     this.#connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
-    this.#connection.on("error", (error) => this.#onError(error, { id: "-", queue: "redis" }));
+    this.#connection.on("error", (error) => this.#onError(error, infraFailure("redis")));
     this.#prefix = options.prefix ?? "oikos";
     this.#onError = options.onError ?? reportToStderr;
   }
@@ -151,7 +152,7 @@ export class BullmqQueue implements QueuePort {
     let bullQueue = this.#queues.get(queue);
     if (!bullQueue) {
       bullQueue = new Queue(queue, { connection: this.#connection, prefix: this.#prefix });
-      bullQueue.on("error", (error) => this.#onError(error, { id: "-", queue }));
+      bullQueue.on("error", (error) => this.#onError(error, infraFailure(queue)));
       this.#queues.set(queue, bullQueue);
     }
     return bullQueue;
@@ -169,16 +170,18 @@ export class BullmqQueue implements QueuePort {
       autorun: false,
       maxStalledCount: 0, // see the class comment: a stalled job is interrupted, not re-run
     });
-    worker.on("error", (error) => this.#onError(error, { id: "-", queue }));
+    worker.on("error", (error) => this.#onError(error, infraFailure(queue)));
     worker.on("failed", (job, error) => {
       const id = job?.id ? decodeJobId(job.id) : "-";
-      if (error.message !== SHUTDOWN_REASON) this.#onError(error, { id, queue });
+      // moveToFailed sets finishedOn only when no retry follows.
+      const failure = { id, queue, attempt: job?.attemptsMade ?? 0, final: job?.finishedOn !== undefined };
+      if (error.message !== SHUTDOWN_REASON) this.#onError(error, failure);
       if (job && error.message === STALLED_REASON) {
         void this.#interrupted(registration, queue, job, "the worker stopped while this job was running");
       }
     });
     this.#workers.set(queue, worker);
-    worker.run().catch((error: unknown) => this.#onError(error, { id: "-", queue }));
+    worker.run().catch((error: unknown) => this.#onError(error, infraFailure(queue)));
   }
 
   async #process(queue: QueueName, registration: Registration, job: Job, signal: AbortSignal): Promise<void> {
@@ -208,7 +211,7 @@ export class BullmqQueue implements QueuePort {
       const data = parsePayload(queue, job.data);
       await registration.onInterrupted?.({ id, queue, data, attempt: job.attemptsMade + 1, reason });
     } catch (error) {
-      this.#onError(error, { id, queue });
+      this.#onError(error, { id, queue, attempt: job.attemptsMade + 1, final: true });
     }
   }
 }

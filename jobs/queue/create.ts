@@ -1,7 +1,7 @@
 import { BullmqQueue } from "./bullmq.ts";
 import { InProcessQueue } from "./in-process.ts";
 import type { JobJournal } from "./journal.ts";
-import type { QueueErrorReporter, QueuePort } from "./port.ts";
+import type { JobFailure, QueueErrorReporter, QueuePort } from "./port.ts";
 
 export interface CreateQueueOptions {
   /** Set: BullMQ on this Redis. Unset: the in-process queue. */
@@ -21,8 +21,8 @@ export function createQueue(options: CreateQueueOptions = {}): QueuePort {
   const onError =
     options.onError ??
     (logger
-      ? (error: unknown, job: { id: string; queue: string }) =>
-          logger.error({ err: error, job }, "job failed")
+      ? (error: unknown, job: JobFailure) =>
+          logger.error({ err: error, job }, job.final ? "job failed" : "job failed, will retry")
       : undefined);
   if (options.redisUrl) {
     return new BullmqQueue({ redisUrl: options.redisUrl, prefix: options.prefix, onError });

@@ -8,6 +8,7 @@ import {
   DEFAULT_BACKOFF_MS,
   DEFAULT_GRACE_MS,
   type EnqueueOptions,
+  infraFailure,
   type JobHandler,
   type QueueErrorReporter,
   type QueuePort,
@@ -237,7 +238,7 @@ export class InProcessQueue implements QueuePort {
     try {
       await this.#finish(job, failure);
     } catch (error) {
-      this.#onError(error, job);
+      this.#onError(error, { id: job.id, queue: job.queue, attempt: job.attempts, final: true });
     }
   }
 
@@ -248,11 +249,11 @@ export class InProcessQueue implements QueuePort {
       return;
     }
     const { error } = failure;
-    this.#onError(error, job);
     const permanent =
       error instanceof UnrecoverableJobError ||
       error instanceof InvalidJobPayloadError ||
       job.attempts >= job.maxAttempts;
+    this.#onError(error, { id: job.id, queue: job.queue, attempt: job.attempts, final: permanent });
     if (permanent) {
       this.#live.delete(job.id);
       await this.#journal.markFailed(job.id, describe(error), null);
@@ -273,7 +274,7 @@ export class InProcessQueue implements QueuePort {
         await hook({ id: job.id, queue: job.queue, data: job.data, attempt: job.attempts, reason });
       }
     } catch (error) {
-      this.#onError(error, job);
+      this.#onError(error, { id: job.id, queue: job.queue, attempt: job.attempts, final: true });
     }
   }
 
@@ -285,7 +286,7 @@ export class InProcessQueue implements QueuePort {
       this.enqueue(repeat.queue as QueueName, repeat.data as never, { jobId: `repeat:${key}` }).catch(
         (error: unknown) => {
           if (!(error instanceof QueueClosedError))
-            this.#onError(error, { id: `repeat:${key}`, queue: repeat.queue });
+            this.#onError(error, infraFailure(repeat.queue, `repeat:${key}`));
         },
       );
     }, repeat.everyMs);
@@ -295,7 +296,7 @@ export class InProcessQueue implements QueuePort {
     try {
       await this.#journal.pruneFinished(new Date(Date.now() - this.#keepDoneMs));
     } catch (error) {
-      this.#onError(error, { id: "prune", queue: "journal" });
+      this.#onError(error, infraFailure("journal", "prune"));
     }
   }
 }

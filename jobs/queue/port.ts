@@ -92,10 +92,24 @@ export function backoffDelay(backoffMs: number, attemptsMade: number): number {
   return backoffMs * 2 ** Math.max(0, attemptsMade - 1);
 }
 
-/** Reports a failure nobody awaits (a failed job, a failing onInterrupted hook). */
-export type QueueErrorReporter = (error: unknown, job: { id: string; queue: string }) => void;
+/** Which job a reported failure belongs to; `final` false means a retry is scheduled. */
+export interface JobFailure {
+  id: string;
+  queue: string;
+  attempt: number;
+  final: boolean;
+}
+
+/** Reports a failure nobody awaits (a failed run, a failing hook, a lost connection). */
+export type QueueErrorReporter = (error: unknown, job: JobFailure) => void;
 
 export const reportToStderr: QueueErrorReporter = (error, job) => {
   const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  process.stderr.write(`job ${job.queue}/${job.id} failed: ${text}\n`);
+  const retry = job.final ? "" : " (will retry)";
+  process.stderr.write(`job ${job.queue}/${job.id} attempt ${job.attempt} failed${retry}: ${text}\n`);
 };
+
+/** For failures that belong to no single job run. */
+export function infraFailure(queue: string, id = "-"): JobFailure {
+  return { id, queue, attempt: 0, final: true };
+}
