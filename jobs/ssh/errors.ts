@@ -127,3 +127,16 @@ export class GuestAgentError extends OikosError {
     this.name = "GuestAgentError";
   }
 }
+
+/** The configured private key cannot be used (unreadable, unsupported format, wrong passphrase). */
+export class SshKeyInvalidError extends OikosError {
+  constructor(reason: string, options: ErrorOptions = {}) {
+    super(
+      "ssh_key_invalid",
+      `The SSH private key configured for oikos cannot be used: ${reason}. Use an OpenSSH or PEM private key ` +
+        "file (e.g. from `ssh-keygen -t ed25519`) and check its passphrase.",
+      options,
+    );
+    this.name = "SshKeyInvalidError";
+  }
+}

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import type { ConnectConfig } from "ssh2";
 import { z } from "zod";
+import { SshKeyInvalidError } from "./errors.ts";
 
 /**
  * How oikos authenticates: a private key (inline or by path, optional passphrase) and/or an
@@ -37,7 +38,16 @@ export async function resolveAuth(auth: SshAuth): Promise<AuthConfig> {
       keyFiles.set(path, pending);
       pending.catch(() => keyFiles.delete(path));
     }
-    config.privateKey = await pending;
+    try {
+      config.privateKey = await pending;
+    } catch (error) {
+      throw new SshKeyInvalidError(
+        `reading ${path} failed (${(error as NodeJS.ErrnoException).code ?? "error"})`,
+        {
+          cause: error,
+        },
+      );
+    }
   }
   if (config.privateKey !== undefined) {
     methods.push("publickey");

@@ -6,6 +6,7 @@ import {
   SshConnectionFailedError,
   SshConnectionRefusedError,
   SshConnectTimeoutError,
+  SshKeyInvalidError,
 } from "./errors.ts";
 import { acceptedFingerprints, fingerprintOf, type HostKeyStore } from "./host-key-store.ts";
 import { resolveAuth, type SshAuth } from "./ssh-auth.ts";
@@ -72,18 +73,25 @@ export async function connectSsh(endpoint: SshEndpoint, options: ConnectOptions)
     };
     client.once("error", onError);
     client.once("ready", onReady);
-    client.connect({
-      host: endpoint.host,
-      port: endpoint.port,
-      username: endpoint.username,
-      ...auth,
-      hostVerifier: hostVerifier as ConnectConfig["hostVerifier"],
-      readyTimeout: options.readyTimeoutMs,
-      keepaliveInterval: options.keepaliveIntervalMs,
-      keepaliveCountMax: options.keepaliveCountMax,
-      // ssh2 defaults already lead with the cheap choices: curve25519, ssh-ed25519, aes128-gcm, no compression
-      ...(options.algorithms === undefined ? {} : { algorithms: options.algorithms }),
-    });
+    try {
+      client.connect({
+        host: endpoint.host,
+        port: endpoint.port,
+        username: endpoint.username,
+        ...auth,
+        hostVerifier: hostVerifier as ConnectConfig["hostVerifier"],
+        readyTimeout: options.readyTimeoutMs,
+        keepaliveInterval: options.keepaliveIntervalMs,
+        keepaliveCountMax: options.keepaliveCountMax,
+        // ssh2 defaults already lead with the cheap choices: curve25519, ssh-ed25519, aes128-gcm, no compression
+        ...(options.algorithms === undefined ? {} : { algorithms: options.algorithms }),
+      });
+    } catch (error) {
+      // ssh2 parses the key synchronously; its message names the problem, never the key itself
+      const reason = (error as Error).message.replace(/^Cannot parse privateKey: /, "");
+      reject(new SshKeyInvalidError(reason, { cause: error }));
+      return;
+    }
     // ssh2 writes whole packets; Nagle would hold back the second of two small ones for an ACK.
     client.setNoDelay(true);
   });
