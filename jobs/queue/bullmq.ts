@@ -1,6 +1,6 @@
 import { type Job, Queue, UnrecoverableError, Worker } from "bullmq";
 import { Redis } from "ioredis";
-import { type QueueName, queueNames } from "../contracts.ts";
+import { type QueueName, type QueuePayload, queueNames } from "../contracts.ts";
 import { QueueClosedError, UnrecoverableJobError } from "./errors.ts";
 import { parsePayload } from "./payload.ts";
 import {
@@ -68,8 +68,8 @@ export class BullmqQueue implements QueuePort {
 
   register<Q extends QueueName>(
     queue: Q,
-    handler: JobHandler<never>,
-    options: RegisterOptions<never> = {},
+    handler: JobHandler<QueuePayload<Q>>,
+    options: RegisterOptions<QueuePayload<Q>> = {},
   ): void {
     if (this.#closing) throw new QueueClosedError(`register a handler for "${queue}"`);
     this.#handlers.set(queue, {
@@ -80,7 +80,11 @@ export class BullmqQueue implements QueuePort {
     if (this.#started) this.#startWorker(queue);
   }
 
-  async enqueue<Q extends QueueName>(queue: Q, data: unknown, options: EnqueueOptions = {}): Promise<string> {
+  async enqueue<Q extends QueueName>(
+    queue: Q,
+    data: QueuePayload<Q>,
+    options: EnqueueOptions = {},
+  ): Promise<string> {
     if (this.#closing) throw new QueueClosedError(`enqueue a "${queue}" job`);
     const payload = parsePayload(queue, data);
     const bullQueue = this.#queue(queue);
@@ -101,7 +105,7 @@ export class BullmqQueue implements QueuePort {
     return options.jobId ?? String(job.id);
   }
 
-  async repeat<Q extends QueueName>(queue: Q, data: unknown, options: RepeatOptions): Promise<void> {
+  async repeat<Q extends QueueName>(queue: Q, data: QueuePayload<Q>, options: RepeatOptions): Promise<void> {
     if (this.#closing) throw new QueueClosedError(`schedule "${options.key}"`);
     const payload = parsePayload(queue, data);
     if (!(options.everyMs > 0)) throw new RangeError(`repeat "${options.key}": everyMs must be > 0`);

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { isQueueName, type QueueName } from "../contracts.ts";
+import { isQueueName, type QueueName, type QueuePayload } from "../contracts.ts";
 import { InvalidJobPayloadError, QueueClosedError, UnrecoverableJobError } from "./errors.ts";
 import { createMemoryJobJournal, type JobJournal, type JournalJob } from "./journal.ts";
 import { parsePayload } from "./payload.ts";
@@ -78,8 +78,8 @@ export class InProcessQueue implements QueuePort {
 
   register<Q extends QueueName>(
     queue: Q,
-    handler: JobHandler<never>,
-    options: RegisterOptions<never> = {},
+    handler: JobHandler<QueuePayload<Q>>,
+    options: RegisterOptions<QueuePayload<Q>> = {},
   ): void {
     if (this.#closing) throw new QueueClosedError(`register a handler for "${queue}"`);
     this.#handlers.set(queue, {
@@ -90,7 +90,11 @@ export class InProcessQueue implements QueuePort {
     this.#pump(queue);
   }
 
-  async enqueue<Q extends QueueName>(queue: Q, data: unknown, options: EnqueueOptions = {}): Promise<string> {
+  async enqueue<Q extends QueueName>(
+    queue: Q,
+    data: QueuePayload<Q>,
+    options: EnqueueOptions = {},
+  ): Promise<string> {
     if (this.#closing) throw new QueueClosedError(`enqueue a "${queue}" job`);
     const payload = parsePayload(queue, data);
     const id = options.jobId ?? randomUUID();
@@ -116,7 +120,7 @@ export class InProcessQueue implements QueuePort {
     return id;
   }
 
-  async repeat<Q extends QueueName>(queue: Q, data: unknown, options: RepeatOptions): Promise<void> {
+  async repeat<Q extends QueueName>(queue: Q, data: QueuePayload<Q>, options: RepeatOptions): Promise<void> {
     if (this.#closing) throw new QueueClosedError(`schedule "${options.key}"`);
     const payload = parsePayload(queue, data);
     if (!(options.everyMs > 0)) throw new RangeError(`repeat "${options.key}": everyMs must be > 0`);
