@@ -1,0 +1,55 @@
+#!/bin/sh
+# Installs the system packages the test suite needs and npm cannot provide: OpenSSH's sshd for the
+# real-SSH lab (test-support/sshd). With --bench, also ansible and pssh, the baselines of
+# jobs/bench/fanout.bench.ts. Debian/Ubuntu, run as root (CI does). Safe to run again: only what
+# is missing gets installed.
+set -eu
+
+usage() {
+  echo "usage: $0 [--bench]   (as root; --bench adds ansible and pssh for the fan-out benchmark)"
+}
+
+bench=0
+for arg in "$@"; do
+  case "$arg" in
+    --bench) bench=1 ;;
+    -h | --help) usage; exit 0 ;;
+    *) usage >&2; exit 2 ;;
+  esac
+done
+
+if [ "$(id -u)" != 0 ]; then
+  echo "install-test-deps: needs root (apt-get, and the sshd lab itself runs sshd as root)" >&2
+  exit 1
+fi
+
+missing=""
+need() { # need <package> <file that proves it is installed>
+  if [ ! -x "$2" ]; then missing="$missing $1"; fi
+}
+need openssh-server /usr/sbin/sshd
+need openssh-client /usr/bin/ssh-keygen
+need coreutils /usr/bin/timeout
+need procps /usr/bin/pgrep
+if [ "$bench" = 1 ]; then
+  need ansible /usr/bin/ansible
+  need pssh /usr/bin/parallel-ssh
+fi
+
+if [ -n "$missing" ]; then
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "install-test-deps: no apt-get here; install these yourself:$missing" >&2
+    exit 1
+  fi
+  echo "install-test-deps: installing$missing"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get -o DPkg::Lock::Timeout=300 update -qq
+  # shellcheck disable=SC2086 # word splitting of the package list is intended
+  apt-get -o DPkg::Lock::Timeout=300 install -y -qq $missing
+else
+  echo "install-test-deps: everything present"
+fi
+
+# sshd's privilege-separation directory; tmpfs /run loses it on reboot
+mkdir -p /run/sshd
+chmod 0755 /run/sshd
