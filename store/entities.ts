@@ -8,6 +8,10 @@ export const ENTITY_STATES = ["active", "stopped", "destroyed", "unknown"] as co
 /** How commands reach an entity: directly, through its host (pct exec / qm guest exec), locally, or not at all. */
 export const ENTITY_TRANSPORTS = ["ssh", "pct-exec", "qm-guest-exec", "local", "none"] as const;
 
+/** Attribute keys that look like secrets: the graph is model context, so these never go in. */
+export const SECRET_ATTRIBUTE_KEY =
+  /(^|[._-])pass($|[._-])|password|passphrase|secret|token|private[_-]?key(?!_file)|api[_-]?key|credential/i;
+
 /** `type:name`, e.g. `host:hubris`, `lxc:gitea`, `group:proxmox`. */
 export const entitySlugSchema = z
   .string()

@@ -6,6 +6,7 @@ import {
   entitySlugSchema,
   findEntity,
   listEntities,
+  SECRET_ATTRIBUTE_KEY,
   updateEntityAttributes,
 } from "../../store/entities.ts";
 import { healthSummary } from "../../store/health-summary.ts";
@@ -20,8 +21,6 @@ import { registerGraphTools } from "./inventory-graph.ts";
 
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 const STALE_AFTER_DAYS = 30;
-// Secrets never go into the graph: it is model context.
-const SECRET_KEY = /pass(word|phrase)|secret|token|private[_-]?key|api[_-]?key|credential/i;
 
 /** Inventory tools: who am I, what exists, how it is connected, and attribute writeback. */
 export function registerInventoryTools(server: McpServer, deps: ToolDeps): void {
@@ -170,7 +169,7 @@ export function registerInventoryTools(server: McpServer, deps: ToolDeps): void 
       },
     },
     async ({ slug, attributes }, { write }) => {
-      const secretKeys = Object.keys(attributes).filter((key) => SECRET_KEY.test(key));
+      const secretKeys = Object.keys(attributes).filter((key) => SECRET_ATTRIBUTE_KEY.test(key));
       if (secretKeys.length > 0) {
         return refuse(
           `Refused: ${secretKeys.join(", ")} look like secrets, and the knowledge graph is model context. ` +
