@@ -1,0 +1,129 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import OpenAI from "openai";
+import { match, type ScriptedModelServer, startScriptedModel } from "./index.ts";
+
+const tools = [
+  {
+    type: "function" as const,
+    function: { name: "get_entity", parameters: { type: "object", properties: {} } },
+  },
+];
+
+describe("scripted model server through the openai SDK", () => {
+  let model: ScriptedModelServer;
+  let client: OpenAI;
+
+  before(async () => {
+    model = await startScriptedModel({
+      script: [
+        {
+          name: "research",
+          when: match.lastUserMessage(/gitea/),
+          reply: { toolCalls: [{ name: "get_entity", arguments: { slug: "lxc:gitea" } }] },
+        },
+        {
+          name: "answer",
+          when: match.lastToolResult("running", "get_entity"),
+          reply: { text: "gitea is running" },
+        },
+        { name: "empty", when: match.lastUserMessage("empty please"), reply: { fault: "empty" } },
+        { name: "limit", when: match.lastUserMessage("rate"), reply: { fault: "http", status: 429 } },
+        { name: "report", when: match.toolsOffered(false), reply: { text: "status report" } },
+        {
+          name: "streamed",
+          when: match.lastUserMessage("stream"),
+          reply: {
+            text: "a streamed answer that is longer than one chunk",
+            toolCalls: [{ name: "get_entity", arguments: { slug: "host:a" } }],
+          },
+        },
+      ],
+    });
+    client = new OpenAI({ baseURL: model.url, apiKey: "test", maxRetries: 0 });
+  });
+  after(() => model.close());
+
+  test("plays tool calls, matches tool results, records requests", async () => {
+    const first = await client.chat.completions.create({
+      model: "m",
+      tools,
+      messages: [{ role: "user", content: "is gitea up?" }],
+    });
+    const call = first.choices[0]!.message.tool_calls![0]!;
+    assert.equal(call.type === "function" && call.function.name, "get_entity");
+    assert.deepEqual(call.type === "function" && JSON.parse(call.function.arguments), { slug: "lxc:gitea" });
+    const second = await client.chat.completions.create({
+      model: "m",
+      tools,
+      messages: [
+        { role: "user", content: "is gitea up?" },
+        { role: "assistant", content: null, tool_calls: [call] },
+        { role: "tool", tool_call_id: call.id, content: '{"state":"running"}' },
+      ],
+    });
+    assert.equal(second.choices[0]!.message.content, "gitea is running");
+    assert.ok((second.usage?.total_tokens ?? 0) > 0);
+    assert.deepEqual(
+      model.requests.map((r) => r.step),
+      ["research", "answer"],
+    );
+  });
+
+  test("faults: empty response and HTTP 429", async () => {
+    const empty = await client.chat.completions.create({
+      model: "m",
+      messages: [{ role: "user", content: "empty please" }],
+    });
+    assert.equal(empty.choices[0]!.message.content, null);
+    assert.equal(empty.choices[0]!.message.tool_calls, undefined);
+    await assert.rejects(
+      client.chat.completions.create({ model: "m", messages: [{ role: "user", content: "rate" }] }),
+      (error: unknown) => error instanceof OpenAI.APIError && error.status === 429,
+    );
+  });
+
+  test("no-tools request is distinguishable, unmatched requests get a 500 and are recorded", async () => {
+    const report = await client.chat.completions.create({
+      model: "m",
+      messages: [{ role: "user", content: "x" }],
+    });
+    assert.equal(report.choices[0]!.message.content, "status report");
+    await assert.rejects(
+      client.chat.completions.create({ model: "m", tools, messages: [{ role: "user", content: "nothing" }] }),
+    );
+    assert.equal(model.unmatched.length, 1);
+  });
+
+  test("streams text and tool calls as SSE", async () => {
+    const stream = await client.chat.completions.create({
+      model: "m",
+      tools,
+      stream: true,
+      stream_options: { include_usage: true },
+      messages: [{ role: "user", content: "stream it" }],
+    });
+    let text = "";
+    let args = "";
+    let name = "";
+    let finish: string | null = null;
+    let usage = 0;
+    for await (const chunk of stream) {
+      if (chunk.usage) usage = chunk.usage.total_tokens;
+      const choice = chunk.choices[0];
+      if (!choice) continue;
+      text += choice.delta.content ?? "";
+      for (const call of choice.delta.tool_calls ?? []) {
+        name += call.function?.name ?? "";
+        args += call.function?.arguments ?? "";
+      }
+      finish = choice.finish_reason ?? finish;
+    }
+    assert.equal(text, "a streamed answer that is longer than one chunk");
+    assert.equal(name, "get_entity");
+    assert.deepEqual(JSON.parse(args), { slug: "host:a" });
+    assert.equal(finish, "tool_calls");
+    assert.ok(usage > 0);
+    assert.deepEqual(model.remaining(), []);
+  });
+});
