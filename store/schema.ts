@@ -86,6 +86,11 @@ export interface SessionsTable {
   preplan_read_only_calls: Generated<number>;
   nudged_at: NullableTimestamp;
   last_activity_at: Timestamp;
+  /** migrations/0005: the running agent turn's lease, requests merged into it, and the last reopen. */
+  turn_owner: ColumnType<string | null, string | null | undefined, string | null>;
+  turn_expires_at: NullableTimestamp;
+  turn_pending: Generated<boolean>;
+  reopened_at: NullableTimestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
   closed_at: NullableTimestamp;
@@ -184,6 +189,8 @@ export interface ExecutionsTable {
   worker_id: string | null;
   heartbeat_at: NullableTimestamp;
   attempts: Generated<number>;
+  cancel_requested_at: NullableTimestamp;
+  cancel_requested_by: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   queued_at: NullableTimestamp;
   started_at: NullableTimestamp;
@@ -308,6 +315,26 @@ export interface QueueJobsTable {
   updated_at: Timestamp;
 }
 
+/** A posted chat card and what it shows (migrations/0006_chat_cards.ts). */
+export interface ChatCardsTable {
+  platform: string;
+  message_id: string;
+  room: string;
+  thread: string | null;
+  kind: string;
+  session_id: string | null;
+  subject_id: string;
+  /** How the decision was given, in the room's words ("✅", "the Approve button"). */
+  decision_note: string | null;
+  created_at: Timestamp;
+}
+
+export interface ChatRefusalsTable {
+  platform: string;
+  user_id: string;
+  refused_at: Timestamp;
+}
+
 export interface Database {
   entities: EntitiesTable;
   entity_attribute_changes: EntityAttributeChangesTable;
@@ -333,6 +360,8 @@ export interface Database {
   kv: KvTable;
   known_hosts: KnownHostsTable;
   queue_jobs: QueueJobsTable;
+  chat_cards: ChatCardsTable;
+  chat_refusals: ChatRefusalsTable;
 }
 
 export type Session = Selectable<SessionsTable>;

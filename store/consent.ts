@@ -1,0 +1,464 @@
+import type { Kysely } from "kysely";
+import { cancelApprovalOfExecution, decideApprovalRow, getApproval } from "./approvals.ts";
+import { type Executor, recordAudit } from "./audit.ts";
+import { transitionExecution } from "./executions.ts";
+import type { Database } from "./schema.ts";
+import { DEFAULT_ASSENT_WINDOW_MS, DESTRUCTIVE_WINDOW_MS, openWindow } from "./windows.ts";
+
+/**
+ * What an operator's decision changes. The chat bot calls these (it never touches approvals,
+ * plans or windows itself), then carries out the returned follow-ups: jobs to enqueue and events to
+ * publish (jobs/execution/consent-follow-ups.ts does both). store/ imports nothing above it, so
+ * follow-ups are plain data.
+ */
+export type ConsentVia = "reaction" | "button" | "phrase" | "slash" | "api";
+
+export type ConsentFollowUp =
+  | { kind: "enqueue"; queue: "execute"; data: { executionId: string }; jobId: string }
+  | { kind: "enqueue"; queue: "agent-turn"; data: { sessionId: string; reason: "consent" } }
+  | { kind: "publish"; event: { type: string; sessionId: string | null } & Record<string, unknown> };
+
+export interface ConsentChange {
+  /** e.g. `plan 3 approved`, `execution ex-… queued`, `assent window open until …`. */
+  what: string;
+  subject: string;
+}
+
+export type ConsentResult =
+  | { ok: true; changes: ConsentChange[]; followUps: ConsentFollowUp[] }
+  | { ok: false; code: ConsentRefusalCode; message: string };
+
+export type ConsentRefusalCode =
+  | "not_found"
+  | "other_session"
+  | "already_decided"
+  | "expired"
+  | "typed_confirmation_required";
+
+export interface PlanDecision {
+  sessionId: string;
+  generation: number;
+  by: string;
+  via: ConsentVia;
+  now?: Date;
+  /** How long the assent window stays open. Default 2 h. */
+  assentWindowMs?: number;
+}
+
+/**
+ * Approves a proposed plan: plans.status proposed → approved (conditional), opens the session's
+ * assent window (config_mutation only, never destructive), and approves the session's pending
+ * config_mutation execution approval if there is one, so one plan never needs two cards.
+ */
+export async function approvePlan(db: Kysely<Database>, input: PlanDecision): Promise<ConsentResult> {
+  const now = input.now ?? new Date();
+  return db.transaction().execute(async (tx) => {
+    const decided = await decidePlanRow(tx, input, "approved", now);
+    if (!decided.ok) return decided;
+    const expiresAt = new Date(now.getTime() + (input.assentWindowMs ?? DEFAULT_ASSENT_WINDOW_MS));
+    await openWindow(
+      tx,
+      { sessionId: input.sessionId, kind: "assent", openedBy: input.by, channel: input.via, expiresAt },
+      now,
+    );
+    const changes: ConsentChange[] = [
+      { what: `plan ${input.generation} approved`, subject: `plan:${input.generation}` },
+      { what: `assent window open until ${expiresAt.toISOString()}`, subject: "window:assent" },
+    ];
+    const followUps: ConsentFollowUp[] = [planDecidedEvent(input, "approved")];
+    const pending = await tx
+      .selectFrom("approvals")
+      .selectAll()
+      .where("session_id", "=", input.sessionId)
+      .where("subject", "=", "execution")
+      .where("status", "=", "pending")
+      .where("risk", "=", "config_mutation")
+      .executeTakeFirst();
+    if (pending?.execution_id) {
+      const approved = await approveExecution(tx, pending.id, pending.execution_id, input, now);
+      if (approved.ok) {
+        changes.push(...approved.changes);
+        followUps.push(...approved.followUps);
+      }
+    }
+    followUps.push({
+      kind: "enqueue",
+      queue: "agent-turn",
+      data: { sessionId: input.sessionId, reason: "consent" },
+    });
+    await recordAudit(
+      tx,
+      { by: input.by, sessionId: input.sessionId },
+      {
+        action: "plan.approved",
+        subject: `plan:${input.generation}`,
+        details: { via: input.via, assentUntil: expiresAt.toISOString() },
+      },
+    );
+    return { ok: true as const, changes, followUps };
+  });
+}
+
+export async function denyPlan(db: Kysely<Database>, input: PlanDecision): Promise<ConsentResult> {
+  const now = input.now ?? new Date();
+  return db.transaction().execute(async (tx) => {
+    const decided = await decidePlanRow(tx, input, "denied", now);
+    if (!decided.ok) return decided;
+    await recordAudit(
+      tx,
+      { by: input.by, sessionId: input.sessionId },
+      {
+        action: "plan.denied",
+        subject: `plan:${input.generation}`,
+        details: { via: input.via },
+      },
+    );
+    return {
+      ok: true as const,
+      changes: [{ what: `plan ${input.generation} denied`, subject: `plan:${input.generation}` }],
+      followUps: [
+        planDecidedEvent(input, "denied"),
+        { kind: "enqueue", queue: "agent-turn", data: { sessionId: input.sessionId, reason: "consent" } },
+      ],
+    };
+  });
+}
+
+export interface ApprovalDecision {
+  approvalId: string;
+  /** The session of the chat thread the decision came from: an approval of another session is refused. */
+  sessionId: string;
+  decision: "approved" | "denied";
+  by: string;
+  via: ConsentVia;
+  /** Required to approve a destructive execution: the operator's typed words. */
+  typedPhrase?: string;
+  now?: Date;
+}
+
+/**
+ * Decides one pending execution approval. Refuses an unknown, other-session, already decided or
+ * expired approval, and a destructive one approved without its typed phrase. Approving queues the
+ * execution (and, for destructive, opens the 15-minute window for that session + target).
+ */
+export async function decideApproval(db: Kysely<Database>, input: ApprovalDecision): Promise<ConsentResult> {
+  const now = input.now ?? new Date();
+  return db.transaction().execute(async (tx): Promise<ConsentResult> => {
+    const approval = await getApproval(tx, input.approvalId);
+    if (!approval) return refusal("not_found", `There is no approval ${input.approvalId}.`);
+    if (approval.session_id !== input.sessionId) {
+      return refusal(
+        "other_session",
+        `Approval ${approval.id} belongs to another session; decide it in that thread.`,
+      );
+    }
+    if (approval.status !== "pending") {
+      return refusal(
+        "already_decided",
+        `Approval ${approval.id} was already ${approval.status}${approval.decided_by ? ` by ${approval.decided_by}` : ""}.`,
+      );
+    }
+    if (approval.expires_at.getTime() <= now.getTime()) {
+      await tx
+        .updateTable("approvals")
+        .set({ status: "expired", decided_at: now, decided_by: "sweep", channel: "sweep" })
+        .where("id", "=", approval.id)
+        .where("status", "=", "pending")
+        .execute();
+      if (approval.execution_id) {
+        await transitionExecution(tx, approval.execution_id, {
+          from: "pending_approval",
+          to: "expired",
+          reason: "approval expired",
+          now,
+        });
+      }
+      return refusal(
+        "expired",
+        `Approval ${approval.id} expired at ${approval.expires_at.toISOString()}; the agent must ask again.`,
+      );
+    }
+    if (
+      input.decision === "approved" &&
+      approval.required_phrase &&
+      !samePhrase(input.typedPhrase, approval.required_phrase)
+    ) {
+      return refusal(
+        "typed_confirmation_required",
+        `This is destructive: type exactly \`${approval.required_phrase}\` to approve it (a reaction or button is not enough).`,
+      );
+    }
+    if (!approval.execution_id)
+      return refusal("not_found", `Approval ${approval.id} is not bound to an execution.`);
+    if (input.decision === "approved")
+      return approveExecution(tx, approval.id, approval.execution_id, input, now);
+    const decided = await decideApprovalRow(
+      tx,
+      approval.id,
+      "denied",
+      { by: input.by, channel: input.via },
+      now,
+    );
+    if (!decided) return refusal("already_decided", `Approval ${approval.id} was decided meanwhile.`);
+    const execution = await transitionExecution(tx, approval.execution_id, {
+      from: "pending_approval",
+      to: "denied",
+      reason: `denied by ${input.by}`,
+      now,
+    });
+    await recordAudit(
+      tx,
+      { by: input.by, sessionId: approval.session_id },
+      {
+        action: "approval.denied",
+        subject: approval.execution_id,
+        details: { approvalId: approval.id, via: input.via },
+      },
+    );
+    const sessionId = approval.session_id;
+    return {
+      ok: true,
+      changes: [
+        { what: `approval ${approval.id} denied`, subject: approval.id },
+        ...(execution ? [{ what: `execution ${execution.id} denied`, subject: execution.id }] : []),
+      ],
+      followUps: [
+        {
+          kind: "publish",
+          event: {
+            type: "approval.decided",
+            sessionId,
+            approvalId: approval.id,
+            decision: "denied",
+            by: input.by,
+            via: input.via,
+          },
+        },
+        ...(execution
+          ? [
+              {
+                kind: "publish" as const,
+                event: {
+                  type: "execution.finished",
+                  sessionId,
+                  executionId: execution.id,
+                  status: "denied",
+                  ...(execution.step_seq !== null ? { stepSeq: execution.step_seq } : {}),
+                },
+              },
+            ]
+          : []),
+      ],
+    };
+  });
+}
+
+export interface DestructiveConfirmation {
+  sessionId: string;
+  target: string;
+  by: string;
+  via: ConsentVia;
+  now?: Date;
+}
+
+/** A typed confirmation from an operator opens the destructive window for that session + target only. */
+export async function confirmDestructive(
+  db: Kysely<Database>,
+  input: DestructiveConfirmation,
+): Promise<ConsentResult> {
+  const now = input.now ?? new Date();
+  const expiresAt = new Date(now.getTime() + DESTRUCTIVE_WINDOW_MS);
+  await db.transaction().execute(async (tx) => {
+    await openWindow(
+      tx,
+      {
+        sessionId: input.sessionId,
+        kind: "destructive",
+        target: input.target,
+        openedBy: input.by,
+        channel: input.via,
+        expiresAt,
+      },
+      now,
+    );
+    await recordAudit(
+      tx,
+      { by: input.by, sessionId: input.sessionId },
+      {
+        action: "window.destructive.opened",
+        subject: input.target,
+        details: { via: input.via, until: expiresAt.toISOString() },
+      },
+    );
+  });
+  return {
+    ok: true,
+    changes: [
+      {
+        what: `destructive window for ${input.target} open until ${expiresAt.toISOString()}`,
+        subject: `window:destructive:${input.target}`,
+      },
+    ],
+    followUps: [
+      { kind: "enqueue", queue: "agent-turn", data: { sessionId: input.sessionId, reason: "consent" } },
+    ],
+  };
+}
+
+async function approveExecution(
+  tx: Executor,
+  approvalId: string,
+  executionId: string,
+  input: { by: string; via: ConsentVia },
+  now: Date,
+): Promise<ConsentResult> {
+  const decided = await decideApprovalRow(
+    tx,
+    approvalId,
+    "approved",
+    { by: input.by, channel: input.via },
+    now,
+  );
+  if (!decided) return refusal("already_decided", `Approval ${approvalId} was decided meanwhile.`);
+  const approved = await transitionExecution(tx, executionId, {
+    from: "pending_approval",
+    to: "approved",
+    reason: `approved by ${input.by}`,
+    now,
+  });
+  const queued = approved
+    ? await transitionExecution(tx, executionId, {
+        from: "approved",
+        to: "queued",
+        now,
+        set: { deadline_at: new Date(now.getTime() + approved.timeout_ms + QUEUE_WAIT_MS) },
+      })
+    : undefined;
+  const changes: ConsentChange[] = [{ what: `approval ${approvalId} approved`, subject: approvalId }];
+  const sessionId = decided.session_id;
+  const followUps: ConsentFollowUp[] = [
+    {
+      kind: "publish",
+      event: {
+        type: "approval.decided",
+        sessionId,
+        approvalId,
+        decision: "approved",
+        by: input.by,
+        via: input.via,
+      },
+    },
+  ];
+  if (queued) {
+    changes.push({ what: `execution ${executionId} queued`, subject: executionId });
+    followUps.push(
+      { kind: "enqueue", queue: "execute", data: { executionId }, jobId: `execute:${executionId}` },
+      { kind: "publish", event: { type: "execution.queued", sessionId, executionId } },
+    );
+    if (queued.risk === "destructive") {
+      const expiresAt = new Date(now.getTime() + DESTRUCTIVE_WINDOW_MS);
+      await openWindow(
+        tx,
+        {
+          sessionId,
+          kind: "destructive",
+          target: queued.target,
+          openedBy: input.by,
+          channel: input.via,
+          expiresAt,
+        },
+        now,
+      );
+      changes.push({
+        what: `destructive window for ${queued.target} open until ${expiresAt.toISOString()}`,
+        subject: `window:destructive:${queued.target}`,
+      });
+    }
+  }
+  await recordAudit(
+    tx,
+    { by: input.by, sessionId },
+    {
+      action: "approval.approved",
+      subject: executionId,
+      details: { approvalId, via: input.via },
+    },
+  );
+  return { ok: true, changes, followUps };
+}
+
+/** How long an approved execution may wait in the queue before the sweep expires it. */
+export const QUEUE_WAIT_MS = 10 * 60_000;
+
+async function decidePlanRow(
+  tx: Executor,
+  input: PlanDecision,
+  decision: "approved" | "denied",
+  now: Date,
+): Promise<{ ok: true } | { ok: false; code: ConsentRefusalCode; message: string }> {
+  const plan = await tx
+    .selectFrom("plans")
+    .selectAll()
+    .where("session_id", "=", input.sessionId)
+    .where("generation", "=", input.generation)
+    .executeTakeFirst();
+  if (!plan) return refusal("not_found", `Session ${input.sessionId} has no plan ${input.generation}.`);
+  const result = await tx
+    .updateTable("plans")
+    .set({ status: decision, decided_by: input.by, decided_via: input.via, decided_at: now })
+    .where("session_id", "=", input.sessionId)
+    .where("generation", "=", input.generation)
+    .where("status", "=", "proposed")
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) {
+    return refusal("already_decided", `Plan ${input.generation} is ${plan.status}, not awaiting a decision.`);
+  }
+  return { ok: true };
+}
+
+function planDecidedEvent(input: PlanDecision, decision: "approved" | "denied"): ConsentFollowUp {
+  return {
+    kind: "publish",
+    event: {
+      type: "plan.decided",
+      sessionId: input.sessionId,
+      generation: input.generation,
+      decision,
+      by: input.by,
+      via: input.via,
+    },
+  };
+}
+
+/** Cancels a not-yet-running execution and its pending approval (cancel_execution, complete_task cascade). */
+export async function cancelPendingExecution(
+  db: Kysely<Database>,
+  executionId: string,
+  by: string,
+  now = new Date(),
+): Promise<boolean> {
+  return db.transaction().execute(async (tx) => {
+    const cancelled = await transitionExecution(tx, executionId, {
+      from: ["pending_approval", "approved", "queued"],
+      to: "cancelled",
+      reason: `cancelled by ${by}`,
+      now,
+    });
+    if (!cancelled) return false;
+    await cancelApprovalOfExecution(tx, executionId, by, now);
+    return true;
+  });
+}
+
+function refusal(
+  code: ConsentRefusalCode,
+  message: string,
+): { ok: false; code: ConsentRefusalCode; message: string } {
+  return { ok: false, code, message };
+}
+
+function samePhrase(typed: string | undefined, required: string): boolean {
+  if (typed === undefined) return false;
+  const norm = (text: string) => text.trim().replace(/\s+/g, " ").toLowerCase();
+  return norm(typed) === norm(required);
+}

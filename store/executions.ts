@@ -1,0 +1,269 @@
+import { randomBytes } from "node:crypto";
+import type { Updateable } from "kysely";
+import type { Executor } from "./audit.ts";
+import type { Execution, ExecutionsTable } from "./schema.ts";
+
+/**
+ * The execution state machine. Every move is one conditional UPDATE that checks the from-state, so
+ * two workers, or a worker and a sweep, can never both win the same transition.
+ */
+export const EXECUTION_STATUSES = [
+  "pending_approval",
+  "approved",
+  "queued",
+  "running",
+  "completed",
+  "failed",
+  "timed_out",
+  "interrupted",
+  "denied",
+  "cancelled",
+  "expired",
+] as const;
+export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
+
+export const TERMINAL_EXECUTION_STATUSES: readonly ExecutionStatus[] = [
+  "completed",
+  "failed",
+  "timed_out",
+  "interrupted",
+  "denied",
+  "cancelled",
+  "expired",
+];
+export const OPEN_EXECUTION_STATUSES: readonly ExecutionStatus[] = [
+  "pending_approval",
+  "approved",
+  "queued",
+  "running",
+];
+
+/** Allowed moves. `running → queued` is the automatic retry of a read-only command whose worker died. */
+export const EXECUTION_TRANSITIONS: Readonly<Record<ExecutionStatus, readonly ExecutionStatus[]>> = {
+  pending_approval: ["approved", "denied", "cancelled", "expired"],
+  approved: ["queued", "cancelled", "expired"],
+  queued: ["running", "failed", "cancelled", "expired", "interrupted"],
+  running: ["completed", "failed", "timed_out", "interrupted", "cancelled", "queued"],
+  completed: [],
+  failed: [],
+  timed_out: [],
+  interrupted: [],
+  denied: [],
+  cancelled: [],
+  expired: [],
+};
+
+export function isTerminalExecutionStatus(status: string): boolean {
+  return (TERMINAL_EXECUTION_STATUSES as readonly string[]).includes(status);
+}
+
+export function newExecutionId(): string {
+  return `ex-${randomBytes(6).toString("hex")}`;
+}
+
+export interface NewExecution {
+  id?: string;
+  sessionId: string | null;
+  planGeneration?: number | null;
+  stepSeq?: number | null;
+  target: string;
+  command: string;
+  commandKey: string;
+  risk: string;
+  purpose: string;
+  requestedBy: string;
+  status: "pending_approval" | "queued";
+  timeoutMs: number;
+  /** When a row in this state is given up by the sweep (approval expiry, or queue wait + timeout). */
+  deadlineAt: Date;
+  approvalId?: string | null;
+}
+
+export async function createExecution(
+  db: Executor,
+  input: NewExecution,
+  now = new Date(),
+): Promise<Execution> {
+  return db
+    .insertInto("executions")
+    .values({
+      id: input.id ?? newExecutionId(),
+      session_id: input.sessionId,
+      plan_generation: input.planGeneration ?? null,
+      step_seq: input.stepSeq ?? null,
+      target: input.target,
+      command: input.command,
+      command_key: input.commandKey,
+      risk: input.risk,
+      purpose: input.purpose,
+      status: input.status,
+      status_reason: null,
+      requested_by: input.requestedBy,
+      approval_id: input.approvalId ?? null,
+      timeout_ms: input.timeoutMs,
+      deadline_at: input.deadlineAt,
+      exit_code: null,
+      signal: null,
+      stdout: null,
+      stderr: null,
+      duration_ms: null,
+      worker_id: null,
+      heartbeat_at: null,
+      created_at: now,
+      queued_at: input.status === "queued" ? now : null,
+      started_at: null,
+      finished_at: null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function getExecution(db: Executor, id: string): Promise<Execution | undefined> {
+  return db.selectFrom("executions").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+export interface TransitionOptions {
+  from: ExecutionStatus | readonly ExecutionStatus[];
+  to: ExecutionStatus;
+  reason?: string | null;
+  set?: Updateable<ExecutionsTable>;
+  /** Only when this worker holds the row (finishing a run it claimed). */
+  workerId?: string;
+  now?: Date;
+}
+
+/**
+ * Moves one execution `from → to` in a single conditional UPDATE. Returns the updated row when
+ * this caller won, or undefined when the row was not in a from-state (someone else moved it).
+ */
+export async function transitionExecution(
+  db: Executor,
+  id: string,
+  options: TransitionOptions,
+): Promise<Execution | undefined> {
+  const from = typeof options.from === "string" ? [options.from] : [...options.from];
+  for (const state of from) {
+    if (!EXECUTION_TRANSITIONS[state].includes(options.to)) {
+      throw new Error(`execution transition ${state} → ${options.to} is not allowed`);
+    }
+  }
+  const now = options.now ?? new Date();
+  const stamp: Updateable<ExecutionsTable> = {};
+  if (options.to === "queued") stamp.queued_at = now;
+  if (options.to === "running") stamp.started_at = now;
+  if (isTerminalExecutionStatus(options.to)) stamp.finished_at = now;
+  let query = db
+    .updateTable("executions")
+    .set({
+      ...stamp,
+      ...options.set,
+      status: options.to,
+      ...(options.reason !== undefined ? { status_reason: options.reason } : {}),
+    })
+    .where("id", "=", id)
+    .where("status", "in", from);
+  if (options.workerId !== undefined) query = query.where("worker_id", "=", options.workerId);
+  return query.returningAll().executeTakeFirst();
+}
+
+/** queued → running for this worker: the one place a command is allowed to start. */
+export async function claimExecution(
+  db: Executor,
+  id: string,
+  workerId: string,
+  now = new Date(),
+  graceMs = 30_000,
+): Promise<Execution | undefined> {
+  const row = await getExecution(db, id);
+  if (row?.status !== "queued") return undefined;
+  return transitionExecution(db, id, {
+    from: "queued",
+    to: "running",
+    now,
+    set: {
+      worker_id: workerId,
+      heartbeat_at: now,
+      attempts: row.attempts + 1,
+      deadline_at: new Date(now.getTime() + row.timeout_ms + graceMs),
+    },
+  });
+}
+
+/** Records that the worker is alive; returns whether a cancel was requested meanwhile. */
+export async function heartbeatExecution(
+  db: Executor,
+  id: string,
+  workerId: string,
+  now = new Date(),
+): Promise<{ alive: boolean; cancelRequested: boolean }> {
+  const row = await db
+    .updateTable("executions")
+    .set({ heartbeat_at: now })
+    .where("id", "=", id)
+    .where("status", "=", "running")
+    .where("worker_id", "=", workerId)
+    .returning(["cancel_requested_at"])
+    .executeTakeFirst();
+  return { alive: row !== undefined, cancelRequested: row?.cancel_requested_at != null };
+}
+
+/** Asks the worker running `id` to stop it; the worker's heartbeat notices. */
+export async function requestCancel(
+  db: Executor,
+  id: string,
+  by: string,
+  now = new Date(),
+): Promise<boolean> {
+  const result = await db
+    .updateTable("executions")
+    .set({ cancel_requested_at: now, cancel_requested_by: by })
+    .where("id", "=", id)
+    .where("status", "=", "running")
+    .where("cancel_requested_at", "is", null)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Failures and timeouts of one command key in a session: the retry cap counts these. */
+export async function countFailuresOfKey(
+  db: Executor,
+  sessionId: string,
+  commandKey: string,
+): Promise<number> {
+  const row = await db
+    .selectFrom("executions")
+    .select((eb) => eb.fn.countAll<string>().as("count"))
+    .where("session_id", "=", sessionId)
+    .where("command_key", "=", commandKey)
+    .where("status", "in", ["failed", "timed_out"])
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export async function listOpenExecutions(db: Executor, sessionId?: string): Promise<Execution[]> {
+  let query = db
+    .selectFrom("executions")
+    .selectAll()
+    .where("status", "in", [...OPEN_EXECUTION_STATUSES]);
+  if (sessionId !== undefined) query = query.where("session_id", "=", sessionId);
+  return query.orderBy("created_at").execute();
+}
+
+/** Running rows whose worker stopped heartbeating, and open rows past their deadline. */
+export async function findStaleExecutions(
+  db: Executor,
+  options: { now: Date; heartbeatStaleMs: number },
+): Promise<Execution[]> {
+  const heartbeatBefore = new Date(options.now.getTime() - options.heartbeatStaleMs);
+  return db
+    .selectFrom("executions")
+    .selectAll()
+    .where((eb) =>
+      eb.or([
+        eb.and([eb("status", "=", "running"), eb("heartbeat_at", "<", heartbeatBefore)]),
+        eb.and([eb("status", "in", ["approved", "queued", "running"]), eb("deadline_at", "<", options.now)]),
+      ]),
+    )
+    .orderBy("created_at")
+    .execute();
+}
