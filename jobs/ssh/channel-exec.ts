@@ -83,8 +83,11 @@ export function runOnChannel(
       stop();
     };
     const onConnectionClosed = (): void => {
+      // ssh2 emits the connection's close before it fails the pending channel opens
+      if (channel === null)
+        finish(new ChannelOpenError(new Error("connection closed before the channel opened")));
       // a kill we asked for may end with the connection; anything else leaves the outcome unknown
-      if (timedOut || cancelled) finish();
+      else if (timedOut || cancelled) finish();
       else finish(new SshConnectionLostError(where));
     };
 
@@ -97,7 +100,7 @@ export function runOnChannel(
       }, options.timeoutMs),
     );
 
-    client.exec(command, (error, stream) => {
+    const onChannel = (error: Error | undefined, stream: ClientChannel): void => {
       if (error !== undefined && error !== null) {
         finish(new ChannelOpenError(error));
         return;
@@ -121,6 +124,11 @@ export function runOnChannel(
         exitSignal = signal ?? null;
       });
       stream.once("close", () => finish());
-    });
+    };
+    try {
+      client.exec(command, onChannel);
+    } catch (error) {
+      finish(new ChannelOpenError(error)); // ssh2 throws "Not connected" once it knows the socket is gone
+    }
   });
 }

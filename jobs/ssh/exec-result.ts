@@ -52,3 +52,18 @@ export function resolveExecOptions(options: ExecOptions = {}): ResolvedExecOptio
 export function timeoutSeconds(timeoutMs: number): number {
   return Math.max(1, Math.ceil(timeoutMs / 1000));
 }
+
+/** The result of a command cancelled before it started. */
+export function cancelledBeforeStart(): ExecResult {
+  return {
+    exitCode: null,
+    signal: null,
+    stdout: "",
+    stderr: "",
+    outputBytes: 0,
+    truncated: false,
+    durationMs: 0,
+    timedOut: false,
+    cancelled: true,
+  };
+}

@@ -80,6 +80,27 @@ describe("ssh connection pool against real sshd", {
     }
   });
 
+  test("a command aborted while waiting for a channel never runs", async () => {
+    const pool = newPool({ maxChannelsPerTarget: 1 });
+    const router = new TransportRouter({ pool });
+    const marker = join(lab.host("gamma").stateDir, "aborted-ran");
+    try {
+      const target = labSshTarget(lab.host("gamma"));
+      const first = router.exec(target, "sleep 0.5");
+      const controller = new AbortController();
+      const second = router.exec(target, `touch ${marker}`, { signal: controller.signal });
+      await until(() => pool.stats().waitingForChannel === 1);
+      controller.abort();
+      const result = await second;
+      assert.equal(result.cancelled, true);
+      assert.equal((await first).exitCode, 0);
+      assert.equal(existsSync(marker), false);
+      assert.equal(pool.stats().activeChannels, 0);
+    } finally {
+      await pool.close();
+    }
+  });
+
   test("with maxConnections reached, the least recently used idle connection is closed", async () => {
     const pool = newPool({ maxConnections: 2 });
     const router = new TransportRouter({ pool });
@@ -109,6 +130,24 @@ describe("ssh connection pool against real sshd", {
       const result = await router.exec(target, "echo again");
       assert.equal(result.stdout, "again\n");
       assert.equal(pool.stats().connectionsOpened, 2);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test("a pooled connection found dead when a command starts is replaced, and the command runs once", async () => {
+    const pool = newPool();
+    const router = new TransportRouter({ pool });
+    try {
+      const target = labSshTarget(lab.host("beta"));
+      assert.equal((await router.exec(target, "true")).exitCode, 0);
+      // no await between the drop and the exec: the pool cannot have seen the close yet
+      lab.dropConnections("beta");
+      const result = await router.exec(target, "echo replaced");
+      assert.equal(result.stdout, "replaced\n");
+      const stats = pool.stats();
+      assert.equal(stats.connectionsOpened, 2);
+      assert.equal(stats.reconnects, 1);
     } finally {
       await pool.close();
     }

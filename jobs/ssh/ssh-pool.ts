@@ -1,7 +1,12 @@
 import type { Client, ConnectConfig } from "ssh2";
 import { ChannelOpenError, runOnChannel } from "./channel-exec.ts";
 import { SshConnectionFailedError } from "./errors.ts";
-import { type ExecOptions, type ExecResult, resolveExecOptions } from "./exec-result.ts";
+import {
+  cancelledBeforeStart,
+  type ExecOptions,
+  type ExecResult,
+  resolveExecOptions,
+} from "./exec-result.ts";
 import type { HostKeyStore } from "./host-key-store.ts";
 import type { SshAuth } from "./ssh-auth.ts";
 import { connectSsh } from "./ssh-connect.ts";
@@ -97,7 +102,7 @@ export class SshPool {
     if (this.#closed) throw new Error("SSH pool is closed");
     const resolved = resolveExecOptions(options);
     const slot = this.#slot(endpoint);
-    await this.#acquireChannel(slot);
+    if (!(await this.#acquireChannel(slot, resolved.signal))) return cancelledBeforeStart();
     try {
       const where = hostPort(endpoint);
       const first = await this.#connection(slot);
@@ -105,6 +110,15 @@ export class SshPool {
         return await runOnChannel(first.live.client, command, resolved, where);
       } catch (error) {
         if (!(error instanceof ChannelOpenError)) throw error;
+        if (!first.live.closed && slot.active > 1) {
+          // a live connection busy with other commands refused one more session: leave it alone
+          throw new SshConnectionFailedError(
+            where,
+            "the server refused another session on a working connection (is its sshd MaxSessions below " +
+              `oikos's maxChannelsPerTarget of ${this.#options.maxChannelsPerTarget}?)`,
+            { cause: error },
+          );
+        }
         // The command never started; a pooled connection that died under us is replaced once.
         this.#discard(first.live);
         if (!first.reused) throw new SshConnectionFailedError(where, error.message, { cause: error });
@@ -165,13 +179,27 @@ export class SshPool {
     return slot;
   }
 
-  async #acquireChannel(slot: Slot): Promise<void> {
+  /** False when `signal` aborted while waiting in line (the place was never taken). */
+  async #acquireChannel(slot: Slot, signal: AbortSignal | undefined): Promise<boolean> {
+    if (signal?.aborted) return false;
     if (slot.active < this.#options.maxChannelsPerTarget) {
       slot.active++;
-      return;
+      return true;
     }
     // the releasing command hands its place over without decrementing `active`
-    await new Promise<void>((resolve) => slot.waiters.push(resolve));
+    return new Promise<boolean>((resolve) => {
+      const onAbort = (): void => {
+        const index = slot.waiters.indexOf(take);
+        if (index >= 0) slot.waiters.splice(index, 1);
+        resolve(false);
+      };
+      const take = (): void => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve(true);
+      };
+      slot.waiters.push(take);
+      signal?.addEventListener("abort", onAbort, { once: true });
+    });
   }
 
   #releaseChannel(slot: Slot): void {

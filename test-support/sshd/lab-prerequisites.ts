@@ -62,7 +62,8 @@ async function createLabUser(): Promise<LabUser> {
     if (entry === null) throw new Error(`useradd ${LAB_USER} did not create the user`);
   }
   // With UsePAM no, a locked password field ("!") blocks public-key login too.
-  await execFileAsync("usermod", ["-p", "*", LAB_USER]);
+  if ((await shadowPassword(LAB_USER)) !== "*")
+    await retry(() => execFileAsync("usermod", ["-p", "*", LAB_USER]));
   // bash sources ~/.bashrc even for commands started by sshd; an empty one keeps each exec fast.
   await writeFile(`${entry.home}/.bashrc`, "");
   await execFileAsync("chown", [`${entry.uid}:${entry.gid}`, `${entry.home}/.bashrc`]);
@@ -77,5 +78,26 @@ async function passwdEntry(name: string): Promise<LabUser | null> {
     return { username, uid: Number(uid), gid: Number(gid), home };
   } catch {
     return null;
+  }
+}
+
+async function shadowPassword(name: string): Promise<string | null> {
+  try {
+    const { stdout } = await execFileAsync("getent", ["shadow", name]);
+    return stdout.split(":")[1] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** usermod fails while another process (a parallel test file) holds the passwd/shadow lock. */
+async function retry<T>(action: () => Promise<T>, attempts = 10): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await action();
+    } catch (error) {
+      if (attempt >= attempts) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+    }
   }
 }

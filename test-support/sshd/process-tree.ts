@@ -32,7 +32,15 @@ export function descendantPids(root: number): number[] {
 
 /** SIGKILL a process and everything below it; ignores processes that are already gone. */
 export function killTree(root: number): void {
-  const pids = [root, ...descendantPids(root)];
+  killAll([root, ...descendantPids(root)]);
+}
+
+/** SIGKILL everything below `root`, leaving `root` itself running. */
+export function killDescendants(root: number): void {
+  killAll(descendantPids(root));
+}
+
+function killAll(pids: readonly number[]): void {
   for (const pid of pids) {
     try {
       process.kill(pid, "SIGKILL");

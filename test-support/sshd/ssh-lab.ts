@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freeLoopbackPort } from "./free-port.ts";
 import { ensureLabUser, type LabUser, sshLabUnavailable } from "./lab-prerequisites.ts";
+import { killDescendants } from "./process-tree.ts";
 import { generateEd25519Key } from "./ssh-keys.ts";
 import { startSshd, stopSshd, waitForExit } from "./sshd-process.ts";
 
@@ -45,6 +46,11 @@ export interface SshLab {
   writeTool(hostName: string, command: string, script: string): Promise<void>;
   /** Kill the host's sshd and its sessions, then start it again on the same port. */
   restartHost(hostName: string, options?: { newHostKey?: boolean }): Promise<LabHost>;
+  /**
+   * Kill every open session of the host (the server side of each connection) at once, synchronously,
+   * while its sshd keeps listening: a dropped network connection, as the client sees it.
+   */
+  dropConnections(hostName: string): void;
   /** Kill the host's sshd and its sessions and leave it down (connection-refused scenarios). */
   stopHost(hostName: string): Promise<void>;
   /** Kill every sshd of this lab and delete its temporary files. Safe to call twice. */
@@ -154,6 +160,10 @@ export async function startSshLab(options: SshLabOptions): Promise<SshLab> {
         return state.host;
       },
       stopHost: (hostName) => halt(byName(hostName)),
+      dropConnections(hostName) {
+        const pid = byName(hostName).child?.pid;
+        if (pid !== undefined) killDescendants(pid);
+      },
       async stop() {
         if (stopped) return;
         stopped = true;
