@@ -84,8 +84,14 @@ describe("exec over ssh against a real sshd", {
 
   test("children the command started in the background are killed too", async () => {
     const token = `61.${randomBytes(4).readUInt32BE()}`;
+    // oikos's timer fires at 1.2 s; the host's timeout(1) only at 2 s (whole seconds, rounded up)
     const result = await router.exec(target, `sleep ${token} & wait`, { timeoutMs: 1200 });
     assert.equal(result.timedOut, true);
+    assert.equal(
+      result.signal,
+      "SIGTERM",
+      "killed by the TERM oikos sent over the channel, not by timeout(1)",
+    );
     assert.equal(remoteProcesses(host.username, token), "");
   });
 
@@ -96,6 +102,12 @@ describe("exec over ssh against a real sshd", {
     assert.equal(result.exitCode, 124); // timeout(1)'s "timed out" status
     assert.equal(result.timedOut, false);
     assert.equal(remoteProcesses(host.username, token), "");
+  });
+
+  test("stdin is closed, so a command that reads it does not hang", async () => {
+    const result = await router.exec(target, "cat; read answer || echo eof", { timeoutMs: 30_000 });
+    assert.equal(result.timedOut, false);
+    assert.equal(result.stdout, "eof\n");
   });
 
   test("output is capped to head and tail with the total size recorded", async () => {

@@ -6,7 +6,7 @@ import {
   timeoutSeconds,
 } from "./exec-result.ts";
 import type { HostRunner } from "./host-runner.ts";
-import { withRemoteTimeout } from "./shell-quote.ts";
+import { timeoutWords, withRemoteTimeout } from "./shell-quote.ts";
 
 /**
  * The host-side command that runs `command` inside LXC container `vmid`: timeout(1) inside the
@@ -15,7 +15,7 @@ import { withRemoteTimeout } from "./shell-quote.ts";
  */
 export function pctExecCommand(vmid: number, command: string, options: ExecOptions = {}): string {
   const seconds = timeoutSeconds(resolveExecOptions(options).timeoutMs);
-  const inContainer = withRemoteTimeout(command, seconds, KILL_AFTER_SECONDS);
+  const inContainer = timeoutWords(command, seconds, KILL_AFTER_SECONDS);
   return withRemoteTimeout(
     `pct exec ${vmid} -- ${inContainer}`,
     seconds + KILL_AFTER_SECONDS + 5,

@@ -10,7 +10,7 @@ import {
 } from "./exec-result.ts";
 import type { HostRunner } from "./host-runner.ts";
 import { OutputCapture } from "./output-capture.ts";
-import { withRemoteTimeout } from "./shell-quote.ts";
+import { timeoutWords, withRemoteTimeout } from "./shell-quote.ts";
 
 /** What `qm guest exec` prints: the guest agent's exec status (or just a pid when it stopped waiting). */
 const GuestExecStatusSchema = z.looseObject({
@@ -30,7 +30,7 @@ const GuestExecStatusSchema = z.looseObject({
  */
 export function qmGuestExecCommand(vmid: number, command: string, options: ExecOptions = {}): string {
   const seconds = timeoutSeconds(resolveExecOptions(options).timeoutMs);
-  const inGuest = withRemoteTimeout(command, seconds, KILL_AFTER_SECONDS);
+  const inGuest = timeoutWords(command, seconds, KILL_AFTER_SECONDS);
   const qmWait = seconds + KILL_AFTER_SECONDS + 2;
   return withRemoteTimeout(
     `qm guest exec ${vmid} --timeout ${qmWait} -- ${inGuest}`,
