@@ -1,0 +1,63 @@
+import type { BashParser, ParsedScript } from "./bash-parser.ts";
+import { loadBashParser } from "./bash-parser.ts";
+import type { LintResult } from "./lint.ts";
+import { lintParsed, MAX_COMMAND_BYTES } from "./lint.ts";
+import type { Classification, Risk, Segment } from "./risk.ts";
+import { quoteSegment } from "./risk.ts";
+import { walkScript, worstOf } from "./walk.ts";
+
+export type { Classification, Risk, Segment } from "./risk.ts";
+
+/** The loaded bash grammar with everything that needs it. All methods are synchronous. */
+export interface Classifier {
+  classify(command: string, targetType?: string): Classification;
+  lint(command: string): LintResult;
+  parse(command: string): ParsedScript;
+}
+
+let loaded: Promise<Classifier> | undefined;
+
+/** Loads the grammar once per process and returns the shared classifier. */
+export function loadClassifier(): Promise<Classifier> {
+  loaded ??= loadBashParser().then(createClassifier);
+  return loaded;
+}
+
+export function createClassifier(parser: BashParser): Classifier {
+  return {
+    classify: (command, targetType = "host") => classifyWith(parser, command, targetType),
+    lint: (command) => lintParsed(command, (source) => parser.parse(source)),
+    parse: (command) => parser.parse(command),
+  };
+}
+
+function rejected(reason: string, text: string): Classification {
+  return { risk: "reject", reasons: [reason], segments: [{ text, risk: "reject", reasons: [reason] }] };
+}
+
+/**
+ * Classifies a command line by walking every simple command of its bash parse tree and
+ * taking the worst. What cannot be proven read-only is never read_only.
+ */
+export function classifyWith(parser: BashParser, command: string, targetType: string): Classification {
+  if (command.includes("\0")) return rejected("the command contains a NUL byte", command);
+  if (Buffer.byteLength(command) > MAX_COMMAND_BYTES) {
+    return rejected(
+      `the command is longer than ${MAX_COMMAND_BYTES} bytes; split it or put it in a reviewed script`,
+      quoteSegment(command),
+    );
+  }
+  if (command.trim() === "") return rejected("the command is empty", command);
+  const parsed = parser.parse(command);
+  const segments: Segment[] = walkScript(parsed, { parser, targetType });
+  if (segments.length === 0) {
+    return { risk: "read_only", reasons: [`${quoteSegment(command)} runs no command`], segments: [] };
+  }
+  const risk: Risk = worstOf(segments);
+  const reasons: string[] = [];
+  for (const segment of segments) {
+    if (segment.risk !== risk) continue;
+    for (const reason of segment.reasons) if (!reasons.includes(reason)) reasons.push(reason);
+  }
+  return { risk, reasons, segments };
+}

@@ -1,0 +1,135 @@
+import type { Finding, Risk } from "./risk.ts";
+import type { WordValue } from "./words.ts";
+
+/** One argument of a simple command: its value after quote removal and its source text. */
+export interface Arg {
+  value: string;
+  raw: string;
+  dynamic: WordValue["dynamic"];
+}
+
+/** A simple command as the rules see it: resolved name (basename) and arguments. */
+export interface CommandView {
+  name: string;
+  args: Arg[];
+  /** Source-ish text of this command, for reasons. */
+  text: string;
+}
+
+/** What a rule may ask of the classifier while it judges a command. */
+export interface RuleContext {
+  /** Classifies a command given as argv (wrappers: `sudo rm …`, `find -exec rm {} ;`). */
+  classifyArgv(args: Arg[]): Finding[];
+  /** Parses and classifies a shell script given as text (`bash -c '…'`, `ssh host '…'`). */
+  classifyScript(script: string, origin: string, dynamic: WordValue["dynamic"]): Finding[];
+  /** Judges a write to a path: config_mutation, destructive for devices and system files. */
+  writeTo(path: Arg, how: string): Finding;
+  /** Script text fed on stdin by a heredoc or here-string (`bash <<'EOF' … EOF`), if any. */
+  stdinScript: { text: string; dynamic: WordValue["dynamic"] } | null;
+  targetType: string;
+}
+
+export function literalArg(value: string): Arg {
+  return { value, raw: value, dynamic: "none" };
+}
+
+export function argsText(args: readonly Arg[]): string {
+  return args.map((arg) => arg.raw).join(" ");
+}
+
+export function finding(risk: Risk, reason: string): Finding {
+  return { risk, reason };
+}
+
+/** True when `token` is `flag`, `--flag=value`, or a bundle of short flags holding it (`-rf` has `-f`). */
+export function optionMatches(token: string, flag: string, bundles = true): boolean {
+  if (token === flag) return true;
+  if (flag.startsWith("--")) return token.startsWith(`${flag}=`);
+  if (flag.length === 2 && flag[0] === "-" && bundles && /^-[A-Za-z0-9]{2,}$/.test(token)) {
+    return token.includes(flag[1] as string);
+  }
+  // A short option with its value attached: `-ofile`, `-n5`.
+  if (flag.length === 2 && flag[0] === "-" && !bundles) return false;
+  return false;
+}
+
+export function hasOption(args: readonly Arg[], flags: readonly string[], bundles = true): Arg | undefined {
+  for (const arg of args) {
+    if (arg.value === "--") return undefined;
+    if (!arg.value.startsWith("-")) continue;
+    for (const flag of flags) if (optionMatches(arg.value, flag, bundles)) return arg;
+  }
+  return undefined;
+}
+
+/** Value of an option given as `-o x`, `-ox`, `--out x` or `--out=x`. */
+export function optionValue(args: readonly Arg[], flags: readonly string[]): Arg | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const token = (args[i] as Arg).value;
+    if (token === "--") return undefined;
+    for (const flag of flags) {
+      if (token === flag) return args[i + 1];
+      if (flag.startsWith("--") && token.startsWith(`${flag}=`)) {
+        const arg = args[i] as Arg;
+        return { ...arg, value: token.slice(flag.length + 1) };
+      }
+      if (flag.length === 2 && token.startsWith(flag) && token.length > 2 && !token.startsWith("--")) {
+        const arg = args[i] as Arg;
+        return { ...arg, value: token.slice(2) };
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Positional arguments, skipping options and the values of `valueOptions`. */
+export function positionals(args: readonly Arg[], valueOptions: readonly string[] = []): Arg[] {
+  const out: Arg[] = [];
+  let optionsDone = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as Arg;
+    if (optionsDone) {
+      out.push(arg);
+      continue;
+    }
+    if (arg.value === "--") {
+      optionsDone = true;
+      continue;
+    }
+    if (arg.value.startsWith("-") && arg.value.length > 1) {
+      if (valueOptions.includes(arg.value)) i++;
+      continue;
+    }
+    out.push(arg);
+  }
+  return out;
+}
+
+/**
+ * The arguments from the first positional on (a wrapper's inner command), skipping the
+ * wrapper's own options and their values. `--` ends the options.
+ */
+export function afterOptions(
+  args: readonly Arg[],
+  valueOptions: readonly string[] = [],
+  skipPositionals = 0,
+): Arg[] {
+  let skipped = 0;
+  for (let i = 0; i < args.length; i++) {
+    const token = (args[i] as Arg).value;
+    if (token === "--") {
+      const rest = args.slice(i + 1);
+      return rest.slice(Math.max(0, skipPositionals - skipped));
+    }
+    if (token.startsWith("-") && token.length > 1) {
+      if (valueOptions.includes(token)) i++;
+      continue;
+    }
+    if (skipped < skipPositionals) {
+      skipped++;
+      continue;
+    }
+    return args.slice(i);
+  }
+  return [];
+}

@@ -1,0 +1,47 @@
+/** How dangerous a command is. `reject` means it must not run at all in this form. */
+export type Risk = "read_only" | "config_mutation" | "destructive" | "reject";
+
+export const RISKS: readonly Risk[] = ["read_only", "config_mutation", "destructive", "reject"];
+
+const RANK: Record<Risk, number> = { read_only: 0, config_mutation: 1, destructive: 2, reject: 3 };
+
+export function riskRank(risk: Risk): number {
+  return RANK[risk];
+}
+
+export function maxRisk(a: Risk, b: Risk): Risk {
+  return RANK[a] >= RANK[b] ? a : b;
+}
+
+export function isAtLeast(risk: Risk, floor: Risk): boolean {
+  return RANK[risk] >= RANK[floor];
+}
+
+/** One reason a piece of a command got its risk. */
+export interface Finding {
+  risk: Risk;
+  reason: string;
+}
+
+/** One simple command (after unwrapping) and what it was judged to be. */
+export interface Segment {
+  text: string;
+  risk: Risk;
+  reasons: string[];
+}
+
+export interface Classification {
+  risk: Risk;
+  reasons: string[];
+  segments: Segment[];
+}
+
+/** Short, single-line rendering of a command fragment for reason strings. */
+export function quoteSegment(text: string, max = 80): string {
+  const oneLine = text
+    .replace(/\s*\\\n\s*/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  const clipped = oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine;
+  return `\`${clipped}\``;
+}

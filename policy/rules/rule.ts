@@ -1,0 +1,219 @@
+import type { Arg, CommandView, RuleContext } from "../command-view.ts";
+import { finding, hasOption, optionMatches, positionals } from "../command-view.ts";
+import type { Finding, Risk } from "../risk.ts";
+import { maxRisk, quoteSegment } from "../risk.ts";
+
+/** A command line with the risk it must classify as. Every rule carries its own. */
+export type RuleExample = readonly [command: string, expected: Risk];
+
+/**
+ * How one command (or a family of names) is judged. Tables first; `refine` only for what a
+ * table cannot say (paths, inline SQL, scripts, inner commands of wrappers).
+ */
+export interface CommandRule {
+  names: readonly string[];
+  /** What the command does, completing "`cmd …` <what>": "deletes files". */
+  what: string;
+  /** Risk when no subcommand or flag below decides otherwise. */
+  risk: Risk;
+  /** Risk when there are no positional arguments at all (`mount`, `systemctl`, `docker compose ps`). */
+  whenBare?: Risk;
+  /** Options that take a separate value (so the value is not read as a subcommand). */
+  valueOptions?: readonly string[];
+  /** Subcommand paths (first positional words, multi-word allowed: "compose logs"). */
+  subcommands?: {
+    readOnly?: readonly string[];
+    mutating?: readonly string[];
+    destructive?: readonly string[];
+  };
+  /** Options that decide the risk: a read-only flag lowers the default, the others raise it. */
+  flags?: {
+    readOnly?: readonly string[];
+    mutating?: readonly string[];
+    destructive?: readonly string[];
+  };
+  /** Options that make the whole command a dry run (`rsync -n`, `apt-get -s`). */
+  dryRun?: readonly string[];
+  /** Whether `-abc` bundles short flags (false for tools with single-dash long options). */
+  bundles?: boolean;
+  /** The command only runs another command; its own verdict adds nothing (sudo, env, nice …). */
+  wrapper?: boolean;
+  /** For wrappers: the inner command's argv (`sudo -u x rm a` gives `rm a`), empty when there is none. */
+  inner?: (view: CommandView) => Arg[];
+  refine?: (view: CommandView, ctx: RuleContext) => Finding[];
+  examples: readonly RuleExample[];
+}
+
+const RISK_WORDS: Record<Risk, string> = {
+  read_only: "read-only",
+  config_mutation: "config_mutation",
+  destructive: "destructive",
+  reject: "rejected",
+};
+
+/** The subcommand key of `rule` this command uses (`compose logs`), or null. */
+export function matchSubcommand(rule: CommandRule, view: CommandView): string | null {
+  return subcommandPath(rule, view).key;
+}
+
+function subcommandPath(rule: CommandRule, view: CommandView): { key: string | null; first: Arg | null } {
+  const keys = allKeys(rule);
+  const words: string[] = [];
+  let first: Arg | null = null;
+  let matched: string | null = null;
+  const args = view.args;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as Arg;
+    if (arg.value === "--") break;
+    if (arg.value.startsWith("-") && arg.value.length > 1) {
+      if (rule.valueOptions?.includes(arg.value)) i++;
+      continue;
+    }
+    first ??= arg;
+    if (arg.dynamic !== "none") break;
+    words.push(arg.value);
+    const path = words.join(" ");
+    if (keys.has(path)) matched = path;
+    let extends_ = false;
+    for (const key of keys) {
+      if (key.startsWith(`${path} `)) {
+        extends_ = true;
+        break;
+      }
+    }
+    if (!extends_) break;
+  }
+  if (matched && words.length > matched.split(" ").length) {
+    // `docker compose frob`: `compose` matched, but the word after it is no known `compose …` key.
+    const prefix = `${matched} `;
+    for (const key of keys)
+      if (key.startsWith(prefix))
+        return { key: null, first: unknownArg(args, words[matched.split(" ").length] as string) };
+  }
+  return { key: matched, first };
+}
+
+function unknownArg(args: readonly Arg[], value: string): Arg {
+  return args.find((arg) => arg.value === value) ?? { value, raw: value, dynamic: "none" };
+}
+
+const keyCache = new WeakMap<CommandRule, Set<string>>();
+
+function allKeys(rule: CommandRule): Set<string> {
+  let keys = keyCache.get(rule);
+  if (!keys) {
+    const sub = rule.subcommands ?? {};
+    keys = new Set([...(sub.readOnly ?? []), ...(sub.mutating ?? []), ...(sub.destructive ?? [])]);
+    keyCache.set(rule, keys);
+  }
+  return keys;
+}
+
+function subcommandRisk(rule: CommandRule, key: string): Risk {
+  const sub = rule.subcommands ?? {};
+  if (sub.destructive?.includes(key)) return "destructive";
+  if (sub.mutating?.includes(key)) return "config_mutation";
+  return "read_only";
+}
+
+/** Judges one command by its rule: the table verdict plus whatever `refine` adds. */
+export function evaluateRule(rule: CommandRule, view: CommandView, ctx: RuleContext): Finding[] {
+  const q = quoteSegment(view.text);
+  const bundles = rule.bundles ?? true;
+  const findings: Finding[] = [];
+  let risk: Risk = rule.risk;
+  let reason = `${q} ${rule.what}`;
+  const inner = rule.inner ? rule.inner(view) : [];
+
+  if (rule.inner) {
+    // For wrappers `whenBare` is the risk when there is no inner command (`sudo -i`, `chroot /mnt`).
+    if (inner.length === 0) risk = rule.whenBare ?? rule.risk;
+  } else if (rule.subcommands) {
+    const { key, first } = subcommandPath(rule, view);
+    if (key) {
+      risk = subcommandRisk(rule, key);
+      reason = `${q}: \`${view.name} ${key}\` ${describe(risk)}`;
+    } else if (!first) {
+      risk = rule.whenBare ?? rule.risk;
+      reason = `${q} ${rule.what}`;
+    } else if (first.dynamic !== "none") {
+      risk = maxRisk(rule.risk, "config_mutation");
+      reason = `${q}: the ${view.name} subcommand \`${first.raw}\` is decided at run time, so it cannot be proven read-only`;
+    } else {
+      reason = `${q}: \`${first.value}\` is not a ${view.name} subcommand oikos knows, so it is treated as ${RISK_WORDS[risk]}`;
+    }
+  } else if (rule.whenBare !== undefined && positionals(view.args, rule.valueOptions).length === 0) {
+    risk = rule.whenBare;
+  }
+
+  const flags = rule.flags;
+  if (flags?.readOnly && risk !== "read_only") {
+    const flag = hasOption(view.args, flags.readOnly, bundles);
+    if (flag) {
+      risk = "read_only";
+      reason = `${q}: \`${flag.value}\` only reads`;
+    }
+  }
+  if (flags?.mutating && risk === "read_only") {
+    const flag = hasOption(view.args, flags.mutating, bundles);
+    if (flag) {
+      risk = "config_mutation";
+      reason = `${q}: \`${flag.value}\` makes \`${view.name}\` change state (config_mutation)`;
+    }
+  }
+  if (flags?.destructive && risk !== "destructive") {
+    const flag = hasOption(view.args, flags.destructive, bundles);
+    if (flag) {
+      risk = "destructive";
+      reason = `${q}: \`${flag.value}\` makes \`${view.name}\` destructive`;
+    }
+  }
+  // A wrapper's own verdict only matters when it adds risk or runs nothing else.
+  if (!rule.wrapper || risk !== "read_only" || (rule.inner && inner.length === 0)) {
+    findings.push(finding(risk, withRisk(reason, risk)));
+  }
+  if (inner.length > 0) findings.push(...ctx.classifyArgv(inner));
+
+  if (rule.refine) findings.push(...rule.refine(view, ctx));
+
+  if (flags?.mutating || flags?.destructive || rule.refine) {
+    const dynamicOption = view.args.find((arg) => arg.dynamic !== "none" && /^["']?[$`]/.test(arg.raw));
+    if (dynamicOption && !rule.wrapper) {
+      findings.push(
+        finding(
+          "config_mutation",
+          `${q}: argument \`${dynamicOption.raw}\` is decided at run time and could change what \`${view.name}\` does`,
+        ),
+      );
+    }
+  }
+
+  if (rule.dryRun) {
+    const flag = hasOption(view.args, rule.dryRun, bundles);
+    if (flag) {
+      return [finding("read_only", `${q}: \`${flag.value}\` makes it a dry run (read-only)`)];
+    }
+  }
+  return findings;
+}
+
+function describe(risk: Risk): string {
+  switch (risk) {
+    case "read_only":
+      return "only reads (read-only)";
+    case "config_mutation":
+      return "changes system state (config_mutation)";
+    case "destructive":
+      return "destroys data or access (destructive)";
+    default:
+      return "is rejected";
+  }
+}
+
+function withRisk(reason: string, risk: Risk): string {
+  return reason.endsWith(")") || reason.endsWith(RISK_WORDS[risk])
+    ? reason
+    : `${reason} (${RISK_WORDS[risk]})`;
+}
+
+export { optionMatches };

@@ -1,0 +1,336 @@
+import type { Arg, CommandView } from "../command-view.ts";
+import { finding, hasOption, optionValue, positionals } from "../command-view.ts";
+import type { Finding, Risk } from "../risk.ts";
+import { quoteSegment } from "../risk.ts";
+import type { CommandRule } from "./rule.ts";
+import { matchSubcommand } from "./rule.ts";
+
+/** git and database clients with inline SQL. */
+
+const SQL_READ =
+  /^\s*(select|show|explain|describe|desc|with|values|table|\\[a-z?]+|pragma\s+\w+\s*;?\s*$|begin|commit|rollback|set\s+search_path|use|help)\b/i;
+const SQL_DESTROY =
+  /\b(drop|truncate|delete\s+from|delete\b|alter\s+table\s+\S+\s+drop|flushall|flushdb|dropdb|vacuum\s+full)\b/i;
+const SQL_WRITE =
+  /\b(insert|update|create|alter|grant|revoke|copy|vacuum|reindex|cluster|refresh|comment\s+on|set|call|do|lock|load|replace|merge|rename|import)\b/i;
+
+/** Splits SQL on `;` outside quotes and judges each statement. */
+export function classifySql(sql: string): { risk: Risk; statement: string } {
+  const statements: string[] = [];
+  let current = "";
+  let quote: string | null = null;
+  for (const ch of sql) {
+    if (quote) {
+      if (ch === quote) quote = null;
+    } else if (ch === "'" || ch === '"') quote = ch;
+    else if (ch === ";") {
+      statements.push(current);
+      current = "";
+      continue;
+    }
+    current += ch;
+  }
+  statements.push(current);
+  let worst: { risk: Risk; statement: string } = { risk: "read_only", statement: sql };
+  const rank = { read_only: 0, config_mutation: 1, destructive: 2, reject: 3 };
+  for (const raw of statements) {
+    const statement = raw.replace(/'(?:[^']|'')*'/g, "''").trim();
+    if (statement === "") continue;
+    let risk: Risk = "read_only";
+    if (SQL_DESTROY.test(statement)) risk = "destructive";
+    else if (
+      !SQL_READ.test(statement) ||
+      (SQL_WRITE.test(statement) && !/^\s*(select|with|show|explain)\b/i.test(statement))
+    ) {
+      risk = "config_mutation";
+    } else if (
+      /^\s*(select|with)\b/i.test(statement) &&
+      /\binto\b|\bfor\s+update\b|\bpg_terminate_backend\b|\bpg_cancel_backend\b|\bnextval\b|\bset_config\b|\bpg_reload_conf\b/i.test(
+        statement,
+      )
+    ) {
+      risk = "config_mutation";
+    }
+    if (rank[risk] > rank[worst.risk] || worst.statement === sql) worst = { risk, statement: raw.trim() };
+  }
+  return worst;
+}
+
+function sqlRefine(view: CommandView): Finding[] {
+  const q = quoteSegment(view.text);
+  const inline = optionValue(view.args, ["-c", "--command", "-e", "--execute"]);
+  if (view.name === "sqlite3") {
+    const pos = positionals(view.args, ["-cmd", "-separator"]);
+    const sql = pos[1];
+    if (!sql) return [finding("config_mutation", `${q} opens an interactive SQL session (config_mutation)`)];
+    return [sqlFinding(view, sql)];
+  }
+  if (view.name === "redis-cli") {
+    const pos = positionals(view.args, ["-h", "-p", "-a", "-n", "-u", "--user", "--pass"]);
+    if (pos.length === 0)
+      return [finding("config_mutation", `${q} opens an interactive Redis session (config_mutation)`)];
+    const command = pos.map((arg) => arg.value).join(" ");
+    const verb = (pos[0] as Arg).value.toLowerCase();
+    if (/^(flushall|flushdb|del|unlink|shutdown|debug)$/.test(verb))
+      return [finding("destructive", `${q}: \`${verb}\` deletes data (destructive)`)];
+    if (
+      /^(get|mget|keys|scan|info|ping|ttl|pttl|type|exists|hget|hgetall|hkeys|lrange|llen|smembers|scard|zrange|zcard|dbsize|memory|client|config get|slowlog|xinfo|xlen|xrange|strlen|monitor|role|time|lastsave)$/.test(
+        verb,
+      )
+    ) {
+      return [finding("read_only", `${q} only reads (read-only)`)];
+    }
+    return [finding("config_mutation", `${q}: \`${command}\` changes Redis data (config_mutation)`)];
+  }
+  if (hasOption(view.args, ["-l", "--list"], false) && !inline)
+    return [finding("read_only", `${q} lists databases (read-only)`)];
+  if (!inline) {
+    const file = optionValue(view.args, ["-f", "--file"]);
+    if (file)
+      return [
+        finding(
+          "config_mutation",
+          `${q} runs the SQL file \`${file.raw}\`, which oikos cannot inspect (config_mutation)`,
+        ),
+      ];
+    return [
+      finding(
+        "config_mutation",
+        `${q} opens an SQL session that reads statements oikos cannot see (config_mutation)`,
+      ),
+    ];
+  }
+  return [sqlFinding(view, inline)];
+}
+
+function sqlFinding(view: CommandView, sql: Arg): Finding {
+  const q = quoteSegment(view.text);
+  if (sql.dynamic !== "none") {
+    return finding(
+      "config_mutation",
+      `${q}: the SQL \`${sql.raw}\` is built at run time, so it cannot be proven read-only`,
+    );
+  }
+  const verdict = classifySql(sql.value);
+  const label = {
+    read_only: "only reads",
+    config_mutation: "changes data or schema (config_mutation)",
+    destructive: "drops or deletes data (destructive)",
+    reject: "is rejected",
+  }[verdict.risk];
+  return finding(verdict.risk, `${q}: SQL \`${verdict.statement.slice(0, 60)}\` ${label}`);
+}
+
+function gitRefine(view: CommandView): Finding[] {
+  const q = quoteSegment(view.text);
+  const key = matchSubcommand(gitRule, view);
+  const args = view.args;
+  const has = (flags: string[]) => hasOption(args, flags) !== undefined;
+  const rest = positionals(args, ["-C", "-c", "--git-dir", "--work-tree"]).slice(1);
+  switch (key) {
+    case "branch":
+      if (has(["-D", "--delete"]) || has(["-d"]))
+        return [finding("destructive", `${q} deletes a branch (destructive)`)];
+      if (rest.length > 0 || has(["-m", "-M", "-c", "-C", "--set-upstream-to", "-u"]))
+        return [finding("config_mutation", `${q} creates or changes a branch (config_mutation)`)];
+      return [];
+    case "tag":
+      if (has(["-d", "--delete"])) return [finding("destructive", `${q} deletes a tag (destructive)`)];
+      if (rest.length > 0 && !has(["-l", "--list"]))
+        return [finding("config_mutation", `${q} creates a tag (config_mutation)`)];
+      return [];
+    case "remote":
+      if (rest.length > 0 && !["show", "get-url"].includes((rest[0] as Arg).value))
+        return [finding("config_mutation", `${q} changes remotes (config_mutation)`)];
+      return [];
+    case "config":
+      if (has(["--get", "--get-all", "--list", "-l", "--get-regexp", "--show-origin"]) || rest.length <= 1)
+        return [];
+      return [finding("config_mutation", `${q} changes git configuration (config_mutation)`)];
+    case "stash":
+      if (rest[0] && ["list", "show"].includes(rest[0].value)) return [];
+      if (rest[0] && ["drop", "clear"].includes(rest[0].value))
+        return [finding("destructive", `${q} throws away stashed changes (destructive)`)];
+      return [finding("config_mutation", `${q} stashes changes (config_mutation)`)];
+    case "reset":
+      return has(["--hard"]) ? [finding("destructive", `${q} discards local changes (destructive)`)] : [];
+    case "push":
+      return has(["-f", "--force", "--force-with-lease", "--delete", "-d", "--mirror"])
+        ? [finding("destructive", `${q} overwrites or deletes remote history (destructive)`)]
+        : [];
+    case "clean":
+      return has(["-n", "--dry-run"]) ? [finding("read_only", `${q} is a dry run (read-only)`)] : [];
+    case "checkout":
+      return args.some((arg) => arg.value === "--" || arg.value === ".") || has(["-f", "--force"])
+        ? [finding("destructive", `${q} discards local changes (destructive)`)]
+        : [];
+    default:
+      return [];
+  }
+}
+
+const gitRule: CommandRule = {
+  names: ["git"],
+  what: "works with a repository",
+  risk: "config_mutation",
+  valueOptions: ["-C", "-c", "--git-dir", "--work-tree", "--namespace"],
+  subcommands: {
+    readOnly: [
+      "status",
+      "log",
+      "diff",
+      "show",
+      "branch",
+      "tag",
+      "remote",
+      "config",
+      "rev-parse",
+      "ls-files",
+      "ls-remote",
+      "ls-tree",
+      "blame",
+      "describe",
+      "shortlog",
+      "reflog",
+      "grep",
+      "cat-file",
+      "rev-list",
+      "help",
+      "version",
+      "whatchanged",
+      "count-objects",
+      "fsck",
+      "verify-commit",
+      "check-ignore",
+      "name-rev",
+      "merge-base",
+      "show-ref",
+      "var",
+      "for-each-ref",
+      "worktree list",
+      "submodule status",
+      "stash",
+      "lfs ls-files",
+      "lfs status",
+    ],
+    mutating: [
+      "pull",
+      "fetch",
+      "commit",
+      "checkout",
+      "switch",
+      "merge",
+      "rebase",
+      "add",
+      "mv",
+      "cherry-pick",
+      "revert",
+      "init",
+      "clone",
+      "submodule update",
+      "submodule init",
+      "worktree add",
+      "am",
+      "apply",
+      "gc",
+      "notes",
+      "bisect",
+      "reset",
+      "push",
+    ],
+    destructive: [
+      "clean",
+      "restore",
+      "rm",
+      "filter-branch",
+      "filter-repo",
+      "update-ref",
+      "prune",
+      "worktree remove",
+      "reflog expire",
+      "reflog delete",
+    ],
+  },
+  refine: gitRefine,
+  examples: [
+    ["git status", "read_only"],
+    ["git log --oneline -20", "read_only"],
+    ["git -C /opt/app diff HEAD~1", "read_only"],
+    ["git branch -a", "read_only"],
+    ["git config --get remote.origin.url", "read_only"],
+    ["git pull --ff-only", "config_mutation"],
+    ["git reset --hard origin/main", "destructive"],
+    ["git clean -fdx", "destructive"],
+    ["git push --force origin main", "destructive"],
+    ["git branch -D old", "destructive"],
+  ],
+};
+
+export const VCS_DB_RULES: CommandRule[] = [
+  gitRule,
+  {
+    names: ["psql", "mysql", "mariadb", "sqlite3", "redis-cli", "clickhouse-client"],
+    what: "runs SQL",
+    risk: "read_only",
+    wrapper: true,
+    valueOptions: ["-U", "-h", "-p", "-d", "-u", "-P", "-D"],
+    refine: sqlRefine,
+    examples: [
+      ["psql -U postgres -c 'select count(*) from users'", "read_only"],
+      ["psql -l", "read_only"],
+      ["psql -c 'DROP TABLE users'", "destructive"],
+      ["psql -d app -c 'ALTER TABLE users ADD COLUMN x int'", "config_mutation"],
+      ["mysql -e 'SHOW DATABASES'", "read_only"],
+      ["mysql -u root -e 'truncate table sessions'", "destructive"],
+      ["psql -f migrate.sql", "config_mutation"],
+      ["sqlite3 app.db 'select * from t'", "read_only"],
+      ["redis-cli info memory", "read_only"],
+      ["redis-cli flushall", "destructive"],
+      ["psql", "config_mutation"],
+    ],
+  },
+  {
+    names: [
+      "pg_dump",
+      "pg_dumpall",
+      "mysqldump",
+      "mariadb-dump",
+      "pg_lsclusters",
+      "pg_isready",
+      "pg_controldata",
+    ],
+    what: "dumps or reports on a database",
+    risk: "read_only",
+    flags: { mutating: ["-f", "--file", "-r", "--result-file"] },
+    bundles: false,
+    examples: [
+      ["pg_dump -U app app | gzip -c", "read_only"],
+      ["pg_dump -f /backup/app.sql app", "config_mutation"],
+    ],
+  },
+  {
+    names: [
+      "pg_restore",
+      "pg_ctl",
+      "pg_ctlcluster",
+      "pg_upgradecluster",
+      "createdb",
+      "createuser",
+      "mongorestore",
+    ],
+    what: "changes a database server",
+    risk: "config_mutation",
+    flags: { destructive: ["-c", "--clean"] },
+    bundles: false,
+    examples: [
+      ["pg_restore -d app dump.bin", "config_mutation"],
+      ["pg_restore -c -d app dump.bin", "destructive"],
+    ],
+  },
+  {
+    names: ["dropdb", "dropuser", "pg_dropcluster"],
+    what: "deletes a database",
+    risk: "destructive",
+    examples: [["dropdb app", "destructive"]],
+  },
+];

@@ -1,0 +1,436 @@
+import type { BashParser, ParsedScript, SyntaxNode } from "./bash-parser.ts";
+import type { Arg, RuleContext } from "./command-view.ts";
+import { argsText, finding } from "./command-view.ts";
+import { isCriticalWriteTarget, isHarmlessDevice } from "./paths.ts";
+import type { Finding, Risk, Segment } from "./risk.ts";
+import { maxRisk, quoteSegment, riskRank } from "./risk.ts";
+import { RULES } from "./rules/index.ts";
+import { evaluateRule } from "./rules/rule.ts";
+import { readsScriptFromStdin } from "./stdin-interpreters.ts";
+import type { WordValue } from "./words.ts";
+import { wordValue } from "./words.ts";
+
+const MAX_DEPTH = 8;
+
+export interface WalkEnv {
+  parser: BashParser;
+  targetType: string;
+}
+
+interface WalkState {
+  source: string;
+  env: WalkEnv;
+  depth: number;
+  segments: Segment[];
+  functions: Set<string>;
+}
+
+/** Classifies every simple command of a parsed script; one segment per simple command. */
+export function walkScript(parsed: ParsedScript, env: WalkEnv, depth = 0): Segment[] {
+  const state: WalkState = { source: parsed.source, env, depth, segments: [], functions: new Set() };
+  if (parsed.hasError) {
+    state.segments.push(segmentOf(parsed.source, [finding("reject", describeParseError(parsed))]));
+  }
+  visit(parsed.root, state);
+  return state.segments;
+}
+
+export function describeParseError(parsed: ParsedScript): string {
+  const bad = firstError(parsed.root);
+  if (!bad) return `${quoteSegment(parsed.source)} cannot be parsed as bash`;
+  if (bad.missing) {
+    const before = parsed.source.slice(Math.max(0, bad.start - 40), bad.start);
+    return `${quoteSegment(parsed.source)} cannot be parsed: \`${bad.type}\` is missing after \`${before.trim()}\``;
+  }
+  const text = parsed.source.slice(bad.start, bad.end);
+  return `${quoteSegment(parsed.source)} cannot be parsed as bash near \`${text.trim().slice(0, 60)}\``;
+}
+
+export function firstError(node: SyntaxNode): SyntaxNode | null {
+  if (node.type === "ERROR" || node.missing) return node;
+  for (const child of node.children) {
+    const found = firstError(child);
+    if (found) return found;
+  }
+  return null;
+}
+
+function text(node: SyntaxNode, state: WalkState): string {
+  return state.source.slice(node.start, node.end);
+}
+
+function segmentOf(segmentText: string, findings: Finding[]): Segment {
+  let risk: Risk = "read_only";
+  for (const f of findings) risk = maxRisk(risk, f.risk);
+  const reasons: string[] = [];
+  for (const f of findings) if (f.risk === risk && !reasons.includes(f.reason)) reasons.push(f.reason);
+  return { text: segmentText, risk, reasons };
+}
+
+function visit(node: SyntaxNode, state: WalkState): void {
+  switch (node.type) {
+    case "command":
+      visitCommand(node, state, [], node);
+      return;
+    case "redirected_statement":
+      visitRedirected(node, state);
+      return;
+    case "pipeline":
+      visitPipeline(namedStages(node), state);
+      return;
+    case "function_definition": {
+      const name = node.children.find((child) => child.field === "name");
+      if (name) state.functions.add(text(name, state));
+      for (const child of node.children) if (child.field !== "name") visit(child, state);
+      return;
+    }
+    case "declaration_command":
+    case "unset_command":
+    case "test_command":
+      state.segments.push(
+        segmentOf(text(node, state), [
+          finding("read_only", `${quoteSegment(text(node, state))} only sets or tests shell variables`),
+        ]),
+      );
+      for (const child of node.children) visit(child, state);
+      return;
+    default:
+      for (const child of node.children) visit(child, state);
+  }
+}
+
+function namedStages(pipeline: SyntaxNode): SyntaxNode[] {
+  return pipeline.children.filter((child) => child.named);
+}
+
+function visitPipeline(stages: SyntaxNode[], state: WalkState): void {
+  for (const stage of stages) visit(stage, state);
+  for (let i = 1; i < stages.length; i++) {
+    const argv = stageArgv(stages[i] as SyntaxNode, state);
+    if (!argv) continue;
+    const interpreter = readsScriptFromStdin(argv);
+    if (interpreter) {
+      const upstream = stages
+        .slice(0, i)
+        .map((stage) => text(stage, state))
+        .join(" | ");
+      const whole = `${upstream} | ${text(stages[i] as SyntaxNode, state)}`;
+      state.segments.push(
+        segmentOf(whole, [
+          finding(
+            "reject",
+            `${quoteSegment(whole)} pipes text into \`${interpreter}\`, so what runs cannot be checked; ` +
+              "save it to a file, read it, then run the reviewed commands directly",
+          ),
+        ]),
+      );
+    }
+  }
+}
+
+function stageArgv(stage: SyntaxNode, state: WalkState): Arg[] | null {
+  let node = stage;
+  if (node.type === "redirected_statement") {
+    const body = node.children.find((child) => child.field === "body");
+    if (!body) return null;
+    node = body;
+  }
+  if (node.type !== "command") return null;
+  return commandArgv(node, state);
+}
+
+function toArg(node: SyntaxNode, state: WalkState): Arg {
+  const value = wordValue(node, state.source);
+  return { value: value.text, raw: text(node, state), dynamic: value.dynamic };
+}
+
+function commandArgv(node: SyntaxNode, state: WalkState): Arg[] {
+  const argv: Arg[] = [];
+  for (const child of node.children) {
+    if (child.field === "name" || child.field === "argument") argv.push(toArg(child, state));
+  }
+  return argv;
+}
+
+interface Stdin {
+  text: string;
+  dynamic: WordValue["dynamic"];
+}
+
+function visitRedirected(node: SyntaxNode, state: WalkState): void {
+  const body = node.children.find((child) => child.field === "body");
+  const redirects = node.children.filter(
+    (child) => child.field === "redirect" || child.type.endsWith("redirect"),
+  );
+  if (body?.type === "command") {
+    visitCommand(body, state, redirects, node);
+  } else {
+    if (body) visit(body, state);
+    const findings = redirectFindings(redirects, state);
+    if (findings.length > 0) state.segments.push(segmentOf(text(node, state), findings));
+  }
+  for (const redirect of redirects) visitRedirectChildren(redirect, body ?? null, state);
+}
+
+/** Heredoc redirects may carry the rest of the pipeline or list (`cat <<EOF | sh`), and substitutions. */
+function visitRedirectChildren(redirect: SyntaxNode, body: SyntaxNode | null, state: WalkState): void {
+  for (const child of redirect.children) {
+    if (child.field === "destination" || child.type === "heredoc_start" || child.type === "heredoc_end") {
+      visit(child, state);
+      continue;
+    }
+    if (child.type === "pipeline" && body) {
+      const stages = namedStages(child);
+      const startsWithPipe = child.children[0] && !child.children[0].named;
+      if (startsWithPipe) {
+        // The body is the first stage; it is already classified, so only check the tail.
+        for (const stage of stages) visit(stage, state);
+        visitPipelineTail([body, ...stages], state);
+        continue;
+      }
+    }
+    if (child.type === "command" && body && redirect.children.some((c) => c.type === "|")) {
+      visit(child, state);
+      visitPipelineTail([body, child], state);
+      continue;
+    }
+    visit(child, state);
+  }
+}
+
+function visitPipelineTail(stages: SyntaxNode[], state: WalkState): void {
+  // Only the stdin-interpreter check; the stages were visited already.
+  for (let i = 1; i < stages.length; i++) {
+    const argv = stageArgv(stages[i] as SyntaxNode, state);
+    if (!argv) continue;
+    const interpreter = readsScriptFromStdin(argv);
+    if (!interpreter) continue;
+    const whole = stages.map((stage) => text(stage, state)).join(" | ");
+    state.segments.push(
+      segmentOf(whole, [
+        finding(
+          "reject",
+          `${quoteSegment(whole)} pipes text into \`${interpreter}\`, so what runs cannot be checked; ` +
+            "save it to a file, read it, then run the reviewed commands directly",
+        ),
+      ]),
+    );
+  }
+}
+
+function stdinOf(redirects: SyntaxNode[], state: WalkState): Stdin | null {
+  for (const redirect of redirects) {
+    if (redirect.type === "heredoc_redirect") {
+      const start = redirect.children.find((child) => child.type === "heredoc_start");
+      const bodyNode = redirect.children.find((child) => child.type === "heredoc_body");
+      if (!bodyNode) return { text: "", dynamic: "none" };
+      const quoted = start ? /^["'\\]/.test(text(start, state)) : false;
+      let dynamic: WordValue["dynamic"] = "none";
+      if (!quoted) {
+        for (const child of bodyNode.children) {
+          if (child.type === "command_substitution") dynamic = "command";
+          else if (child.type !== "heredoc_content" && dynamic === "none") dynamic = "variable";
+        }
+      }
+      return { text: text(bodyNode, state), dynamic };
+    }
+    if (redirect.type === "herestring_redirect") {
+      const value = redirect.children.find((child) => child.named);
+      if (value) {
+        const v = wordValue(value, state.source);
+        return { text: v.text, dynamic: v.dynamic };
+      }
+    }
+  }
+  return null;
+}
+
+function redirectFindings(redirects: SyntaxNode[], state: WalkState): Finding[] {
+  const findings: Finding[] = [];
+  for (const redirect of redirects) {
+    if (redirect.type !== "file_redirect") continue;
+    const operator = redirect.children.find((child) => !child.named)?.type ?? "";
+    const destination = redirect.children.find((child) => child.field === "destination");
+    if (!destination) continue;
+    if (!/^(>|>>|&>|&>>|>\||<>|>&)$/.test(operator)) continue;
+    if (operator === ">&" && /^(\d+|-)$/.test(text(destination, state))) continue;
+    findings.push(writeTo(toArg(destination, state), `redirect \`${text(redirect, state)}\``));
+  }
+  return findings;
+}
+
+function writeTo(path: Arg, how: string): Finding {
+  if (path.dynamic !== "none") {
+    return finding(
+      "config_mutation",
+      `${how} writes to \`${path.raw}\`, a path decided at run time (config_mutation)`,
+    );
+  }
+  if (isHarmlessDevice(path.value)) return finding("read_only", `${how} writes only to ${path.value}`);
+  if (isCriticalWriteTarget(path.value)) {
+    return finding(
+      "destructive",
+      `${how} overwrites \`${path.value}\`, a device or system file (destructive)`,
+    );
+  }
+  return finding("config_mutation", `${how} writes the file \`${path.value}\` (config_mutation)`);
+}
+
+function visitCommand(node: SyntaxNode, state: WalkState, redirects: SyntaxNode[], outer: SyntaxNode): void {
+  const ownRedirects = node.children.filter((child) => child.field === "redirect");
+  const allRedirects = [...ownRedirects, ...redirects];
+  const findings: Finding[] = [];
+  const argv = commandArgv(node, state);
+  const assignments = node.children.filter((child) => child.type === "variable_assignment");
+  for (const assignment of assignments) {
+    const name = assignment.children.find((child) => child.field === "name");
+    const varName = name ? text(name, state) : "";
+    if (RISKY_ENVIRONMENT.has(varName)) {
+      findings.push(
+        finding(
+          "config_mutation",
+          `${quoteSegment(text(assignment, state))} changes how the command is loaded or run (config_mutation)`,
+        ),
+      );
+    }
+  }
+  const stdin = stdinOf(allRedirects, state);
+  if (argv.length > 0) findings.push(...classifyArgv(argv, state, state.depth, stdin));
+  else if (assignments.length > 0) {
+    findings.push(finding("read_only", `${quoteSegment(text(node, state))} only sets shell variables`));
+  }
+  findings.push(...redirectFindings(allRedirects, state));
+  state.segments.push(segmentOf(text(outer, state), findings));
+  for (const child of node.children) visit(child, state);
+}
+
+const RISKY_ENVIRONMENT = new Set([
+  "LD_PRELOAD",
+  "LD_LIBRARY_PATH",
+  "LD_AUDIT",
+  "PATH",
+  "BASH_ENV",
+  "ENV",
+  "PROMPT_COMMAND",
+  "IFS",
+  "SHELLOPTS",
+  "PYTHONPATH",
+  "PERL5OPT",
+  "NODE_OPTIONS",
+  "GIT_SSH_COMMAND",
+  "PAGER",
+  "EDITOR",
+]);
+
+const DESTRUCTIVE_WORDS =
+  /^(rm|shred|wipefs|dd|destroy|delete|del|purge|prune|reboot|shutdown|poweroff|halt|truncate|unlink|rmdir|format|wipe|zap|drop|-rf|-fr|--force|--delete|--no-preserve-root|mkfs(\..+)?|lvremove|vgremove|pvremove|userdel|kill|killall)$/i;
+
+function visibleDestructiveWord(args: Arg[]): string | null {
+  for (const arg of args) {
+    for (const token of arg.raw.split(/[^A-Za-z0-9_.-]+/)) if (DESTRUCTIVE_WORDS.test(token)) return token;
+  }
+  return null;
+}
+
+function basename(name: string): string {
+  const slash = name.lastIndexOf("/");
+  return slash >= 0 && slash < name.length - 1 ? name.slice(slash + 1) : name;
+}
+
+function classifyArgv(argv: Arg[], state: WalkState, depth: number, stdin: Stdin | null): Finding[] {
+  const head = argv[0];
+  if (!head) return [];
+  const whole = argsText(argv);
+  const q = quoteSegment(whole);
+  if (depth > MAX_DEPTH) return [finding("reject", `${q} nests commands more than ${MAX_DEPTH} levels deep`)];
+  if (head.dynamic !== "none") {
+    const verb = visibleDestructiveWord(argv);
+    if (verb) {
+      return [
+        finding(
+          "destructive",
+          `${q}: the command name \`${head.raw}\` is decided at run time and \`${verb}\` is visible (destructive)`,
+        ),
+      ];
+    }
+    return [
+      finding(
+        "config_mutation",
+        `${q}: the command name \`${head.raw}\` is decided at run time, so it cannot be proven read-only (config_mutation)`,
+      ),
+    ];
+  }
+  const name = basename(head.value);
+  if (state.functions.has(head.value)) {
+    return [
+      finding("read_only", `${q} calls the shell function \`${head.value}\`, classified where it is defined`),
+    ];
+  }
+  const rule = RULES.get(name);
+  if (!rule) {
+    if (head.value.includes("/") && !head.value.startsWith("/usr/") && !head.value.startsWith("/bin/")) {
+      return [
+        finding(
+          "config_mutation",
+          `${q} runs \`${head.value}\`, a program or script oikos cannot inspect (config_mutation)`,
+        ),
+      ];
+    }
+    return [
+      finding(
+        "config_mutation",
+        `${q}: \`${name}\` is an unknown command, so it cannot be proven read-only (config_mutation)`,
+      ),
+    ];
+  }
+  const view = { name, args: argv.slice(1), text: whole };
+  const ctx: RuleContext = {
+    classifyArgv: (inner) => classifyArgv(inner, state, depth + 1, stdin),
+    classifyScript: (script, origin, dynamic) => classifyScript(script, origin, dynamic, state, depth + 1),
+    writeTo,
+    stdinScript: stdin,
+    targetType: state.env.targetType,
+  };
+  return evaluateRule(rule, view, ctx);
+}
+
+function classifyScript(
+  script: string,
+  origin: string,
+  dynamic: WordValue["dynamic"],
+  state: WalkState,
+  depth: number,
+): Finding[] {
+  const q = quoteSegment(origin);
+  if (depth > MAX_DEPTH) return [finding("reject", `${q} nests scripts more than ${MAX_DEPTH} levels deep`)];
+  if (dynamic === "command") {
+    return [
+      finding(
+        "reject",
+        `${q} runs text produced at run time by a command substitution as code; run the inner commands directly`,
+      ),
+    ];
+  }
+  if (script.trim() === "") return [finding("read_only", `${q} runs an empty script`)];
+  const parsed = state.env.parser.parse(script);
+  const segments = walkScript(parsed, state.env, depth);
+  const findings: Finding[] = [];
+  for (const segment of segments)
+    for (const reason of segment.reasons) findings.push(finding(segment.risk, reason));
+  if (dynamic === "variable") {
+    findings.push(
+      finding(
+        "config_mutation",
+        `${q} expands variables into code before running it, so it cannot be proven read-only`,
+      ),
+    );
+  }
+  if (findings.length === 0) findings.push(finding("read_only", `${q} runs nothing`));
+  return findings;
+}
+
+export function worstOf(segments: Segment[]): Risk {
+  let risk: Risk = "read_only";
+  for (const segment of segments) if (riskRank(segment.risk) > riskRank(risk)) risk = segment.risk;
+  return risk;
+}
