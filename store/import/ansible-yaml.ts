@@ -43,7 +43,7 @@ function visitGroup(inventory: Inventory, name: string, node: unknown, path: str
   Object.assign(group.vars, (parsed.data.vars as Record<string, unknown> | null | undefined) ?? {});
   for (const [pattern, vars] of Object.entries(parsed.data.hosts ?? {})) {
     for (const host of expandHostPattern(pattern))
-      addHost(inventory, host, (vars as object | null) ?? {}, name);
+      addHost(inventory, host, (vars as Record<string, unknown> | null) ?? {}, name);
   }
   for (const [child, childNode] of Object.entries(parsed.data.children ?? {})) {
     group.children.add(child);

@@ -37,7 +37,7 @@ export async function applyInventory(
       type: "group",
       name,
       transport: "none" as const,
-      attributes: { ...prefixed(group.vars), "inventory.source": inventory.source },
+      attributes: prefixed(group.vars),
     })),
     ...[...inventory.hosts.keys()].map((name) => hostEntity(inventory, name)),
   ];
@@ -64,10 +64,9 @@ export async function applyInventory(
 function hostEntity(inventory: Inventory, name: string): EntityInput {
   const own = inventory.hosts.get(name) ?? {};
   const vars = effectiveVars(inventory, name);
-  const attributes: JsonObject = {
-    "ssh.host": String(vars.ansible_host ?? vars.ansible_ssh_host ?? name),
-    "inventory.source": inventory.source,
-  };
+  // Provenance is entity_attribute_changes.changed_by (import:ansible / import:ssh-config), not an attribute:
+  // one would flip back and forth when both importers know the same host.
+  const attributes: JsonObject = { "ssh.host": String(vars.ansible_host ?? vars.ansible_ssh_host ?? name) };
   const port = vars.ansible_port ?? vars.ansible_ssh_port;
   if (port !== undefined) attributes["ssh.port"] = Number(port);
   const user = vars.ansible_user ?? vars.ansible_ssh_user;

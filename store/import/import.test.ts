@@ -89,7 +89,6 @@ for (const { dialect, skip } of availableDialects()) {
           "ssh.host": "192.168.1.11",
           "ssh.port": 2222,
           "ssh.user": "root",
-          "inventory.source": "ansible",
         });
         assert.equal(bySlug.get("host:nas")?.attributes["ssh.user"], "admin");
         assert.equal(bySlug.get("host:web1.lan")?.attributes["ssh.host"], "web1.lan");
@@ -97,7 +96,6 @@ for (const { dialect, skip } of availableDialects()) {
           "ansible.role": "git",
           "ssh.host": "192.168.1.30",
           "ssh.user": "admin",
-          "inventory.source": "ansible",
         });
         assert.equal(bySlug.get("group:proxmox")?.attributes["ansible.cluster_name"], "homelab");
         assert.ok(
