@@ -1,4 +1,6 @@
+import { chatCapability } from "../bot/capability.ts";
 import { CommandRegistry, type Roles } from "../bot/core/bot-commands.ts";
+import type { CommandIO } from "./command-module.ts";
 import type { HttpHandler } from "./http-server.ts";
 import { type Metrics, createMetrics } from "./metrics.ts";
 import type { Runtime } from "./runtime.ts";
@@ -18,6 +20,8 @@ export interface ComposeContext {
   chatAdapters: string[];
   /** Text from the terminal that is not a command; the chat capability replaces the default. */
   onTerminalMessage: (user: string, text: string) => Promise<string | null>;
+  /** Runs the terminal chat on these streams until input ends; set by the chat capability (bot/). */
+  runTerminal?: (io: Pick<CommandIO, "stdin" | "stdout">) => Promise<void>;
 }
 
 export interface Capability {
@@ -29,7 +33,9 @@ export interface Capability {
  * The capabilities in start order. Each one registers its queue handlers, event subscribers,
  * chat commands and HTTP routes; `stop` runs in reverse order on shutdown.
  */
-const CAPABILITIES: Capability[] = [];
+const CAPABILITIES: Capability[] = [
+  chatCapability,
+];
 
 export interface Composition {
   ctx: ComposeContext;

@@ -38,7 +38,9 @@ export async function serve(io: CommandIO, options: ServeOptions): Promise<numbe
     await runtime.queue.start();
     runtime.logger.info({ role: options.role, database: runtime.store.dialect, queue: runtime.queue.kind }, "oikos started");
     const stopSignal = waitForSignal();
-    if (options.terminal) {
+    if (options.terminal && composition.ctx.runTerminal) {
+      await Promise.race([composition.ctx.runTerminal(io), stopSignal.promise]);
+    } else if (options.terminal) {
       const user = config.chat.shell.user;
       const ctx = { user, platform: "shell", room: "terminal", thread: null };
       const chat = runTerminalChat({

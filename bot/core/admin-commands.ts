@@ -1,0 +1,91 @@
+import type { Kysely } from "kysely";
+import type { QueuePort } from "../../jobs/queue/port.ts";
+import { cancelPendingExecution } from "../../store/consent.ts";
+import { requestCancel } from "../../store/executions.ts";
+import type { Database } from "../../store/schema.ts";
+import type { BotCommand } from "./bot-commands.ts";
+
+const SWEEP_KINDS = ["stale", "approvals", "idle", "all"] as const;
+type SweepKind = (typeof SWEEP_KINDS)[number];
+
+/** `!oikos sweep [stale|approvals|idle|all]`: queues the sweep job (admin only). */
+export function sweepCommand(queue: QueuePort): BotCommand {
+  return {
+    name: "sweep",
+    args: "[stale|approvals|idle|all]",
+    summary: "clean up stale executions, orphaned approvals, idle sessions",
+    permission: "admin",
+    async run(_ctx, args) {
+      const kind = (args[0] ?? "all").toLowerCase();
+      if (!SWEEP_KINDS.includes(kind as SweepKind)) {
+        return `Unknown sweep \`${kind}\`. Use one of: ${SWEEP_KINDS.join(", ")}.`;
+      }
+      const jobId = await queue.enqueue(
+        "sweep",
+        { kind: kind as SweepKind },
+        { jobId: `sweep:${kind}:manual` },
+      );
+      return `Sweep \`${kind}\` queued (job ${jobId}); its results go to the log and the audit trail.`;
+    },
+  };
+}
+
+/** `!oikos approvals`: the pending approvals of every session, oldest first. */
+export function approvalsCommand(db: Kysely<Database>): BotCommand {
+  return {
+    name: "approvals",
+    summary: "list pending approvals",
+    permission: "operator",
+    async run() {
+      const rows = await db
+        .selectFrom("approvals")
+        .leftJoin("executions", "executions.id", "approvals.execution_id")
+        .select([
+          "approvals.id",
+          "approvals.subject",
+          "approvals.target",
+          "approvals.risk",
+          "approvals.expires_at",
+          "approvals.created_at",
+          "executions.id as execution_id",
+          "executions.command",
+        ])
+        .where("approvals.status", "=", "pending")
+        .orderBy("approvals.created_at")
+        .limit(30)
+        .execute();
+      if (rows.length === 0) return "No pending approvals.";
+      const lines = rows.map((r) => {
+        const what = r.command ? `\`${r.command}\` on \`${r.target ?? "?"}\`` : r.subject;
+        const expires = new Date(r.expires_at).toISOString().slice(11, 16);
+        return `  ${r.id}  ${what}  [${r.risk ?? "?"}]  execution ${r.execution_id ?? "-"}, expires ${expires} UTC`;
+      });
+      return [`Pending approvals (${rows.length}):`, ...lines].join("\n");
+    },
+  };
+}
+
+/** `!oikos cancel <execution>`: cancels a waiting execution, or asks a running one to stop. */
+export function cancelCommand(db: Kysely<Database>): BotCommand {
+  return {
+    name: "cancel",
+    args: "<execution>",
+    summary: "cancel an execution that is waiting or running",
+    permission: "admin",
+    async run(ctx, args) {
+      const id = args[0];
+      if (!id) return "Usage: `!oikos cancel <execution id>` (see `!oikos approvals`).";
+      const execution = await db
+        .selectFrom("executions")
+        .select(["id", "status"])
+        .where("id", "=", id)
+        .executeTakeFirst();
+      if (!execution) return `There is no execution \`${id}\`.`;
+      if (await cancelPendingExecution(db, id, ctx.user))
+        return `Execution \`${id}\` cancelled (it had not started).`;
+      if (await requestCancel(db, id, ctx.user))
+        return `Execution \`${id}\` is running; asked its worker to stop it.`;
+      return `Execution \`${id}\` is ${execution.status}; nothing to cancel.`;
+    },
+  };
+}

@@ -1,0 +1,186 @@
+import type { Kysely } from "kysely";
+import type { Logger } from "../../app/logger.ts";
+import type { EventBus } from "../../jobs/events/port.ts";
+import type { DomainEvent } from "../../jobs/events/types.ts";
+import type { Database } from "../../store/schema.ts";
+import { getSession } from "../../store/sessions.ts";
+import type { Card } from "./card.ts";
+import { type CardKind, type CardRefs, planSubject } from "./card-refs.ts";
+import { buildApprovalCard } from "./cards/approval-card.ts";
+import { buildPlanCard } from "./cards/plan-card.ts";
+import { buildQuestionCard } from "./cards/question-card.ts";
+import { buildSummaryCard } from "./cards/summary-card.ts";
+import type { ChatAdapter } from "./chat-adapter.ts";
+
+/**
+ * Turns domain events into chat: one card per plan, approval and question (posted once, then
+ * edited as its state changes), agent text and the completion summary as replies in the
+ * session's thread. Every card is rebuilt from the database, so what a card shows is what the
+ * store says. Work for one session runs in order, so an edit never overtakes its post.
+ */
+export class CardRenderer {
+  readonly #db: Kysely<Database>;
+  readonly #adapters: ReadonlyMap<string, ChatAdapter>;
+  readonly #cards: CardRefs;
+  readonly #logger: Logger;
+  readonly #chains = new Map<string, Promise<void>>();
+
+  constructor(deps: {
+    db: Kysely<Database>;
+    adapters: ReadonlyMap<string, ChatAdapter>;
+    cards: CardRefs;
+    logger: Logger;
+  }) {
+    this.#db = deps.db;
+    this.#adapters = deps.adapters;
+    this.#cards = deps.cards;
+    this.#logger = deps.logger;
+  }
+
+  subscribe(events: EventBus): () => void {
+    return events.subscribe("*", (event) => this.handle(event));
+  }
+
+  /** Renders one event; resolves when the chat reflects it. Failures are logged, never thrown. */
+  handle(event: DomainEvent): Promise<void> {
+    const sessionId = event.sessionId;
+    if (!sessionId) return Promise.resolve();
+    const previous = this.#chains.get(sessionId) ?? Promise.resolve();
+    const next = previous.then(() =>
+      this.#render(sessionId, event).catch((error: unknown) => {
+        this.#logger.error({ err: error, event: event.type, sessionId }, "chat rendering failed");
+      }),
+    );
+    this.#chains.set(sessionId, next);
+    void next.then(() => {
+      if (this.#chains.get(sessionId) === next) this.#chains.delete(sessionId);
+    });
+    return next;
+  }
+
+  async #render(sessionId: string, event: DomainEvent): Promise<void> {
+    const session = await getSession(this.#db, sessionId);
+    if (!session) return;
+    const adapter = this.#adapters.get(session.platform);
+    if (!adapter) return;
+    const place = { adapter, room: session.room, thread: session.thread, sessionId };
+    switch (event.type) {
+      case "plan.proposed":
+        if (event.generation > 1) await this.refreshPlan(adapter, sessionId, event.generation - 1);
+        await this.#postOnce(place, "plan", planSubject(sessionId, event.generation), () =>
+          buildPlanCard(this.#db, sessionId, event.generation),
+        );
+        return;
+      case "plan.decided":
+        await this.refreshPlan(adapter, sessionId, event.generation);
+        return;
+      case "approval.requested":
+        await this.#postOnce(place, "approval", event.approvalId, () =>
+          buildApprovalCard(this.#db, event.approvalId),
+        );
+        return;
+      case "approval.decided":
+        await this.refreshApproval(adapter, event.approvalId);
+        return;
+      case "execution.queued":
+      case "execution.started":
+      case "execution.finished":
+        await this.#refreshExecution(adapter, event.executionId);
+        return;
+      case "question.raised":
+        await this.#postOnce(place, "question", event.questionId, () =>
+          buildQuestionCard(this.#db, event.questionId),
+        );
+        return;
+      case "question.answered":
+        await this.#refresh(adapter, "question", event.questionId, () =>
+          buildQuestionCard(this.#db, event.questionId),
+        );
+        return;
+      case "agent.message":
+        if (event.text.trim()) await adapter.post(session.room, session.thread, { text: event.text });
+        return;
+      case "agent.typing":
+        await adapter.typing?.(session.room, event.active);
+        return;
+      case "task.completed": {
+        const card = await buildSummaryCard(this.#db, sessionId, event.outcome);
+        await adapter.post(session.room, session.thread, { card });
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  async refreshPlan(adapter: ChatAdapter, sessionId: string, generation: number): Promise<void> {
+    const subject = planSubject(sessionId, generation);
+    await this.#refresh(adapter, "plan", subject, (note) =>
+      buildPlanCard(this.#db, sessionId, generation, note),
+    );
+  }
+
+  async refreshApproval(adapter: ChatAdapter, approvalId: string): Promise<void> {
+    await this.#refresh(adapter, "approval", approvalId, (note) =>
+      buildApprovalCard(this.#db, approvalId, note),
+    );
+  }
+
+  async #refreshExecution(adapter: ChatAdapter, executionId: string): Promise<void> {
+    const execution = await this.#db
+      .selectFrom("executions")
+      .select(["id", "session_id", "plan_generation", "step_seq", "approval_id"])
+      .where("id", "=", executionId)
+      .executeTakeFirst();
+    if (!execution) return;
+    const approvals = await this.#db
+      .selectFrom("approvals")
+      .select("id")
+      .where("execution_id", "=", executionId)
+      .execute();
+    for (const approval of approvals) await this.refreshApproval(adapter, approval.id);
+    if (execution.session_id && execution.plan_generation !== null) {
+      await this.refreshPlan(adapter, execution.session_id, execution.plan_generation);
+    }
+  }
+
+  /** Posts the card unless this subject already has one (then edits it): never two cards for one thing. */
+  async #postOnce(
+    place: { adapter: ChatAdapter; room: string; thread: string; sessionId: string },
+    kind: CardKind,
+    subjectId: string,
+    build: () => Promise<Card | undefined>,
+  ): Promise<void> {
+    const { adapter } = place;
+    const claimed = await this.#db
+      .insertInto("kv")
+      .values({
+        key: `chat-card:${adapter.platform}:${kind}:${subjectId}`,
+        value: JSON.stringify({ at: new Date() }),
+      })
+      .onConflict((oc) => oc.column("key").doNothing())
+      .returning("key")
+      .executeTakeFirst();
+    if (!claimed) {
+      await this.#refresh(adapter, kind, subjectId, () => build());
+      return;
+    }
+    const card = await build();
+    if (!card) return;
+    const ref = await adapter.post(place.room, place.thread, { card });
+    await this.#cards.save({ ref, kind, sessionId: place.sessionId, subjectId });
+    for (const key of card.reactions ?? []) await adapter.react(ref, key);
+  }
+
+  async #refresh(
+    adapter: ChatAdapter,
+    kind: CardKind,
+    subjectId: string,
+    build: (decisionNote: string | null) => Promise<Card | undefined>,
+  ): Promise<void> {
+    const record = await this.#cards.bySubject(adapter.platform, kind, subjectId);
+    if (!record) return;
+    const card = await build(record.decisionNote);
+    if (card) await adapter.edit(record.ref, { card });
+  }
+}

@@ -1,0 +1,98 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../../../store/schema.ts";
+import { type Card, tailOf } from "../card.ts";
+import { riskBadge } from "../risk-badge.ts";
+import { decisionLine } from "./plan-card.ts";
+
+/**
+ * One card per gated execution: command, target, risk, purpose. After the decision the same
+ * card shows who decided and then the execution's progress and result (edited, never reposted).
+ */
+export async function buildApprovalCard(
+  db: Kysely<Database>,
+  approvalId: string,
+  decisionNote: string | null = null,
+): Promise<Card | undefined> {
+  const approval = await db
+    .selectFrom("approvals")
+    .selectAll()
+    .where("id", "=", approvalId)
+    .executeTakeFirst();
+  if (!approval) return undefined;
+  const execution = approval.execution_id
+    ? await db.selectFrom("executions").selectAll().where("id", "=", approval.execution_id).executeTakeFirst()
+    : undefined;
+  const risk = approval.risk ?? execution?.risk ?? null;
+  const target = approval.target ?? execution?.target ?? "?";
+  const lines = [
+    `\`${execution?.command ?? approval.command_key ?? "?"}\``,
+    `on \`${target}\` — ${riskBadge(risk)}`,
+  ];
+  if (execution?.purpose) lines.push(`why: ${execution.purpose}`);
+  const card: Card = { kind: "approval", title: "🔐 Approval needed", lines };
+  if (approval.status === "pending") {
+    card.badge = risk === "destructive" ? "typed confirmation required" : "waiting for an operator";
+    if (risk === "destructive") {
+      const phrase = approval.required_phrase ?? `confirm ${target}`;
+      card.hint = `This is destructive. To approve, reply in this thread with exactly: ${phrase}   (👍 or a button will not do). React ❌ to deny.`;
+      card.actions = [{ id: "deny", label: "Deny", style: "danger" }];
+      card.reactions = ["❌"];
+    } else {
+      card.hint = "React ✅ to approve or ❌ to deny, or reply “approve” / “deny” in the thread.";
+      card.actions = [
+        { id: "approve", label: "Approve", style: "primary" },
+        { id: "deny", label: "Deny", style: "danger" },
+      ];
+      card.reactions = ["✅", "❌"];
+    }
+  } else {
+    card.title = "🔐 Approval";
+    card.status = decisionLine(
+      approval.status,
+      approval.decided_by,
+      decisionNote ?? approval.channel,
+      approval.decided_at,
+    );
+  }
+  if (execution && approval.status === "approved") {
+    const progress = executionProgress(execution);
+    card.lines.push(progress.line);
+    if (progress.output) card.output = progress.output;
+  }
+  return card;
+}
+
+export interface ExecutionView {
+  status: string;
+  exit_code: number | null;
+  duration_ms: number | null;
+  stdout: string | null;
+  stderr: string | null;
+  output_truncated: boolean;
+  status_reason: string | null;
+}
+
+/** One line for where an execution stands, and its output tail once it finished. */
+export function executionProgress(execution: ExecutionView): { line: string; output?: Card["output"] } {
+  const took = execution.duration_ms !== null ? ` in ${(execution.duration_ms / 1000).toFixed(1)} s` : "";
+  let line: string;
+  switch (execution.status) {
+    case "queued":
+    case "approved":
+      line = "⏳ queued";
+      break;
+    case "running":
+      line = "⏳ running…";
+      break;
+    case "succeeded":
+    case "completed":
+      line = `✅ finished, exit ${execution.exit_code ?? 0}${took}`;
+      break;
+    default:
+      line = `❌ ${execution.status}${execution.exit_code !== null ? `, exit ${execution.exit_code}` : ""}${took}${execution.status_reason ? ` — ${execution.status_reason}` : ""}`;
+  }
+  const text = [execution.stdout ?? "", execution.stderr ?? ""].filter((s) => s.trim()).join("\n");
+  if (!text.trim()) return { line };
+  const { tail, omittedLines } = tailOf(text);
+  return { line, output: { label: "output", tail, omittedLines } };
+}

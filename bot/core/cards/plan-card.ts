@@ -1,0 +1,77 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../../../store/schema.ts";
+import type { Card } from "../card.ts";
+import { clock } from "../card.ts";
+import { riskBadge, stepIcon } from "../risk-badge.ts";
+
+/**
+ * The plan card: numbered steps with a risk badge each, what approval the plan needs, and once
+ * decided who decided how and when. Re-rendered from the database on every change (step ticks).
+ */
+export async function buildPlanCard(
+  db: Kysely<Database>,
+  sessionId: string,
+  generation: number,
+  decisionNote: string | null = null,
+): Promise<Card | undefined> {
+  const plan = await db
+    .selectFrom("plans")
+    .selectAll()
+    .where("session_id", "=", sessionId)
+    .where("generation", "=", generation)
+    .executeTakeFirst();
+  if (!plan) return undefined;
+  const steps = await db
+    .selectFrom("plan_steps")
+    .selectAll()
+    .where("session_id", "=", sessionId)
+    .where("generation", "=", generation)
+    .orderBy("seq")
+    .execute();
+  const lines = steps.map((s) => {
+    const target = s.target ? ` on \`${s.target}\`` : "";
+    const note = s.status === "replaced" && s.replaced_reason ? ` (replaced: ${s.replaced_reason})` : "";
+    const elapsed = s.started_at && s.finished_at ? ` (${seconds(s.started_at, s.finished_at)})` : "";
+    return `${stepIcon(s.status)} ${s.seq}. ${s.title}${target} — ${riskBadge(s.risk)}${elapsed}${note}`;
+  });
+  const risky = steps.some((s) => s.risk === "destructive");
+  const card: Card = {
+    kind: "plan",
+    title: generation > 1 ? `📋 Revised plan (v${generation})` : "📋 Plan",
+    lines: lines.length > 0 ? lines : ["(no steps)"],
+  };
+  if (plan.status === "proposed" && plan.needs_approval) {
+    card.badge = "needs your approval";
+    card.hint =
+      "React ✅ to approve (config changes in this plan may then run), ❌ to deny, or reply “go ahead” in the thread." +
+      (risky ? " Destructive steps still ask for their own typed confirmation." : "");
+    card.actions = [
+      { id: "approve", label: "Approve plan", style: "primary" },
+      { id: "deny", label: "Deny", style: "danger" },
+    ];
+    card.reactions = ["✅", "❌"];
+  } else if (plan.status === "proposed") {
+    card.badge = "read-only: no approval needed";
+  } else {
+    card.status = decisionLine(
+      plan.status,
+      plan.decided_by,
+      decisionNote ?? plan.decided_via,
+      plan.decided_at,
+    );
+  }
+  return card;
+}
+
+export function decisionLine(status: string, by: string | null, via: string | null, at: Date | null): string {
+  const icon = status === "approved" ? "✅" : status === "denied" ? "❌" : "•";
+  const who = by ? ` by ${by}` : "";
+  const how = via ? ` via ${via}` : "";
+  const when = at ? ` at ${clock(new Date(at))}` : "";
+  return `${icon} ${status}${who}${how}${when}`;
+}
+
+function seconds(from: Date, to: Date): string {
+  const ms = new Date(to).getTime() - new Date(from).getTime();
+  return ms >= 60_000 ? `${Math.round(ms / 60_000)} min` : `${Math.max(0, Math.round(ms / 1000))} s`;
+}

@@ -1,0 +1,59 @@
+import type { Card } from "./card.ts";
+
+/** Where a message lives on a platform: enough to edit it, react to it or reply to it. */
+export interface MessageRef {
+  platform: string;
+  room: string;
+  messageId: string;
+  /** Thread root the message was posted in; null for a top-level message. */
+  thread: string | null;
+}
+
+/** What the bot says: a card (rendered per platform) or plain text. */
+export type Outbound = { card: Card } | { text: string };
+
+/** Consent choices a card offers as buttons (Slack) or reactions (Matrix, terminal). */
+export type CardAction = "approve" | "deny" | `option:${number}`;
+
+interface InboundBase {
+  platform: string;
+  room: string;
+  /** Platform event id: the dedupe key (Matrix event_id, Slack event_id / trigger_id). */
+  eventId: string;
+  user: string;
+}
+
+/**
+ * A room event turned platform-free. `thread` is the root of the thread the message was posted
+ * in, or null for a top-level message (which starts a session rooted at its own id).
+ */
+export type Inbound =
+  | (InboundBase & { kind: "message"; messageId: string; thread: string | null; text: string })
+  | (InboundBase & { kind: "reaction"; target: string; key: string })
+  | (InboundBase & { kind: "button"; target: string; action: CardAction })
+  | (InboundBase & { kind: "command"; thread: string | null; text: string });
+
+/** Called by an adapter for every inbound event; resolves when the event is durably handled. */
+export type InboundSink = (event: Inbound) => Promise<void>;
+
+/**
+ * The port every chat platform implements. Adapters translate; all decisions (who may do what,
+ * dedupe, consent, rendering content) live in the platform-free core.
+ */
+export interface ChatAdapter {
+  readonly platform: string;
+  /** The bot's own user id on this platform (its own reactions and messages are ignored). */
+  readonly selfId: string;
+  start(sink: InboundSink): Promise<void>;
+  stop(): Promise<void>;
+  /** Posts in the room; in `thread` when given (a reply in that thread). */
+  post(room: string, thread: string | null, message: Outbound): Promise<MessageRef>;
+  /** Replaces the content of a message the bot posted. */
+  edit(ref: MessageRef, message: Outbound): Promise<void>;
+  /** Adds the bot's own reaction to a message (the consent choices on a card). */
+  react(ref: MessageRef, key: string): Promise<void>;
+  /** "The agent is working" indicator, where the platform has one. */
+  typing?(room: string, active: boolean): Promise<void>;
+  /** Room-level permission the platform knows (Matrix power level); undefined when it has none. */
+  powerLevel?(room: string, user: string): Promise<number | undefined>;
+}

@@ -1,0 +1,271 @@
+import { recordAudit } from "../../store/audit.ts";
+import type { Session } from "../../store/schema.ts";
+import { createSession, findSessionByThread, touchSession } from "../../store/sessions.ts";
+import type { AccessLevel } from "./access.ts";
+import { shouldRefuse } from "./access.ts";
+import { parseCommand } from "./bot-commands.ts";
+import { reactionKind } from "./card.ts";
+import { CardRefs } from "./card-refs.ts";
+import type { ChatAdapter, Inbound } from "./chat-adapter.ts";
+import { ConsentHandler } from "./consent-handler.ts";
+import type { ChatCoreDeps } from "./core-deps.ts";
+import { EventLedger } from "./event-ledger.ts";
+
+const REFUSAL =
+  "Hello! I only take instructions from this room's operators, so I will not act on this. " +
+  "Ask an admin to add you to OIKOS_OPERATORS if you should be one.";
+
+/**
+ * The platform-free heart of the bot: every inbound event from every adapter passes here once
+ * (durable dedupe), is checked against who may do what, and becomes a command answer, a
+ * consent decision, a question answer, or a message for the agent in the thread's session.
+ */
+export class ChatCore {
+  readonly #deps: ChatCoreDeps;
+  readonly #adapters: Map<string, ChatAdapter>;
+  readonly #ledger: EventLedger;
+  readonly #cards: CardRefs;
+  readonly #consent: ConsentHandler;
+
+  constructor(deps: ChatCoreDeps, adapters: Map<string, ChatAdapter>) {
+    this.#deps = deps;
+    this.#adapters = adapters;
+    this.#ledger = new EventLedger(deps.db);
+    this.#cards = new CardRefs(deps.db);
+    this.#consent = new ConsentHandler(deps);
+  }
+
+  get cards(): CardRefs {
+    return this.#cards;
+  }
+
+  /** The sink adapters deliver to. Never throws: one bad event must not stop the bot. */
+  async handle(event: Inbound): Promise<void> {
+    const adapter = this.#adapters.get(event.platform);
+    if (!adapter) return;
+    let begun = false;
+    try {
+      begun = await this.#ledger.begin(event.platform, event.eventId, event.room);
+      if (!begun) return;
+      await this.#dispatch(adapter, event);
+      await this.#ledger.finish(event.platform, event.eventId);
+    } catch (error) {
+      if (begun) this.#ledger.abandon(event.platform, event.eventId);
+      this.#deps.logger.error(
+        { err: error, platform: event.platform, eventId: event.eventId, kind: event.kind },
+        "chat event failed",
+      );
+    }
+  }
+
+  async #dispatch(adapter: ChatAdapter, event: Inbound): Promise<void> {
+    const level = await this.#deps.access.level(adapter, event.room, event.user);
+    if (event.kind === "reaction" || event.kind === "button") {
+      await this.#onConsentGesture(adapter, event, level);
+      return;
+    }
+    if (event.user === adapter.selfId) return;
+    const thread = event.kind === "message" ? (event.thread ?? event.messageId) : event.thread;
+    if (level === "none") {
+      await this.#refuse(adapter, event, thread);
+      return;
+    }
+    const command = parseCommand(event.text);
+    if (event.kind === "command" || command) {
+      const answer = await this.#runCommand(event, level);
+      if (answer) await adapter.post(event.room, thread, { text: answer });
+      return;
+    }
+    await this.#onMessage(adapter, event, event.thread);
+  }
+
+  async #runCommand(event: Inbound & { text: string }, level: AccessLevel): Promise<string | null> {
+    const text = event.kind === "command" && !/^[!/]/.test(event.text.trim()) ? `!${event.text}` : event.text;
+    const thread = "thread" in event ? event.thread : null;
+    return this.#deps.commands.dispatch(
+      text,
+      { user: event.user, platform: event.platform, room: event.room, thread },
+      { isOperator: () => level !== "none", isAdmin: () => level === "admin" },
+    );
+  }
+
+  async #onMessage(
+    adapter: ChatAdapter,
+    event: Inbound & { kind: "message" },
+    thread: string | null,
+  ): Promise<void> {
+    const { db } = this.#deps;
+    const address = { platform: event.platform, room: event.room };
+    let session: Session | undefined = thread
+      ? await findSessionByThread(db, { ...address, thread })
+      : undefined;
+    if (session && (await this.#answerOrConsent(adapter, session, event))) return;
+    if (!this.#deps.modelConfigured) {
+      await adapter.post(event.room, thread ?? event.messageId, {
+        text: "No model is configured, so I can only run `!` commands. Set OPENAI_BASE_URL, OPENAI_API_KEY and OIKOS_MODEL (see README) and start again.",
+      });
+      return;
+    }
+    session ??= await createSession(db, {
+      ...address,
+      thread: thread ?? event.messageId,
+      createdBy: event.user,
+      goal: event.text.slice(0, 500),
+    });
+    const messageId = await this.#deps.recordMessage({
+      sessionId: session.id,
+      text: event.text,
+      author: event.user,
+      eventId: event.eventId,
+    });
+    await touchSession(db, session.id);
+    await this.#deps.queue.enqueue("agent-turn", { sessionId: session.id, reason: "message", messageId });
+  }
+
+  /** A reply in a session's thread may answer its open question or decide a pending card. */
+  async #answerOrConsent(
+    adapter: ChatAdapter,
+    session: Session,
+    event: Inbound & { kind: "message" },
+  ): Promise<boolean> {
+    const { db } = this.#deps;
+    const text = event.text.trim();
+    const question = await db
+      .selectFrom("questions")
+      .selectAll()
+      .where("session_id", "=", session.id)
+      .where("status", "=", "open")
+      .orderBy("created_at", "desc")
+      .executeTakeFirst();
+    if (question) {
+      const options = Array.isArray(question.options) ? question.options : [];
+      const picked = /^\d+$/.test(text) ? options[Number(text) - 1] : undefined;
+      const answer = picked ?? text;
+      const answered = await this.#deps.answerQuestion({ sessionId: session.id, answer, by: event.user });
+      if (answered) {
+        await this.#deps.recordMessage({
+          sessionId: session.id,
+          text: answer,
+          author: event.user,
+          eventId: event.eventId,
+        });
+        await this.#deps.events.publish({
+          type: "question.answered",
+          sessionId: session.id,
+          questionId: question.id,
+        });
+        await this.#deps.queue.enqueue("agent-turn", { sessionId: session.id, reason: "answer" });
+        return true;
+      }
+    }
+    const pendingPhrase = await db
+      .selectFrom("approvals")
+      .select("required_phrase")
+      .where("session_id", "=", session.id)
+      .where("status", "=", "pending")
+      .where("required_phrase", "is not", null)
+      .executeTakeFirst();
+    const typedExactly = pendingPhrase?.required_phrase && samePhrase(text, pendingPhrase.required_phrase);
+    const intent = typedExactly ? "approve" : this.#deps.consentIntent(text);
+    if (intent === "none") return false;
+    const decided = await this.#consent.onPhrase(adapter, session, {
+      decision: intent,
+      user: event.user,
+      via: "phrase",
+      note: `typed “${text.length > 60 ? `${text.slice(0, 57)}…` : text}”`,
+      typedPhrase: text,
+    });
+    if (decided) {
+      // The operator's words stay in the history the agent replays; the decision already woke it.
+      await this.#deps.recordMessage({
+        sessionId: session.id,
+        text,
+        author: event.user,
+        eventId: event.eventId,
+      });
+    }
+    return decided;
+  }
+
+  async #onConsentGesture(
+    adapter: ChatAdapter,
+    event: Inbound & { kind: "reaction" | "button" },
+    level: AccessLevel,
+  ): Promise<void> {
+    const card = await this.#cards.byMessage(event.platform, event.target);
+    if (!card) return;
+    const gesture = event.kind === "reaction" ? event.key : event.action;
+    if (event.kind === "button" && event.action.startsWith("option:") && card.kind === "question") {
+      if (level === "none") {
+        await this.#consent.ignore(card, event.user, "not_operator", { gesture });
+        return;
+      }
+      await this.#answerByButton(card.subjectId, card.sessionId, Number(event.action.slice(7)), event.user);
+      return;
+    }
+    const decision = event.kind === "reaction" ? reactionKind(event.key) : event.action;
+    if (decision !== "approve" && decision !== "deny") return;
+    if (event.user === adapter.selfId) {
+      await this.#consent.ignore(card, event.user, "self", { gesture });
+      return;
+    }
+    if (level === "none") {
+      await this.#consent.ignore(card, event.user, "not_operator", { gesture });
+      return;
+    }
+    await this.#consent.onCard(adapter, card, {
+      decision,
+      user: event.user,
+      via: event.kind === "reaction" ? "reaction" : "button",
+      note:
+        event.kind === "reaction" ? event.key : `the ${decision === "approve" ? "Approve" : "Deny"} button`,
+    });
+  }
+
+  async #answerByButton(
+    questionId: string,
+    sessionId: string | null,
+    option: number,
+    user: string,
+  ): Promise<void> {
+    if (!sessionId) return;
+    const question = await this.#deps.db
+      .selectFrom("questions")
+      .selectAll()
+      .where("id", "=", questionId)
+      .executeTakeFirst();
+    const options = question && Array.isArray(question.options) ? question.options : [];
+    const answer = options[option - 1];
+    if (!answer) return;
+    if (question?.status !== "open") return;
+    if (!(await this.#deps.answerQuestion({ sessionId, answer, by: user }))) return;
+    await this.#deps.recordMessage({
+      sessionId,
+      text: answer,
+      author: user,
+      eventId: `${questionId}:${option}`,
+    });
+    await this.#deps.events.publish({ type: "question.answered", sessionId, questionId });
+    await this.#deps.queue.enqueue("agent-turn", { sessionId, reason: "answer" });
+  }
+
+  async #refuse(adapter: ChatAdapter, event: Inbound, thread: string | null): Promise<void> {
+    const { db } = this.#deps;
+    const tell = await shouldRefuse(db, event.platform, event.user);
+    await recordAudit(
+      db,
+      { by: event.user },
+      {
+        action: "chat.refused",
+        subject: `${event.platform}:${event.room}`,
+        details: { eventId: event.eventId, told: tell },
+      },
+    );
+    if (tell) await adapter.post(event.room, thread, { text: REFUSAL });
+  }
+}
+
+function samePhrase(typed: string, required: string): boolean {
+  const norm = (text: string) => text.trim().replace(/\s+/g, " ").toLowerCase();
+  return norm(typed) === norm(required);
+}

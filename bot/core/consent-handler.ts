@@ -1,0 +1,178 @@
+import { recordAudit } from "../../store/audit.ts";
+import {
+  approvePlan,
+  type ConsentResult,
+  type ConsentVia,
+  decideApproval,
+  denyPlan,
+} from "../../store/consent.ts";
+import type { Session } from "../../store/schema.ts";
+import type { CardRecord } from "./card-refs.ts";
+import { splitPlanSubject } from "./card-refs.ts";
+import type { ChatAdapter, MessageRef } from "./chat-adapter.ts";
+import type { ChatCoreDeps } from "./core-deps.ts";
+import { applyFollowUps } from "./follow-ups.ts";
+
+export interface ConsentAct {
+  decision: "approve" | "deny";
+  user: string;
+  via: ConsentVia;
+  /** How it looks in the room: "✅", "the Approve button", "typed “go ahead”". */
+  note: string;
+  typedPhrase?: string;
+}
+
+/**
+ * Applies an operator's decision to what a card shows. The card's state is re-read from the
+ * database by store/consent (nothing held in memory); refusals (already decided, typed phrase
+ * required, other session) come back as data and are told in the thread when useful.
+ */
+export class ConsentHandler {
+  readonly #deps: ChatCoreDeps;
+
+  constructor(deps: ChatCoreDeps) {
+    this.#deps = deps;
+  }
+
+  async onCard(adapter: ChatAdapter, card: CardRecord, act: ConsentAct): Promise<ConsentResult | undefined> {
+    if (!card.sessionId) return undefined;
+    const sessionId = card.sessionId;
+    let result: ConsentResult;
+    if (card.kind === "plan") {
+      const [, generation] = splitPlanSubject(card.subjectId);
+      const input = { sessionId, generation, by: act.user, via: act.via };
+      result =
+        act.decision === "approve"
+          ? await approvePlan(this.#deps.db, input)
+          : await denyPlan(this.#deps.db, input);
+    } else if (card.kind === "approval") {
+      result = await decideApproval(this.#deps.db, {
+        approvalId: card.subjectId,
+        sessionId,
+        decision: act.decision === "approve" ? "approved" : "denied",
+        by: act.user,
+        via: act.via,
+        ...(act.typedPhrase !== undefined ? { typedPhrase: act.typedPhrase } : {}),
+      });
+    } else {
+      return undefined;
+    }
+    await this.#finish(adapter, card.ref, sessionId, result, act);
+    return result;
+  }
+
+  /** A phrase typed in a session's thread: decides the pending execution approval, else the proposed plan. */
+  async onPhrase(adapter: ChatAdapter, session: Session, act: ConsentAct): Promise<boolean> {
+    const { db } = this.#deps;
+    const approval = await db
+      .selectFrom("approvals")
+      .selectAll()
+      .where("session_id", "=", session.id)
+      .where("subject", "=", "execution")
+      .where("status", "=", "pending")
+      .orderBy("created_at", "desc")
+      .executeTakeFirst();
+    if (approval) {
+      const card = await this.#cardFor(adapter, "approval", approval.id);
+      if (card) {
+        await this.onCard(adapter, card, act);
+        return true;
+      }
+    }
+    const plan = await db
+      .selectFrom("plans")
+      .selectAll()
+      .where("session_id", "=", session.id)
+      .where("status", "=", "proposed")
+      .where("needs_approval", "=", true)
+      .orderBy("generation", "desc")
+      .executeTakeFirst();
+    if (plan) {
+      const card = await this.#cardFor(adapter, "plan", `${session.id}:${plan.generation}`);
+      if (card) {
+        await this.onCard(adapter, card, act);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Consent that does not count (a stranger, the bot itself, a card of another session): audited, ignored. */
+  async ignore(
+    card: CardRecord | undefined,
+    user: string,
+    reason: string,
+    detail: Record<string, unknown>,
+  ): Promise<void> {
+    await recordAudit(
+      this.#deps.db,
+      { by: user, sessionId: card?.sessionId ?? null },
+      {
+        action: "consent.ignored",
+        subject: card ? `${card.kind}:${card.subjectId}` : null,
+        details: { reason, ...detail },
+      },
+    );
+  }
+
+  async #cardFor(
+    adapter: ChatAdapter,
+    kind: "plan" | "approval",
+    subjectId: string,
+  ): Promise<CardRecord | undefined> {
+    const { db } = this.#deps;
+    const row = await db
+      .selectFrom("chat_cards")
+      .selectAll()
+      .where("platform", "=", adapter.platform)
+      .where("kind", "=", kind)
+      .where("subject_id", "=", subjectId)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return {
+      ref: { platform: row.platform, room: row.room, messageId: row.message_id, thread: row.thread },
+      kind,
+      sessionId: row.session_id,
+      subjectId: row.subject_id,
+      decisionNote: row.decision_note,
+    };
+  }
+
+  async #finish(
+    adapter: ChatAdapter,
+    ref: MessageRef,
+    sessionId: string,
+    result: ConsentResult,
+    act: ConsentAct,
+  ): Promise<void> {
+    const { db, queue, events, logger } = this.#deps;
+    if (!result.ok) {
+      if (result.code === "typed_confirmation_required" || result.code === "expired") {
+        await adapter.post(ref.room, ref.thread, { text: result.message });
+      }
+      await recordAudit(
+        db,
+        { by: act.user, sessionId },
+        {
+          action: "consent.refused",
+          subject: ref.messageId,
+          details: { code: result.code, via: act.via },
+        },
+      );
+      return;
+    }
+    await db
+      .updateTable("chat_cards")
+      .set({ decision_note: act.note })
+      .where("platform", "=", ref.platform)
+      .where("message_id", "=", ref.messageId)
+      .execute();
+    const outcome = await applyFollowUps(result.followUps, { queue, events });
+    for (const failure of outcome.failed) {
+      logger.error(
+        { err: failure.error, followUp: failure.followUp.kind, sessionId },
+        "consent follow-up failed",
+      );
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../../store/schema.ts";
+
+/**
+ * Durable per-event dedupe (table chat_events). An event is recorded before it is handled and
+ * marked processed after; a redelivery of a processed event (Slack retry, Matrix re-sync after
+ * a crash) is skipped. An event recorded but never marked (crash mid-handling) is handled again
+ * when it is delivered again, so nothing is lost; concurrent duplicates in this process wait.
+ */
+export class EventLedger {
+  readonly #db: Kysely<Database>;
+  readonly #inFlight = new Set<string>();
+
+  constructor(db: Kysely<Database>) {
+    this.#db = db;
+  }
+
+  /** True when this event should be handled now; false when it was (or is being) handled already. */
+  async begin(platform: string, eventId: string, room: string | null): Promise<boolean> {
+    const key = `${platform}\u0000${eventId}`;
+    if (this.#inFlight.has(key)) return false;
+    this.#inFlight.add(key);
+    try {
+      await this.#db
+        .insertInto("chat_events")
+        .values({ platform, event_id: eventId, room })
+        .onConflict((oc) => oc.columns(["platform", "event_id"]).doNothing())
+        .execute();
+      const row = await this.#db
+        .selectFrom("chat_events")
+        .select("processed_at")
+        .where("platform", "=", platform)
+        .where("event_id", "=", eventId)
+        .executeTakeFirstOrThrow();
+      if (row.processed_at !== null) {
+        this.#inFlight.delete(key);
+        return false;
+      }
+      return true;
+    } catch (error) {
+      this.#inFlight.delete(key);
+      throw error;
+    }
+  }
+
+  async finish(platform: string, eventId: string): Promise<void> {
+    try {
+      await this.#db
+        .updateTable("chat_events")
+        .set({ processed_at: new Date() })
+        .where("platform", "=", platform)
+        .where("event_id", "=", eventId)
+        .execute();
+    } finally {
+      this.#inFlight.delete(`${platform}\u0000${eventId}`);
+    }
+  }
+
+  /** Lets a failed event be retried by a redelivery. */
+  abandon(platform: string, eventId: string): void {
+    this.#inFlight.delete(`${platform}\u0000${eventId}`);
+  }
+
+  async wasProcessed(platform: string, eventId: string): Promise<boolean> {
+    const row = await this.#db
+      .selectFrom("chat_events")
+      .select("processed_at")
+      .where("platform", "=", platform)
+      .where("event_id", "=", eventId)
+      .executeTakeFirst();
+    return row?.processed_at != null;
+  }
+}

@@ -1,0 +1,245 @@
+import assert from "node:assert/strict";
+import { PassThrough } from "node:stream";
+import { after, before, describe, test } from "node:test";
+import { findSessionByThread } from "../../store/sessions.ts";
+import {
+  type ChatHarness,
+  createChatHarness,
+  finishExecution,
+  proposePlan,
+  queuedJobs,
+  requestExecutionApproval,
+} from "../testing/chat-harness.ts";
+import { TerminalAdapter } from "./terminal-adapter.ts";
+
+// The chat core through the terminal adapter, with the agent's and the worker's part played by
+// writing their rows with their store functions and publishing their events.
+describe("terminal chat through the core", () => {
+  let h: ChatHarness;
+  let terminal: TerminalAdapter;
+  let output = "";
+  const take = () => {
+    const text = output;
+    output = "";
+    return text;
+  };
+
+  before(async () => {
+    h = await createChatHarness({ operators: ["alice", "bob"], admins: ["alice"] });
+    const out = new PassThrough();
+    out.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    terminal = new TerminalAdapter({
+      input: new PassThrough(),
+      output: out,
+      user: "alice",
+      interactive: false,
+    });
+    h.adapters.set("shell", terminal);
+    await terminal.start((e) => h.core.handle(e));
+  });
+  after(async () => h.close());
+
+  let sessionId = "";
+  let thread = "";
+
+  test("a top-level message starts a session bound to its thread and queues a turn", async () => {
+    await terminal.send("restart the gitea container");
+    const session = await h.store.db.selectFrom("sessions").selectAll().executeTakeFirstOrThrow();
+    sessionId = session.id;
+    thread = session.thread;
+    assert.equal(session.platform, "shell");
+    assert.equal(session.created_by, "alice");
+    const found = await findSessionByThread(h.store.db, { platform: "shell", room: "terminal", thread });
+    assert.equal(found?.id, sessionId);
+    const jobs = await queuedJobs(h, "agent-turn");
+    assert.equal(jobs.length, 1);
+    assert.equal((jobs[0] as { sessionId: string }).sessionId, sessionId);
+    const messages = await h.store.db
+      .selectFrom("messages")
+      .selectAll()
+      .where("session_id", "=", sessionId)
+      .execute();
+    assert.deepEqual(
+      messages.map((m) => [m.role, m.content, m.author]),
+      [["user", "restart the gitea container", "alice"]],
+    );
+  });
+
+  test("a stranger gets one polite refusal and never a turn", async () => {
+    await terminal.send("!as mallory");
+    take();
+    await terminal.send("please delete everything");
+    assert.match(take(), /only take instructions from this room's operators/);
+    await terminal.send("hello??");
+    assert.doesNotMatch(take(), /operators/);
+    assert.equal((await queuedJobs(h, "agent-turn")).length, 1);
+    const refused = await h.store.db
+      .selectFrom("audit_log")
+      .selectAll()
+      .where("action", "=", "chat.refused")
+      .execute();
+    assert.equal(refused.length, 2);
+  });
+
+  test("a plan card: the stranger's +1 is ignored and audited, the operator's approves and edits the card", async () => {
+    const generation = await proposePlan(h, sessionId, [
+      { title: "Look at the container", target: "lxc:gitea", risk: "read_only" },
+      { title: "Restart gitea", target: "lxc:gitea", risk: "config_mutation" },
+    ]);
+    const card = take();
+    assert.match(card, /📋 Plan — needs your approval/);
+    assert.match(card, /1\. Look at the container on `lxc:gitea` — 🟢 read-only/);
+    assert.match(card, /2\. Restart gitea on `lxc:gitea` — 🟡 config change/);
+    assert.match(card, /oikos reacted ✅/);
+    await terminal.send("+1");
+    const plan = () =>
+      h.store.db
+        .selectFrom("plans")
+        .selectAll()
+        .where("session_id", "=", sessionId)
+        .where("generation", "=", generation)
+        .executeTakeFirstOrThrow();
+    assert.equal((await plan()).status, "proposed");
+    const ignored = await h.store.db
+      .selectFrom("audit_log")
+      .selectAll()
+      .where("action", "=", "consent.ignored")
+      .execute();
+    assert.equal(ignored.length, 1);
+    assert.equal(ignored[0]!.actor, "mallory");
+    await terminal.send("!as alice");
+    take();
+    await terminal.send("+1");
+    const decided = await plan();
+    assert.equal(decided.status, "approved");
+    assert.equal(decided.decided_by, "alice");
+    assert.equal(decided.decided_via, "reaction");
+    const edited = take();
+    assert.match(edited, /\[#\d+ edited\] 📋 Plan/);
+    assert.match(edited, /✅ approved by alice via \+1 at \d\d:\d\d UTC/);
+    const window = await h.store.db
+      .selectFrom("windows")
+      .selectAll()
+      .where("session_id", "=", sessionId)
+      .executeTakeFirst();
+    assert.equal(window?.kind, "assent");
+  });
+
+  test("an approval card decided by a typed phrase, then edited with progress and the output tail", async () => {
+    const { executionId, approvalId } = await requestExecutionApproval(h, sessionId, {
+      target: "lxc:gitea",
+      command: "systemctl restart gitea",
+      risk: "config_mutation",
+      purpose: "apply the new config",
+    });
+    const card = take();
+    assert.match(card, /🔐 Approval needed — waiting for an operator/);
+    assert.match(card, /`systemctl restart gitea`/);
+    await terminal.send("go ahead");
+    const approval = await h.store.db
+      .selectFrom("approvals")
+      .selectAll()
+      .where("id", "=", approvalId)
+      .executeTakeFirstOrThrow();
+    assert.equal(approval.status, "approved");
+    assert.equal(approval.channel, "phrase");
+    assert.match(take(), /approved by alice via typed “go ahead”/);
+    const lines = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join("\n");
+    await finishExecution(h, sessionId, executionId, { exitCode: 0, stdout: lines });
+    const progress = take();
+    assert.match(progress, /✅ finished, exit 0 in 1\.2 s/);
+    assert.match(progress, /line 40/);
+    assert.doesNotMatch(progress, /line 3\n/);
+    assert.match(progress, /earlier lines hidden/);
+    const executeJobs = await queuedJobs(h, "execute");
+    assert.deepEqual(executeJobs, [{ executionId }]);
+  });
+
+  test("destructive: 👍 does not approve; only the exact phrase naming the target does", async () => {
+    const { approvalId } = await requestExecutionApproval(h, sessionId, {
+      target: "lxc:gitea",
+      command: "pct destroy 105",
+      risk: "destructive",
+      purpose: "remove the old container",
+      requiredPhrase: "destroy lxc:gitea",
+    });
+    const card = take();
+    assert.match(card, /reply in this thread with exactly: destroy lxc:gitea/);
+    assert.doesNotMatch(card, /oikos reacted ✅/);
+    await terminal.send("!react 👍");
+    const status = async () =>
+      (
+        await h.store.db
+          .selectFrom("approvals")
+          .select("status")
+          .where("id", "=", approvalId)
+          .executeTakeFirstOrThrow()
+      ).status;
+    assert.equal(await status(), "pending");
+    assert.match(take(), /type exactly `destroy lxc:gitea`/);
+    await terminal.send("yes do it");
+    assert.equal(await status(), "pending");
+    take();
+    await terminal.send("destroy lxc:gitea");
+    assert.equal(await status(), "approved");
+    assert.match(take(), /approved by alice via typed “destroy lxc:gitea”/);
+  });
+
+  test("the completion summary is a reply in the thread; the next message starts a new session", async () => {
+    await h.store.db
+      .updateTable("sessions")
+      .set({ summary: "gitea restarted; config applied", status: "done" })
+      .where("id", "=", sessionId)
+      .execute();
+    await h.events.publish({ type: "task.completed", sessionId, outcome: "success" });
+    const summary = take();
+    assert.match(summary, /│ oikos \[#\d+\] ✅ Task success/);
+    assert.match(summary, /gitea restarted; config applied/);
+    await terminal.send("now check the disk space");
+    const sessions = await h.store.db.selectFrom("sessions").select("id").execute();
+    assert.equal(sessions.length, 2);
+  });
+
+  test("the same platform event twice is handled once", async () => {
+    const event = {
+      kind: "message" as const,
+      platform: "shell",
+      room: "terminal",
+      eventId: "dup-1",
+      messageId: "dup-1",
+      user: "alice",
+      thread: null,
+      text: "one task",
+    };
+    await h.core.handle(event);
+    await h.core.handle(event);
+    const sessions = await h.store.db
+      .selectFrom("sessions")
+      .select("id")
+      .where("thread", "=", "dup-1")
+      .execute();
+    assert.equal(sessions.length, 1);
+    const messages = await h.store.db
+      .selectFrom("messages")
+      .select("id")
+      .where("platform_event_id", "=", "dup-1")
+      .execute();
+    assert.equal(messages.length, 1);
+  });
+
+  test("admin commands: approvals lists, sweep queues, and a non-admin is refused", async () => {
+    take();
+    await terminal.send("!oikos approvals");
+    assert.match(take(), /No pending approvals|Pending approvals/);
+    await terminal.send("!oikos sweep stale");
+    assert.match(take(), /Sweep `stale` queued/);
+    assert.deepEqual(await queuedJobs(h, "sweep"), [{ kind: "stale" }]);
+    await terminal.send("!as bob");
+    take();
+    await terminal.send("!oikos sweep all");
+    assert.match(take(), /`!sweep` is for admins; bob is not one/);
+    assert.equal((await queuedJobs(h, "sweep")).length, 1);
+  });
+});

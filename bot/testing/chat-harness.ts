@@ -1,0 +1,189 @@
+import { silentLogger } from "../../app/logger.ts";
+import { InProcessEventBus } from "../../jobs/events/in-process.ts";
+import type { EventBus } from "../../jobs/events/port.ts";
+import { createQueue } from "../../jobs/queue/create.ts";
+import type { QueuePort } from "../../jobs/queue/port.ts";
+import { createExecutionApproval } from "../../store/approvals.ts";
+import { createExecution, transitionExecution } from "../../store/executions.ts";
+import { appendMessage } from "../../store/messages.ts";
+import { insertPlanGeneration, type NewStep } from "../../store/plans.ts";
+import { answerOpenQuestion } from "../../store/questions.ts";
+import { KyselyJobJournal } from "../../store/queue-journal.ts";
+import { createSession } from "../../store/sessions.ts";
+import { createTestStore, type TestStore } from "../../test-support/store.ts";
+import { RoomAccess, type RoomAccessConfig } from "../core/access.ts";
+import { approvalsCommand, cancelCommand, sweepCommand } from "../core/admin-commands.ts";
+import { CommandRegistry } from "../core/bot-commands.ts";
+import { CardRenderer } from "../core/card-renderer.ts";
+import type { ChatAdapter } from "../core/chat-adapter.ts";
+import { ChatCore } from "../core/chat-core.ts";
+import type { ChatCoreDeps } from "../core/core-deps.ts";
+import { interimConsentIntent } from "../core/phrase-consent.ts";
+
+/**
+ * The chat core wired to real parts (a fresh database, the in-process queue and event bus) for
+ * bot tests. The agent and the execution worker are not running: tests play their part by
+ * writing plans/executions with their store functions and publishing the events they publish.
+ */
+export interface ChatHarness {
+  store: TestStore;
+  queue: QueuePort;
+  events: EventBus;
+  core: ChatCore;
+  adapters: Map<string, ChatAdapter>;
+  commands: CommandRegistry;
+  close(): Promise<void>;
+}
+
+export async function createChatHarness(access: RoomAccessConfig): Promise<ChatHarness> {
+  const store = await createTestStore();
+  const db = store.db;
+  const queue = createQueue({ journal: new KyselyJobJournal(db) });
+  const events = new InProcessEventBus();
+  const commands = new CommandRegistry();
+  commands.add({
+    name: "help",
+    summary: "list commands",
+    permission: "anyone",
+    run: async () => commands.helpText(),
+  });
+  commands.add(sweepCommand(queue)).add(approvalsCommand(db)).add(cancelCommand(db));
+  const logger = silentLogger();
+  const deps: ChatCoreDeps = {
+    db,
+    queue,
+    events,
+    logger,
+    commands,
+    access: new RoomAccess(access),
+    modelConfigured: true,
+    consentIntent: interimConsentIntent,
+    recordMessage: async ({ sessionId, text, author, eventId }) =>
+      (await appendMessage(db, { sessionId, role: "user", content: text, author, platformEventId: eventId }))
+        .id,
+    answerQuestion: async (input) => (await answerOpenQuestion(db, input)) !== undefined,
+  };
+  const adapters = new Map<string, ChatAdapter>();
+  const core = new ChatCore(deps, adapters);
+  const renderer = new CardRenderer({ db, adapters, cards: core.cards, logger });
+  const unsubscribe = renderer.subscribe(events);
+  return {
+    store,
+    queue,
+    events,
+    core,
+    adapters,
+    commands,
+    async close() {
+      unsubscribe();
+      await queue.close({ graceMs: 100 });
+      await events.close();
+      await store.dispose();
+    },
+  };
+}
+
+/** Plays the agent: writes a plan generation for the session and publishes plan.proposed. */
+export async function proposePlan(
+  h: ChatHarness,
+  sessionId: string,
+  steps: NewStep[],
+  needsApproval = true,
+): Promise<number> {
+  const { generation } = await h.store.db
+    .transaction()
+    .execute((tx) => insertPlanGeneration(tx, sessionId, steps, { needsApproval, now: new Date() }));
+  await h.events.publish({ type: "plan.proposed", sessionId, generation });
+  return generation;
+}
+
+/** Plays the gate in `run`: an execution waiting for approval, its approval row, approval.requested. */
+export async function requestExecutionApproval(
+  h: ChatHarness,
+  sessionId: string,
+  input: {
+    target: string;
+    command: string;
+    risk: string;
+    purpose: string;
+    requiredPhrase?: string;
+    stepSeq?: number;
+    generation?: number;
+  },
+): Promise<{ executionId: string; approvalId: string }> {
+  const now = new Date();
+  const execution = await createExecution(h.store.db, {
+    sessionId,
+    target: input.target,
+    command: input.command,
+    commandKey: `${input.target}:${input.command}`,
+    risk: input.risk,
+    purpose: input.purpose,
+    requestedBy: "agent",
+    status: "pending_approval",
+    timeoutMs: 60_000,
+    deadlineAt: new Date(now.getTime() + 3_600_000),
+    planGeneration: input.generation ?? null,
+    stepSeq: input.stepSeq ?? null,
+  });
+  const created = await createExecutionApproval(h.store.db, {
+    sessionId,
+    executionId: execution.id,
+    commandKey: execution.command_key,
+    target: input.target,
+    risk: input.risk,
+    requiredPhrase: input.requiredPhrase ?? null,
+    expiresAt: new Date(now.getTime() + 3_600_000),
+  });
+  if (!created.created) throw new Error("another approval is pending");
+  await h.events.publish({
+    type: "approval.requested",
+    sessionId,
+    approvalId: created.approval.id,
+    executionId: execution.id,
+  });
+  return { executionId: execution.id, approvalId: created.approval.id };
+}
+
+/** Plays the execution worker: queued → running → completed with output, with its events. */
+export async function finishExecution(
+  h: ChatHarness,
+  sessionId: string,
+  executionId: string,
+  result: { exitCode: number; stdout: string },
+): Promise<void> {
+  const db = h.store.db;
+  await transitionExecution(db, executionId, { from: "queued", to: "running", now: new Date() });
+  await h.events.publish({ type: "execution.started", sessionId, executionId });
+  await transitionExecution(db, executionId, {
+    from: "running",
+    to: result.exitCode === 0 ? "completed" : "failed",
+    now: new Date(),
+    set: { exit_code: result.exitCode, stdout: result.stdout, stderr: "", duration_ms: 1200 },
+  });
+  await h.events.publish({
+    type: "execution.finished",
+    sessionId,
+    executionId,
+    status: result.exitCode === 0 ? "completed" : "failed",
+  });
+}
+
+export async function sessionFor(
+  h: ChatHarness,
+  platform: string,
+  room: string,
+  thread: string,
+  by: string,
+): Promise<string> {
+  return (await createSession(h.store.db, { platform, room, thread, createdBy: by })).id;
+}
+
+export async function queuedJobs(h: ChatHarness, queue: string): Promise<unknown[]> {
+  const rows = await h.store.db
+    .selectFrom("queue_jobs")
+    .select(["data"])
+    .where("queue", "=", queue)
+    .execute();
+  return rows.map((r) => r.data);
+}
