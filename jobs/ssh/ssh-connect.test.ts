@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { labAuth, labSshTarget } from "../../test-support/sshd/lab-targets.ts";
 import { type SshLab, sshLabUnavailable, startSshLab } from "../../test-support/sshd/ssh-lab.ts";
+import { createSshTransport } from "./create-ssh-transport.ts";
 import {
   HostKeyChangedError,
   HostKeyUnknownError,
@@ -99,6 +100,21 @@ describe("connecting: host keys, auth and refusals", {
     });
     try {
       assert.equal((await pool.run(labSshTarget(host).ssh!, "echo known")).stdout, "known\n");
+    } finally {
+      await pool.close();
+    }
+  });
+
+  test("createSshTransport with a known_hosts file verifies strictly", async () => {
+    const host = lab.host("known");
+    const path = join(dir, "strict_known_hosts");
+    await writeFile(path, `[127.0.0.1]:${lab.host("keys").port} ${lab.host("keys").hostPublicKey}\n`);
+    const keyPath = join(dir, "lab-client-key");
+    await writeFile(keyPath, host.privateKey, { mode: 0o600 });
+    const { pool, router } = createSshTransport({ privateKeyPath: keyPath, knownHostsFile: path });
+    try {
+      await assert.rejects(router.exec(labSshTarget(host), "true"), HostKeyUnknownError);
+      assert.equal((await router.exec(labSshTarget(lab.host("keys")), "echo listed")).stdout, "listed\n");
     } finally {
       await pool.close();
     }
