@@ -257,15 +257,18 @@ export class InProcessQueue implements QueuePort {
       error instanceof UnrecoverableJobError ||
       error instanceof InvalidJobPayloadError ||
       job.attempts >= job.maxAttempts;
-    this.#onError(error, { id: job.id, queue: job.queue, attempt: job.attempts, final: permanent });
+    // Journal first, report second: whoever sees the report finds the journal already updated.
+    const report = { id: job.id, queue: job.queue, attempt: job.attempts, final: permanent };
     if (permanent) {
       this.#live.delete(job.id);
       await this.#journal.markFailed(job.id, describe(error), null);
+      this.#onError(error, report);
       return;
     }
     job.state = "waiting";
     job.runAt = Date.now() + backoffDelay(job.backoffMs, job.attempts);
     await this.#journal.markFailed(job.id, describe(error), { runAt: new Date(job.runAt) });
+    this.#onError(error, report);
     this.#schedule(job);
   }
 

@@ -75,7 +75,11 @@ export interface QueuePort {
   repeat<Q extends QueueName>(queue: Q, data: QueuePayload<Q>, options: RepeatOptions): Promise<void>;
   /** The recurring schedules known to this queue (for status output and tests). */
   listRepeats(): Promise<RepeatInfo[]>;
-  /** Start consuming registered queues. A producer-only process never calls it. */
+  /**
+   * Start consuming registered queues. A producer-only process never calls it. Register every
+   * handler first: jobs a crash left interrupted are reported to the onInterrupted hooks known
+   * at this moment.
+   */
   start(): Promise<void>;
   /**
    * Stop taking jobs, let running ones finish within graceMs (default 10 000), then abort them
