@@ -11,8 +11,13 @@ import { TransportRouter } from "./transport-router.ts";
 
 const unavailable = await sshLabUnavailable();
 
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 20));
+/** Poll until `condition` holds; the bound only stops a broken test from hanging the suite. */
+async function until(condition: () => boolean, giveUpAfterMs = 15_000): Promise<void> {
+  const giveUpAt = Date.now() + giveUpAfterMs;
+  while (!condition()) {
+    if (Date.now() > giveUpAt) throw new Error("condition never became true");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 describe("ssh connection pool against real sshd", {

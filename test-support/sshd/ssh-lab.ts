@@ -1,3 +1,18 @@
+/**
+ * Real OpenSSH servers for tests: one `sshd -D` per simulated host on its own loopback port, all
+ * logging in as the unprivileged user `oikos-test` with a client key made for this run.
+ *
+ *   const unavailable = await sshLabUnavailable();
+ *   describe("…", { skip: unavailable ? `sshd unavailable: ${unavailable}` : false }, () => {
+ *     let lab: SshLab;
+ *     before(async () => { lab = await startSshLab({ hosts: [{ name: "pve", toolbox: { pct: "#!/bin/sh\n…" } }] }); });
+ *     after(() => lab?.stop());
+ *     test("…", async () => { const target = labSshTarget(lab.host("pve")); … });  // see lab-targets.ts
+ *   });
+ *
+ * Sessions get PATH=<toolbox>:/usr/local/bin:/usr/bin:/bin, OIKOS_LAB_HOST=<name> and
+ * OIKOS_LAB_STATE=<state dir>, so toolbox scripts can keep per-host state (counters, call logs).
+ */
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chmod, chown, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
