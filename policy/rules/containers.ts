@@ -334,8 +334,11 @@ const dockerRule: CommandRule = {
     ...COMPOSE_VALUE_OPTIONS,
   ],
   subcommands: {
-    readOnly: [...DOCKER_READ, ...COMPOSE_READ.map((sub) => `compose ${sub}`)],
-    mutating: [...DOCKER_WRITE, ...COMPOSE_WRITE.map((sub) => `compose ${sub}`)],
+    readOnly: [...DOCKER_READ, ...COMPOSE_READ.map((sub) => `compose ${sub}`), "compose exec"],
+    mutating: [
+      ...DOCKER_WRITE,
+      ...COMPOSE_WRITE.filter((sub) => sub !== "exec").map((sub) => `compose ${sub}`),
+    ],
     destructive: [...DOCKER_DESTROY, ...COMPOSE_DESTROY.map((sub) => `compose ${sub}`)],
   },
   refine: dockerRefine,

@@ -250,13 +250,59 @@ function uniqRefine(view: CommandView, ctx: RuleContext): Finding[] {
   return output ? [ctx.writeTo(output, quoteSegment(view.text))] : [];
 }
 
+const GENTLE_SIGNALS = new Set([
+  "HUP",
+  "SIGHUP",
+  "1",
+  "USR1",
+  "SIGUSR1",
+  "10",
+  "USR2",
+  "SIGUSR2",
+  "12",
+  "0",
+  "WINCH",
+  "SIGWINCH",
+  "CONT",
+  "SIGCONT",
+]);
+
 function killRefine(view: CommandView): Finding[] {
-  const targets = view.args.filter((arg) => !arg.value.startsWith("-") || /^-\d+$/.test(arg.value));
-  const pids = targets.filter((arg) => arg.value !== "--");
-  if (pids.some((pid) => pid.value === "1" || pid.value === "-1")) {
+  if (view.name !== "kill") return [];
+  let args = view.args;
+  let signal = "TERM";
+  const first = args[0]?.value ?? "";
+  if (first === "-s" || first === "-n") {
+    signal = args[1]?.value ?? "TERM";
+    args = args.slice(2);
+  } else if (first.startsWith("-") && first !== "--" && first.length > 1) {
+    signal = first.slice(1);
+    args = args.slice(1);
+  }
+  const pids = args.filter((arg) => arg.value !== "--");
+  if (
+    !GENTLE_SIGNALS.has(signal.toUpperCase()) &&
+    pids.some((pid) => pid.value === "1" || pid.value === "-1")
+  ) {
     return [finding("destructive", `${quoteSegment(view.text)} signals init or every process (destructive)`)];
   }
   return [];
+}
+
+const PARTED_PRINT_WORDS = /^(print|unit|[kKMGT]i?B|s|%|cyl|chs|compact|free|list|all|devices)$/;
+
+function partedRefine(view: CommandView): Finding[] {
+  const q = quoteSegment(view.text);
+  const words = positionals(view.args, ["-a", "--align"])
+    .slice(1)
+    .map((arg) => arg.value);
+  if (
+    hasOption(view.args, ["-l", "--list"]) ||
+    (words.length > 0 && words.every((word) => PARTED_PRINT_WORDS.test(word)))
+  ) {
+    return [finding("read_only", `${q} only prints partition tables (read-only)`)];
+  }
+  return [finding("destructive", `${q} rewrites partition tables (destructive)`)];
 }
 
 function initRefine(view: CommandView): Finding[] {
@@ -483,8 +529,6 @@ export const FILE_RULES: CommandRule[] = [
       "go",
       "ansible",
       "ansible-playbook",
-      "certbot",
-      "letsencrypt",
       "acme.sh",
       "htpasswd",
       "ssh-copy-id",
@@ -518,6 +562,20 @@ export const FILE_RULES: CommandRule[] = [
       ["gzip -k big.log", "config_mutation"],
       ["gzip -dc x.gz | head", "read_only"],
       ["zstd -t backup.zst", "read_only"],
+    ],
+  },
+  {
+    names: ["certbot", "letsencrypt"],
+    what: "requests or renews certificates",
+    risk: "config_mutation",
+    subcommands: { readOnly: ["certificates", "plugins", "show_account"], destructive: ["delete", "revoke"] },
+    dryRun: ["--dry-run"],
+    flags: { readOnly: ["--version", "--help"] },
+    examples: [
+      ["certbot certificates", "read_only"],
+      ["certbot renew", "config_mutation"],
+      ["certbot renew --dry-run", "read_only"],
+      ["certbot delete --cert-name x", "destructive"],
     ],
   },
   {
@@ -579,16 +637,35 @@ export const FILE_RULES: CommandRule[] = [
     ],
   },
   {
-    names: ["fdisk", "sfdisk", "parted", "sgdisk", "gdisk", "cfdisk", "partprobe"],
+    names: ["fdisk", "sfdisk", "sgdisk", "gdisk", "cfdisk"],
     what: "rewrites partition tables",
     risk: "destructive",
-    flags: { readOnly: ["-l", "--list", "-d", "--dump", "-p", "--print", "-s"] },
+    flags: { readOnly: ["-l", "--list", "-d", "--dump", "-p", "--print"] },
     examples: [
       ["fdisk -l", "read_only"],
       ["sfdisk -d /dev/sda", "read_only"],
-      ["parted /dev/sdb mklabel gpt", "destructive"],
+      ["sgdisk -p /dev/sda", "read_only"],
       ["fdisk /dev/sdb", "destructive"],
     ],
+  },
+  {
+    names: ["parted"],
+    what: "rewrites partition tables",
+    risk: "read_only",
+    wrapper: true,
+    refine: partedRefine,
+    examples: [
+      ["parted -l", "read_only"],
+      ["parted /dev/sda print", "read_only"],
+      ["parted -s /dev/sdb mklabel gpt", "destructive"],
+      ["parted /dev/sdb", "destructive"],
+    ],
+  },
+  {
+    names: ["partprobe"],
+    what: "re-reads partition tables",
+    risk: "config_mutation",
+    examples: [["partprobe /dev/sdb", "config_mutation"]],
   },
   {
     names: ["reboot", "shutdown", "poweroff", "halt", "kexec"],

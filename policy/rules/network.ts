@@ -72,16 +72,21 @@ function iptablesRefine(view: CommandView): Finding[] {
   return [];
 }
 
-function curlRefine(view: CommandView): Finding[] {
+function curlRefine(view: CommandView, ctx: RuleContext): Finding[] {
   const q = quoteSegment(view.text);
+  const output = optionValue(view.args, ["-o", "--output"]);
+  const written = output ? [ctx.writeTo(output, q)] : [];
   const method = optionValue(view.args, ["-X", "--request"]);
   if (method?.value.toUpperCase() === "DELETE") {
-    return [finding("destructive", `${q} sends an HTTP DELETE (destructive)`)];
+    return [...written, finding("destructive", `${q} sends an HTTP DELETE (destructive)`)];
   }
   if (method && method.value.toUpperCase() !== "GET" && method.value.toUpperCase() !== "HEAD") {
-    return [finding("config_mutation", `${q} sends an HTTP ${method.value.toUpperCase()} (config_mutation)`)];
+    return [
+      ...written,
+      finding("config_mutation", `${q} sends an HTTP ${method.value.toUpperCase()} (config_mutation)`),
+    ];
   }
-  return [];
+  return written;
 }
 
 function wgetRefine(view: CommandView, ctx: RuleContext): Finding[] {
@@ -297,8 +302,6 @@ export const NETWORK_RULES: CommandRule[] = [
     risk: "read_only",
     flags: {
       mutating: [
-        "-o",
-        "--output",
         "-O",
         "--remote-name",
         "--remote-name-all",

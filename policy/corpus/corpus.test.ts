@@ -1,0 +1,49 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { loadClassifier } from "../classify.ts";
+import { riskRank } from "../risk.ts";
+import { CORPUS } from "./index.ts";
+
+const classifier = await loadClassifier();
+
+test("the corpus is big enough and has enough hidden-danger forms", () => {
+  assert.ok(CORPUS.length >= 400, `corpus has ${CORPUS.length} commands`);
+  assert.ok(CORPUS.filter((entry) => entry.adversarial).length >= 60);
+  for (const label of ["read_only", "config_mutation", "destructive", "reject"] as const) {
+    assert.ok(
+      CORPUS.some((entry) => entry.label === label),
+      `no ${label} entries`,
+    );
+  }
+});
+
+test("no destructive command is classified below destructive, no non-read-only as read_only", (t) => {
+  const unsafe: string[] = [];
+  const disagreements: string[] = [];
+  let agree = 0;
+  for (const entry of CORPUS) {
+    const result = classifier.classify(entry.command, "host");
+    if (result.risk === entry.label) agree++;
+    else
+      disagreements.push(
+        `${entry.label} -> ${result.risk}: ${JSON.stringify(entry.command)} (${result.reasons[0]})`,
+      );
+    const tooLow =
+      (entry.label === "destructive" && riskRank(result.risk) < riskRank("destructive")) ||
+      (entry.label !== "read_only" && result.risk === "read_only") ||
+      (entry.label === "reject" && result.risk !== "reject");
+    if (tooLow) unsafe.push(`${entry.label} classified ${result.risk}: ${JSON.stringify(entry.command)}`);
+  }
+  const percent = ((agree / CORPUS.length) * 100).toFixed(1);
+  t.diagnostic(`classifier agreement: ${agree}/${CORPUS.length} (${percent}%)`);
+  console.log(`classifier agreement: ${agree}/${CORPUS.length} (${percent}%)`);
+  for (const line of disagreements) t.diagnostic(line);
+  assert.deepEqual(unsafe, []);
+});
+
+test("every corpus command is classified exactly as labelled", () => {
+  const wrong = CORPUS.filter((entry) => classifier.classify(entry.command, "host").risk !== entry.label).map(
+    (entry) => `${entry.label}: ${entry.command}`,
+  );
+  assert.deepEqual(wrong, []);
+});
