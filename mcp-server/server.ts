@@ -1,7 +1,9 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ToolDeps } from "./tool-deps.ts";
 import { registerInventoryTools } from "./tools/inventory.ts";
+import { type ExecutionToolDeps, registerExecutionTools } from "./tools/execution.ts";
 import { registerKnowledgeTools } from "./tools/knowledge.ts";
+import { registerTaskTools, type TaskToolDeps } from "./tools/task.ts";
 
 export const SERVER_INFO = { name: "oikos", version: "0.1.0" } as const;
 
@@ -15,9 +17,11 @@ export type ToolGroup<Deps extends ToolDeps = ToolDeps> = (server: McpServer, de
 export const TOOL_GROUPS: readonly ToolGroup<McpServerDeps>[] = [
   registerInventoryTools,
   registerKnowledgeTools,
+  registerExecutionTools,
+  registerTaskTools,
 ];
 
-export type McpServerDeps = ToolDeps;
+export type McpServerDeps = ToolDeps & TaskToolDeps & ExecutionToolDeps;
 
 /** A fresh McpServer with every tool group registered; cheap enough to build per HTTP request. */
 export function createMcpServer(

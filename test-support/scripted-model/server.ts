@@ -23,6 +23,8 @@ export interface ScriptedModelServer {
   readonly requests: readonly RecordedRequest[];
   /** Requests no step matched (answered by the fallback). */
   readonly unmatched: readonly RecordedRequest[];
+  /** Most requests ever in flight at once (received, reply not finished): 1 proves calls never overlapped. */
+  readonly peakConcurrency: number;
   /** Appends steps to the script (e.g. per phase of a scenario). */
   push(...steps: ScriptStep[]): void;
   /** Names of steps not used up yet (a standing `times: Infinity` step always counts as remaining). */
@@ -50,6 +52,8 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
   const waiters = new Set<() => void>();
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
+  let inFlight = 0;
+  let peakConcurrency = 0;
   const push = (...added: ScriptStep[]) => {
     for (const step of added) {
       steps.push({ step, name: step.name ?? `step-${steps.length}`, left: step.times ?? 1 });
@@ -105,6 +109,11 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
           };
     }
     requests.push(recorded);
+    inFlight += 1;
+    peakConcurrency = Math.max(peakConcurrency, inFlight);
+    res.once("close", () => {
+      inFlight -= 1;
+    });
     for (const wake of [...waiters]) wake();
     if (reply.delayMs) {
       await new Promise<void>((resolve) => {
@@ -147,6 +156,9 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
     url: `http://127.0.0.1:${port}/v1`,
     requests,
     unmatched,
+    get peakConcurrency() {
+      return peakConcurrency;
+    },
     push,
     remaining: () => steps.filter((s) => s.left > 0).map((s) => s.name),
     waitForRequests(count, timeoutMs = 10_000) {

@@ -1,0 +1,48 @@
+import type { Kysely } from "kysely";
+import type { DomainEvent } from "../jobs/events/types.ts";
+import type { Database } from "../store/schema.ts";
+import { DEFAULT_RETRY, type RetryPolicy } from "./model-call.ts";
+import type { ModelPort } from "./model-port.ts";
+import type { ToolGateway } from "./tool-gateway.ts";
+
+export interface AgentLogger {
+  info(object: object, message?: string): void;
+  warn(object: object, message?: string): void;
+  error(object: object, message?: string): void;
+}
+
+export interface AgentOptions {
+  /** Tool-call rounds per turn before the forced no-tools status report. Default 12. */
+  maxIterations: number;
+  /** Messages replayed to the model. Default 30. */
+  historyLimit: number;
+  retry: RetryPolicy;
+  /** Lease on the session's turn; renewed every round. Default 5 min. */
+  leaseMs: number;
+}
+
+export const DEFAULT_AGENT_OPTIONS: AgentOptions = {
+  maxIterations: 12,
+  historyLimit: 30,
+  retry: DEFAULT_RETRY,
+  leaseMs: 5 * 60_000,
+};
+
+/** Everything one agent turn needs; the composition root (agent/capability.ts) builds it from the runtime. */
+export interface AgentDeps {
+  db: Kysely<Database>;
+  events: { publish(event: DomainEvent): Promise<void> };
+  model: ModelPort;
+  tools: ToolGateway;
+  soul: string;
+  options: AgentOptions;
+  clock?: () => Date;
+  sleep?: (ms: number) => Promise<void>;
+  logger?: AgentLogger;
+}
+
+export function clockOf(deps: Pick<AgentDeps, "clock">): Date {
+  return deps.clock ? deps.clock() : new Date();
+}
+
+export const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

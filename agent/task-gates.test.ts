@@ -1,0 +1,172 @@
+import assert from "node:assert/strict";
+import { after as afterAll, before, describe, test } from "node:test";
+import { match } from "../test-support/scripted-model/index.ts";
+import { type AgentHarness, startAgentHarness } from "./testing/agent-harness.ts";
+import { after, call } from "./testing/script.ts";
+import { requestTurn } from "./turn-runner.ts";
+
+const READ_ONLY_PLAN = [
+  { title: "Inspect gitea service", target: "lxc:gitea", risk: "read_only" },
+  { title: "Read gitea logs", target: "lxc:gitea", risk: "read_only" },
+  { title: "Check disk usage", target: "lxc:gitea", risk: "read_only" },
+];
+
+/** set_goal → propose_plan(read-only plan) as the first two replies of a scripted turn. */
+function planned(goal: string, steps: object[] = READ_ONLY_PLAN) {
+  return [
+    { name: "goal", when: match.lastUserMessage(goal), reply: call("set_goal", { goal }) },
+    { name: "plan", when: after("set_goal", "Goal set"), reply: call("propose_plan", { steps }) },
+  ];
+}
+
+async function toolResults(h: AgentHarness, sessionId: string, tool: string): Promise<string[]> {
+  const rows = await h.store.db
+    .selectFrom("messages")
+    .select("content")
+    .where("session_id", "=", sessionId)
+    .where("role", "=", "tool")
+    .where("name", "=", tool)
+    .orderBy("id")
+    .execute();
+  return rows.map((r) => r.content);
+}
+
+describe("task gates driven through the agent loop", () => {
+  let h: AgentHarness;
+  before(async () => {
+    h = await startAgentHarness();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  test("re-proposal after a step started is refused; the plan stays and a writeback step was appended", async () => {
+    await h.useScript([
+      ...planned("check gitea"),
+      {
+        name: "start",
+        when: after("propose_plan", '"generation":1'),
+        reply: call("update_plan_step", { seq: 1, status: "running" }),
+      },
+      {
+        name: "repropose",
+        when: after("update_plan_step"),
+        reply: call("propose_plan", { steps: [{ title: "Something else entirely", risk: "read_only" }] }),
+      },
+      {
+        name: "advance",
+        when: after("propose_plan", "refused"),
+        reply: { text: "Advancing the existing plan instead." },
+      },
+    ]);
+    const sessionId = await h.newSession();
+    await h.say(sessionId, "check gitea");
+    const result = await requestTurn(h.deps, sessionId, "message");
+    assert.deepEqual(result, { status: "ran", turns: ["answered"] });
+    const [, refusal] = await toolResults(h, sessionId, "propose_plan");
+    assert.match(refusal!, /step 1 of plan 1 has started/);
+    assert.match(refusal!, /update_plan_step/);
+    const plans = await h.store.db
+      .selectFrom("plans")
+      .selectAll()
+      .where("session_id", "=", sessionId)
+      .execute();
+    assert.equal(plans.length, 1);
+    const steps = await h.store.db
+      .selectFrom("plan_steps")
+      .selectAll()
+      .where("session_id", "=", sessionId)
+      .orderBy("seq")
+      .execute();
+    assert.equal(steps.length, 4, "three steps plus the appended writeback step");
+    assert.match(steps[3]!.title, /Write back/);
+    assert.equal(steps[0]!.status, "running");
+    assert.deepEqual(h.model.unmatched, []);
+    assert.ok(h.published.some((e) => e.type === "plan.proposed"));
+  });
+
+  test("out-of-order steps and replaced-without-reason are refused with the next action", async () => {
+    await h.useScript([
+      ...planned("check gitea"),
+      {
+        name: "skip-ahead",
+        when: after("propose_plan", "generation"),
+        reply: call("update_plan_step", { seq: 3, status: "done" }),
+      },
+      {
+        name: "no-reason",
+        when: after("update_plan_step", "complete in order"),
+        reply: call("update_plan_step", { seq: 1, status: "replaced" }),
+      },
+      {
+        name: "bad-reason",
+        when: after("update_plan_step", "needs replaced_reason"),
+        reply: call("update_plan_step", { seq: 1, status: "replaced", replaced_reason: "felt like it" }),
+      },
+      {
+        name: "good-reason",
+        when: after("update_plan_step", "needs replaced_reason"),
+        reply: call("update_plan_step", { seq: 1, status: "replaced", replaced_reason: "wrong_diagnosis" }),
+      },
+      {
+        name: "next",
+        when: after("update_plan_step", '"status":"replaced"'),
+        reply: { text: "Step 1 replaced; moving to step 2." },
+      },
+    ]);
+    const sessionId = await h.newSession();
+    await h.say(sessionId, "check gitea");
+    await requestTurn(h.deps, sessionId, "message");
+    const results = await toolResults(h, sessionId, "update_plan_step");
+    assert.match(results[0]!, /steps complete in order, and step 1 "Inspect gitea service" is still pending/);
+    assert.match(results[1]!, /replaced needs replaced_reason, one of wrong_diagnosis/);
+    assert.match(results[2]!, /replaced needs replaced_reason/);
+    assert.match(results[3]!, /Advance: step 2/);
+    const steps = await h.store.db
+      .selectFrom("plan_steps")
+      .selectAll()
+      .where("session_id", "=", sessionId)
+      .orderBy("seq")
+      .execute();
+    assert.deepEqual(
+      steps.map((s) => [s.status, s.replaced_reason]),
+      [
+        ["replaced", "wrong_diagnosis"],
+        ["pending", null],
+        ["pending", null],
+        ["pending", null],
+      ],
+    );
+    assert.deepEqual(h.model.unmatched, []);
+  });
+
+  test("a plan with a mutation waits for approval: the turn ends after propose_plan", async () => {
+    await h.useScript([
+      ...planned("restart gitea", [{ title: "Restart gitea", target: "lxc:gitea", risk: "config_mutation" }]),
+      // Would run immediately if the structure did not end the turn:
+      {
+        name: "eager",
+        when: after("propose_plan"),
+        reply: call("update_plan_step", { seq: 1, status: "running" }),
+      },
+    ]);
+    const sessionId = await h.newSession();
+    await h.say(sessionId, "restart gitea");
+    const result = await requestTurn(h.deps, sessionId, "message");
+    assert.deepEqual(result, { status: "ran", turns: ["stopped"] });
+    assert.deepEqual(h.model.remaining(), ["eager"]);
+    const session = await h.store.db
+      .selectFrom("sessions")
+      .selectAll()
+      .where("id", "=", sessionId)
+      .executeTakeFirstOrThrow();
+    assert.equal(session.status, "awaiting_approval");
+    const plan = await h.store.db
+      .selectFrom("plans")
+      .selectAll()
+      .where("session_id", "=", sessionId)
+      .executeTakeFirstOrThrow();
+    assert.equal(plan.needs_approval, true);
+    assert.equal(plan.status, "proposed");
+  });
+});

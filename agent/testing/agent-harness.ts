@@ -1,0 +1,109 @@
+import { randomUUID } from "node:crypto";
+import { InProcessEventBus } from "../../jobs/events/in-process.ts";
+import type { DomainEvent } from "../../jobs/events/types.ts";
+import { connectInMemoryClient } from "../../mcp-server/in-memory.ts";
+import { createMcpServer, type McpServerDeps } from "../../mcp-server/server.ts";
+import { appendMessage } from "../../store/messages.ts";
+import { createSession } from "../../store/sessions.ts";
+import {
+  type ScriptedModelServer,
+  type ScriptStep,
+  startScriptedModel,
+} from "../../test-support/scripted-model/index.ts";
+import { createTestStore, type TestDialect, type TestStore } from "../../test-support/store.ts";
+import { type AgentDeps, type AgentOptions, DEFAULT_AGENT_OPTIONS } from "../agent-deps.ts";
+import { createOpenAiModel } from "../openai-model.ts";
+import { loadSoul } from "../prompt.ts";
+import { McpToolGateway } from "../tool-gateway.ts";
+
+/**
+ * The whole agent wired for a test or benchmark: a migrated store (PGlite, or Postgres when
+ * DATABASE_URL is set), the real MCP server over an in-memory transport, the scripted model server
+ * behind the openai SDK, and an in-process event bus whose events are recorded.
+ */
+export interface AgentHarness {
+  store: TestStore;
+  readonly model: ScriptedModelServer;
+  events: InProcessEventBus;
+  published: DomainEvent[];
+  gateway: McpToolGateway;
+  deps: AgentDeps;
+  /** Replaces the scripted model with a fresh one playing `script` (tests sharing one store). */
+  useScript(script: ScriptStep[]): Promise<ScriptedModelServer>;
+  /** A new session bound to a fresh thread. */
+  newSession(): Promise<string>;
+  /** Appends an operator message (what the bot does before it enqueues a turn). */
+  say(sessionId: string, text: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startAgentHarness(
+  options: {
+    script?: ScriptStep[];
+    dialect?: TestDialect;
+    agent?: Partial<AgentOptions>;
+    clock?: () => Date;
+    mcpDeps?: Partial<McpServerDeps>;
+  } = {},
+): Promise<AgentHarness> {
+  const store = await createTestStore(options.dialect);
+  let model = await startScriptedModel({ script: options.script ?? [] });
+  const modelPort = (server: ScriptedModelServer) =>
+    createOpenAiModel({ baseUrl: server.url, apiKey: "test", model: "scripted", timeoutMs: 10_000 });
+  const events = new InProcessEventBus();
+  const published: DomainEvent[] = [];
+  events.subscribe("*", (event) => {
+    published.push(event);
+  });
+  const gateway = new McpToolGateway({
+    connect: () =>
+      connectInMemoryClient(
+        createMcpServer({ db: store.db, actor: "agent", events, clock: options.clock, ...options.mcpDeps }),
+      ),
+  });
+  const deps: AgentDeps = {
+    db: store.db,
+    events,
+    model: modelPort(model),
+    tools: gateway,
+    soul: await loadSoul(),
+    options: { ...DEFAULT_AGENT_OPTIONS, retry: { attempts: 3, baseDelayMs: 1 }, ...options.agent },
+    clock: options.clock,
+    sleep: async () => {},
+  };
+  return {
+    store,
+    get model() {
+      return model;
+    },
+    async useScript(script) {
+      await model.close();
+      model = await startScriptedModel({ script });
+      deps.model = modelPort(model);
+      published.length = 0;
+      return model;
+    },
+    events,
+    published,
+    gateway,
+    deps,
+    async newSession() {
+      const session = await createSession(store.db, {
+        platform: "test",
+        room: "room",
+        thread: randomUUID(),
+        createdBy: "operator",
+      });
+      return session.id;
+    },
+    async say(sessionId, text) {
+      await appendMessage(store.db, { sessionId, role: "user", content: text, author: "operator" });
+    },
+    async close() {
+      await gateway.close();
+      await model.close();
+      await events.close();
+      await store.dispose();
+    },
+  };
+}

@@ -1,0 +1,115 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SESSION_META_KEY } from "../mcp-server/session-context.ts";
+import type { ToolSpec } from "./model-port.ts";
+
+export interface ToolCallResult {
+  isError: boolean;
+  text: string;
+}
+
+/** Where the agent's tool calls go: tools listed and called for one oikos session. */
+export interface ToolGateway {
+  tools(sessionId: string): Promise<ToolSpec[]>;
+  call(sessionId: string, name: string, args: Record<string, unknown>): Promise<ToolCallResult>;
+  close(): Promise<void>;
+}
+
+interface Bound {
+  client: Promise<Client>;
+  tools: ToolSpec[] | undefined;
+  lastUsed: number;
+}
+
+export interface McpToolGatewayOptions {
+  /** A new MCP client (e.g. connectInMemoryClient(createMcpServer(deps)), or one over HTTP). */
+  connect: () => Promise<Client>;
+  /** Clients unused this long are closed. Default 20 min. */
+  idleMs?: number;
+  /** Timeout of one tool call. Default 120 s (`run` itself returns early with an execution id). */
+  callTimeoutMs?: number;
+}
+
+/**
+ * One MCP client per oikos session, its tool list fetched once and cached for the client's life.
+ * Every call carries the session id out of band in `_meta["oikos/session"]`, never as an argument.
+ */
+export class McpToolGateway implements ToolGateway {
+  readonly #clients = new Map<string, Bound>();
+  readonly #options: McpToolGatewayOptions;
+  #listCalls = 0;
+
+  constructor(options: McpToolGatewayOptions) {
+    this.#options = options;
+  }
+
+  /** How many tools/list round-trips were made (the cache is per session). */
+  get listCalls(): number {
+    return this.#listCalls;
+  }
+
+  async tools(sessionId: string): Promise<ToolSpec[]> {
+    const bound = this.#bind(sessionId);
+    if (bound.tools) return bound.tools;
+    const client = await bound.client;
+    this.#listCalls += 1;
+    const { tools } = await client.listTools();
+    bound.tools = tools.map((tool) => ({
+      type: "function" as const,
+      function: {
+        name: tool.name,
+        ...(tool.description ? { description: tool.description } : {}),
+        parameters: tool.inputSchema as Record<string, unknown>,
+      },
+    }));
+    return bound.tools;
+  }
+
+  async call(sessionId: string, name: string, args: Record<string, unknown>): Promise<ToolCallResult> {
+    const client = await this.#bind(sessionId).client;
+    try {
+      const result = await client.callTool(
+        { name, arguments: args, _meta: { [SESSION_META_KEY]: sessionId } },
+        undefined,
+        { timeout: this.#options.callTimeoutMs ?? 120_000 },
+      );
+      const content = (result.content ?? []) as { type: string; text?: string }[];
+      return { isError: result.isError === true, text: content.map((block) => block.text ?? "").join("\n") };
+    } catch (error) {
+      // Protocol errors (unknown tool, arguments failing the schema) go back to the model as data.
+      return {
+        isError: true,
+        text: `Tool ${name} could not be called: ${error instanceof Error ? error.message : String(error)}`,
+      };
+    }
+  }
+
+  /** Closes clients idle longer than idleMs; call it from a timer. */
+  async evictIdle(now = Date.now()): Promise<number> {
+    let evicted = 0;
+    for (const [sessionId, bound] of this.#clients) {
+      if (now - bound.lastUsed < (this.#options.idleMs ?? 20 * 60_000)) continue;
+      this.#clients.delete(sessionId);
+      evicted += 1;
+      await (await bound.client).close().catch(() => {});
+    }
+    return evicted;
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.#clients.values()];
+    this.#clients.clear();
+    await Promise.all(all.map(async (bound) => (await bound.client).close().catch(() => {})));
+  }
+
+  #bind(sessionId: string): Bound {
+    let bound = this.#clients.get(sessionId);
+    if (!bound) {
+      const client = this.#options.connect();
+      bound = { client, tools: undefined, lastUsed: Date.now() };
+      this.#clients.set(sessionId, bound);
+      client.catch(() => this.#clients.delete(sessionId));
+    }
+    bound.lastUsed = Date.now();
+    return bound;
+  }
+}

@@ -1,0 +1,152 @@
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import { appendMessage, listMessages } from "../store/messages.ts";
+import { currentPlan, nextOpenStep } from "../store/plans.ts";
+import { answerOpenQuestion, openQuestion } from "../store/questions.ts";
+import type { Session } from "../store/schema.ts";
+import { reopenSession } from "../store/session-activity.ts";
+import { getSession, setSessionStatus, touchSession } from "../store/sessions.ts";
+import { acquireTurn, releaseTurn, renewTurn } from "../store/turn-lease.ts";
+import { type AgentDeps, clockOf } from "./agent-deps.ts";
+import { runTurn, type TurnEnd } from "./turn.ts";
+
+export type TurnReason = "message" | "answer" | "consent" | "nudge" | "resume" | "continue";
+
+export type TurnRequestResult =
+  | { status: "ran"; turns: TurnEnd[] }
+  | { status: "merged" } // another process/job holds the session's turn; it runs one more turn for this request
+  | { status: "idle" } // nothing new to answer
+  | { status: "missing" };
+
+const PROCESS_ID = `${hostname()}:${process.pid}`;
+
+/**
+ * Runs the session's turn unless one is running: then the request merges into it (the holder runs one
+ * more turn when it finishes). Never two model calls for one session at once, across processes.
+ */
+export async function requestTurn(
+  deps: AgentDeps,
+  sessionId: string,
+  reason: TurnReason,
+  options: { acquire?: () => Promise<"acquired" | "merged" | "missing">; owner?: string } = {},
+): Promise<TurnRequestResult> {
+  const owner = options.owner ?? `${PROCESS_ID}:${randomUUID()}`;
+  const acquired = options.acquire
+    ? await options.acquire()
+    : await acquireTurn(deps.db, sessionId, owner, deps.options.leaseMs, clockOf(deps));
+  if (acquired !== "acquired") return { status: acquired };
+  const turns: TurnEnd[] = [];
+  try {
+    let current: TurnReason = reason;
+    for (;;) {
+      if (await prepareSession(deps, sessionId, current)) {
+        await deps.events.publish({ type: "agent.typing", sessionId, active: true });
+        try {
+          turns.push(
+            await runTurn(deps, sessionId, {
+              renew: () => renewTurn(deps.db, sessionId, owner, deps.options.leaseMs, clockOf(deps)),
+            }),
+          );
+        } finally {
+          await deps.events.publish({ type: "agent.typing", sessionId, active: false });
+        }
+      }
+      if ((await releaseTurn(deps.db, sessionId, owner)) === "released") break;
+      current = "message";
+    }
+  } catch (error) {
+    await deps.db
+      .updateTable("sessions")
+      .set({ turn_owner: null, turn_expires_at: null })
+      .where("id", "=", sessionId)
+      .where("turn_owner", "=", owner)
+      .execute();
+    throw error;
+  }
+  return turns.length > 0 ? { status: "ran", turns } : { status: "idle" };
+}
+
+/**
+ * Brings the session up to date before a turn (reopen, answered question, decided plan) and says
+ * whether there is anything for the model to respond to.
+ */
+async function prepareSession(deps: AgentDeps, sessionId: string, reason: TurnReason): Promise<boolean> {
+  const now = clockOf(deps);
+  let session = await getSession(deps.db, sessionId);
+  if (!session) return false;
+  const messages = await listMessages(deps.db, sessionId);
+  const lastUser = messages.filter((m) => m.role === "user").at(-1);
+  if (session.status === "done" || session.status === "failed") {
+    if (!lastUser || !session.closed_at || lastUser.createdAt <= session.closed_at) return false;
+    await reopenSession(deps.db, sessionId, now);
+    await deps.events.publish({ type: "session.status", sessionId, status: "planning" });
+    session = (await getSession(deps.db, sessionId))!;
+  }
+  const question = await openQuestion(deps.db, sessionId);
+  const answered =
+    question !== undefined &&
+    lastUser !== undefined &&
+    lastUser.createdAt >= (await questionCreatedAt(deps, question.id));
+  if (answered) {
+    await answerOpenQuestion(
+      deps.db,
+      { sessionId, answer: lastUser.content, by: lastUser.author ?? "operator" },
+      now,
+    );
+    await deps.events.publish({ type: "question.answered", sessionId, questionId: question.id });
+  }
+  const answeredBefore = session.status === "awaiting_input" && !question;
+  await syncStatusWithPlan(deps, session, answered || answeredBefore);
+  if (reason === "nudge") {
+    await addNudgeNote(deps, sessionId);
+    return true;
+  }
+  await touchSession(deps.db, sessionId, now);
+  const last = messages.at(-1);
+  return last !== undefined && !(last.role === "assistant" && !last.toolCalls?.length);
+}
+
+async function questionCreatedAt(deps: AgentDeps, questionId: string): Promise<Date> {
+  const row = await deps.db
+    .selectFrom("questions")
+    .select("created_at")
+    .where("id", "=", questionId)
+    .executeTakeFirstOrThrow();
+  return row.created_at;
+}
+
+async function syncStatusWithPlan(deps: AgentDeps, session: Session, answered: boolean): Promise<void> {
+  const plan = await currentPlan(deps.db, session.id);
+  const approved = plan?.plan.status === "approved";
+  if (session.status === "awaiting_approval" && plan?.plan.status === "approved") {
+    await setSessionStatus(deps.db, session.id, "executing", {
+      from: ["awaiting_approval"],
+      now: clockOf(deps),
+    });
+  } else if (session.status === "awaiting_approval" && plan?.plan.status === "denied") {
+    await setSessionStatus(deps.db, session.id, "planning", {
+      from: ["awaiting_approval"],
+      now: clockOf(deps),
+    });
+  } else if (session.status === "awaiting_input" && answered) {
+    await setSessionStatus(deps.db, session.id, approved ? "executing" : "planning", {
+      from: ["awaiting_input"],
+      now: clockOf(deps),
+    });
+  }
+}
+
+async function addNudgeNote(deps: AgentDeps, sessionId: string): Promise<void> {
+  const plan = await currentPlan(deps.db, sessionId);
+  const next = plan ? nextOpenStep(plan.steps) : undefined;
+  const content =
+    "Nudge: this task has had no activity for a while and is still open. If the work is done, verify the goal and " +
+    "call complete_task. Otherwise " +
+    (next ? `advance step ${next.seq} "${next.title}"` : "take the next step") +
+    ", or ask_operator if you are stuck. If nothing happens, the task is closed as partial.";
+  await appendMessage(
+    deps.db,
+    { sessionId, role: "system", content, name: "nudge", author: "oikos" },
+    clockOf(deps),
+  );
+}

@@ -1,0 +1,168 @@
+import { appendMessage, recentMessages, type StoredToolCall } from "../store/messages.ts";
+import { getSession } from "../store/sessions.ts";
+import { recordTokenUsage } from "../store/token-usage.ts";
+import { type AgentDeps, clockOf, realSleep } from "./agent-deps.ts";
+import { toChatMessages } from "./history.ts";
+import { callModel } from "./model-call.ts";
+import type { ModelReply, ToolSpec } from "./model-port.ts";
+import { systemPrompt } from "./prompt.ts";
+
+export type TurnEnd =
+  | "answered" // the model replied with text and no tool calls
+  | "stopped" // a tool ended the turn (plan awaiting approval, question, completion)
+  | "exhausted" // iterations used up; a status report was produced
+  | "model_failed" // every attempt failed; the session stays resumable
+  | "lease_lost";
+
+/** Tool results that end the turn: the structure, not the prompt, makes the model stop. */
+function endsTurn(name: string, isError: boolean, text: string): boolean {
+  if (isError) return false;
+  if (name === "ask_operator" || name === "complete_task") return true;
+  return name === "propose_plan" && /"needs_approval":true/.test(text);
+}
+
+/**
+ * One agent turn: the model is called with SOUL.md + session state + the history window and the
+ * session's tools, tool calls go to the MCP server, and every call, result and text is persisted as it
+ * happens. Text reaches chat only as `agent.message` events.
+ */
+export async function runTurn(
+  deps: AgentDeps,
+  sessionId: string,
+  options: { renew?: () => Promise<boolean> } = {},
+): Promise<TurnEnd> {
+  const tools = await deps.tools.tools(sessionId);
+  for (let iteration = 0; iteration < deps.options.maxIterations; iteration++) {
+    if (options.renew && !(await options.renew())) return "lease_lost";
+    const messages = await buildMessages(deps, sessionId);
+    const reply = await modelReply(deps, sessionId, messages, tools);
+    if (!reply) return "model_failed";
+    const calls: StoredToolCall[] = reply.toolCalls.map((c) => ({
+      id: c.id,
+      name: c.name,
+      arguments: c.arguments,
+    }));
+    const text = (reply.content ?? "").trim();
+    await appendMessage(
+      deps.db,
+      {
+        sessionId,
+        role: "assistant",
+        content: text,
+        ...(calls.length > 0 ? { toolCalls: calls } : {}),
+        author: "agent",
+      },
+      clockOf(deps),
+    );
+    if (text)
+      await deps.events.publish({ type: "agent.message", sessionId, text, final: calls.length === 0 });
+    if (calls.length === 0) return "answered";
+    let stop: string | null = null;
+    for (const call of calls) {
+      if (stop) {
+        await persistToolResult(deps, sessionId, call, `Not run: the turn ended after ${stop}.`);
+        continue;
+      }
+      const result = await executeCall(deps, sessionId, call);
+      await persistToolResult(deps, sessionId, call, result.text);
+      if (endsTurn(call.name, result.isError, result.text)) stop = call.name;
+    }
+    if (stop) return "stopped";
+  }
+  await statusReport(deps, sessionId);
+  return "exhausted";
+}
+
+async function buildMessages(deps: AgentDeps, sessionId: string) {
+  const session = await getSession(deps.db, sessionId);
+  if (!session) throw new Error(`session ${sessionId} vanished during its turn`);
+  const window = await recentMessages(deps.db, sessionId, deps.options.historyLimit);
+  return [
+    { role: "system" as const, content: await systemPrompt(deps.db, deps.soul, session, clockOf(deps)) },
+    ...toChatMessages(window.messages, window.omitted),
+  ];
+}
+
+async function modelReply(
+  deps: AgentDeps,
+  sessionId: string,
+  messages: Awaited<ReturnType<typeof buildMessages>>,
+  tools: ToolSpec[] | undefined,
+): Promise<ModelReply | null> {
+  const result = await callModel(
+    deps.model,
+    { messages, ...(tools ? { tools } : {}) },
+    {
+      retry: deps.options.retry,
+      sleep: deps.sleep ?? realSleep,
+      onAttempt: async (reply) => {
+        if (!reply.usage) return;
+        await recordTokenUsage(deps.db, {
+          sessionId,
+          model: deps.model.model,
+          promptTokens: reply.usage.promptTokens,
+          completionTokens: reply.usage.completionTokens,
+          totalTokens: reply.usage.totalTokens,
+        });
+      },
+    },
+  );
+  if (result.ok) return result.reply;
+  deps.logger?.warn({ sessionId, fault: result.fault.kind, err: result.fault.message }, "model call failed");
+  const note =
+    `The model gave no usable answer after ${result.attempts} attempt(s): ${result.fault.message}. ` +
+    'The task is paused, not failed: reply "continue" to resume where it stopped.';
+  await appendMessage(
+    deps.db,
+    { sessionId, role: "system", content: note, name: "model-fault", author: "oikos" },
+    clockOf(deps),
+  );
+  await deps.events.publish({ type: "agent.message", sessionId, text: note, final: true });
+  return null;
+}
+
+async function executeCall(deps: AgentDeps, sessionId: string, call: StoredToolCall) {
+  let args: unknown;
+  try {
+    args = call.arguments.trim() ? JSON.parse(call.arguments) : {};
+  } catch (error) {
+    return {
+      isError: true,
+      text:
+        `Your arguments for ${call.name} were not valid JSON (${error instanceof Error ? error.message : String(error)}). ` +
+        "Send the call again with a JSON object matching the tool's schema.",
+    };
+  }
+  if (typeof args !== "object" || args === null || Array.isArray(args)) {
+    return { isError: true, text: `Arguments for ${call.name} must be a JSON object. Send the call again.` };
+  }
+  return deps.tools.call(sessionId, call.name, args as Record<string, unknown>);
+}
+
+async function persistToolResult(deps: AgentDeps, sessionId: string, call: StoredToolCall, text: string) {
+  await appendMessage(
+    deps.db,
+    { sessionId, role: "tool", content: text, toolCallId: call.id, name: call.name, author: "mcp" },
+    clockOf(deps),
+  );
+}
+
+/** Iterations used up: one no-tools call so the turn never ends silently. */
+async function statusReport(deps: AgentDeps, sessionId: string): Promise<void> {
+  const messages = await buildMessages(deps, sessionId);
+  messages.push({
+    role: "system",
+    content:
+      `You used all ${deps.options.maxIterations} tool rounds of this turn. Without calling tools, tell the operator in a ` +
+      "few lines what is done, what is next, and whether you need anything from them.",
+  });
+  const reply = await modelReply(deps, sessionId, messages, undefined);
+  if (!reply) return;
+  const text = (reply.content ?? "").trim() || 'I ran out of steps for this turn; reply "continue" to go on.';
+  await appendMessage(
+    deps.db,
+    { sessionId, role: "assistant", content: text, author: "agent" },
+    clockOf(deps),
+  );
+  await deps.events.publish({ type: "agent.message", sessionId, text, final: true });
+}

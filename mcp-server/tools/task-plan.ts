@@ -1,0 +1,226 @@
+import { goalSince, recordGoal } from "../../store/goals.ts";
+import {
+  currentPlan,
+  insertPlanGeneration,
+  isClosedStep,
+  type NewStep,
+  nextOpenStep,
+  REPLACED_REASONS,
+  type ReplacedReason,
+  type StepStatus,
+  setStepStatus,
+  supersedeOpenSteps,
+} from "../../store/plans.ts";
+import { recordActivity } from "../../store/session-activity.ts";
+import { now } from "../tool-deps.ts";
+import { ok, refuse, type ToolResult } from "../tool-result.ts";
+import { loadOpenSession, publish, type TaskToolDeps } from "./task-deps.ts";
+
+const WRITEBACK_PATTERN = /update_entity_attributes|create_relationship|upsert_knowledge|write[\s-]?back/i;
+export const WRITEBACK_STEP: NewStep = {
+  title: "Write back: update_entity_attributes + create_relationship + upsert_knowledge",
+  detail: "Record the entity facts, relationships and any reusable procedure (runbook) learned in this task.",
+  risk: "read_only",
+};
+
+export async function setGoal(deps: TaskToolDeps, sessionId: string, goal: string): Promise<ToolResult> {
+  const loaded = await loadOpenSession(deps, sessionId, "set_goal");
+  if ("refusal" in loaded) return loaded.refusal;
+  const at = now(deps);
+  if (loaded.session.goal === goal.trim() && !loaded.session.requires_replan) {
+    return ok({
+      goal,
+      unchanged: true,
+      next: "This is already the goal. Advance the current plan with update_plan_step; do not re-propose.",
+    });
+  }
+  const result = await deps.db.transaction().execute(async (tx) => {
+    const recorded = await recordGoal(tx, sessionId, goal.trim(), at);
+    const replaced = await supersedeOpenSteps(tx, sessionId, at);
+    await tx
+      .updateTable("sessions")
+      .set({ goal: goal.trim(), status: "planning", updated_at: at, last_activity_at: at })
+      .where("id", "=", sessionId)
+      .execute();
+    return { superseded: recorded.superseded?.goal ?? null, replaced };
+  });
+  await publish(deps, { type: "session.status", sessionId, status: "planning" });
+  return ok({
+    goal: goal.trim(),
+    superseded_goal: result.superseded,
+    replaced_steps: result.replaced,
+    next:
+      "Goal set. NEXT: research with read-only tools (search_knowledge, get_entity_knowledge, get_entity; read-only run " +
+      "is allowed but capped), then call propose_plan ONCE with the full step list. No mutations before the plan is approved.",
+  });
+}
+
+export async function proposePlan(
+  deps: TaskToolDeps,
+  sessionId: string,
+  steps: NewStep[],
+): Promise<ToolResult> {
+  const loaded = await loadOpenSession(deps, sessionId, "propose_plan");
+  if ("refusal" in loaded) return loaded.refusal;
+  const { session } = loaded;
+  const at = now(deps);
+  if (!session.goal) {
+    return refuse(
+      "propose_plan refused: there is no goal yet. Call set_goal(goal) first, then propose_plan.",
+    );
+  }
+  if (
+    session.requires_replan &&
+    session.reopened_at &&
+    !(await goalSince(deps.db, sessionId, session.reopened_at))
+  ) {
+    return refuse(
+      "propose_plan refused: this session was finished and reopened by a new operator message. Call set_goal with " +
+        "the new goal first, then propose_plan.",
+    );
+  }
+  const current = await currentPlan(deps.db, sessionId);
+  if (current && !["superseded", "denied"].includes(current.plan.status)) {
+    const started = current.steps.filter((s) => s.status !== "pending" && s.status !== "replaced");
+    const open = nextOpenStep(current.steps);
+    if (started.length > 0 && open) {
+      return refuse(
+        `propose_plan refused: step ${started[0]!.seq} of plan ${current.plan.generation} has started ` +
+          `(${started[0]!.status}). Advance with update_plan_step (next open step: ${open.seq} "${open.title}"); ` +
+          "to change course, mark the remaining steps replaced with a replaced_reason " +
+          `(${REPLACED_REASONS.join(", ")}), then propose again. Do not re-propose the same plan.`,
+      );
+    }
+  }
+  const withWriteback = steps.some((s) => WRITEBACK_PATTERN.test(`${s.title} ${s.detail ?? ""}`))
+    ? steps
+    : [...steps, WRITEBACK_STEP];
+  const appended = withWriteback.length > steps.length;
+  const needsApproval = withWriteback.some((s) => s.risk !== "read_only");
+  const { generation } = await deps.db.transaction().execute(async (tx) => {
+    const inserted = await insertPlanGeneration(tx, sessionId, withWriteback, { needsApproval, now: at });
+    await tx
+      .updateTable("sessions")
+      .set({
+        status: needsApproval ? "awaiting_approval" : "executing",
+        requires_replan: false,
+        updated_at: at,
+        last_activity_at: at,
+      })
+      .where("id", "=", sessionId)
+      .execute();
+    return inserted;
+  });
+  await publish(deps, { type: "plan.proposed", sessionId, generation });
+  return ok({
+    generation,
+    steps: withWriteback.map((s, i) => ({
+      seq: i + 1,
+      title: s.title,
+      risk: s.risk ?? "unstated (treated as mutation)",
+    })),
+    writeback_step_appended: appended ? withWriteback.length : null,
+    needs_approval: needsApproval,
+    next: needsApproval
+      ? "STOP: the plan is shown to the operator for approval; your turn ends now and you are resumed when they decide. " +
+        "After approval, advance step by step: update_plan_step(seq, running) → run → update_plan_step(seq, done)."
+      : "All steps are read-only: start now with update_plan_step(1, running), then run.",
+  });
+}
+
+export interface StepUpdate {
+  seq: number;
+  status: StepStatus;
+  note?: string;
+  execution_id?: string;
+  replaced_reason?: string;
+}
+
+export async function updatePlanStep(
+  deps: TaskToolDeps,
+  sessionId: string,
+  update: StepUpdate,
+): Promise<ToolResult> {
+  const loaded = await loadOpenSession(deps, sessionId, "update_plan_step");
+  if ("refusal" in loaded) return loaded.refusal;
+  const at = now(deps);
+  const current = await currentPlan(deps.db, sessionId);
+  if (!current || current.plan.status === "superseded") {
+    return refuse("update_plan_step refused: there is no current plan. Call propose_plan first.");
+  }
+  const { plan, steps } = current;
+  if (plan.status === "denied") {
+    return refuse(
+      `update_plan_step refused: the operator denied plan ${plan.generation}. Ask what they want (ask_operator) or ` +
+        "propose a revised plan.",
+    );
+  }
+  const step = steps.find((s) => s.seq === update.seq);
+  if (!step) {
+    return refuse(
+      `update_plan_step refused: plan ${plan.generation} has no step ${update.seq}; its steps are ` +
+        `${steps.map((s) => `${s.seq} "${s.title}" (${s.status})`).join(", ")}.`,
+    );
+  }
+  if (update.status === "replaced") {
+    if (
+      !update.replaced_reason ||
+      !(REPLACED_REASONS as readonly string[]).includes(update.replaced_reason)
+    ) {
+      return refuse(
+        `update_plan_step refused: status replaced needs replaced_reason, one of ${REPLACED_REASONS.join(", ")}. ` +
+          "Prefer done or skipped; replace only when the step is wrong for a reason you can name.",
+      );
+    }
+  }
+  if (isClosedStep(step.status) && !isClosedStep(update.status)) {
+    return refuse(
+      `update_plan_step refused: step ${step.seq} is already ${step.status}; it cannot go back to ${update.status}.`,
+    );
+  }
+  if (update.status === "running" || update.status === "done") {
+    const earlier = steps.find((s) => s.seq < step.seq && !isClosedStep(s.status));
+    if (earlier) {
+      return refuse(
+        `update_plan_step refused: steps complete in order, and step ${earlier.seq} "${earlier.title}" is still ` +
+          `${earlier.status}. Finish it (done), or close it as skipped / blocked / replaced (with a reason) first.`,
+      );
+    }
+    if (plan.status === "proposed" && step.risk !== "read_only") {
+      return refuse(
+        `update_plan_step refused: plan ${plan.generation} is waiting for the operator's approval and step ${step.seq} ` +
+          "is not read-only. End your turn; you are resumed when the operator decides.",
+      );
+    }
+  }
+  if (update.execution_id) {
+    const execution = await deps.db
+      .selectFrom("executions")
+      .select(["id", "session_id"])
+      .where("id", "=", update.execution_id)
+      .executeTakeFirst();
+    if (!execution || execution.session_id !== sessionId) {
+      return refuse(
+        `update_plan_step refused: execution ${update.execution_id} does not belong to this session.`,
+      );
+    }
+  }
+  await setStepStatus(deps.db, step, {
+    status: update.status,
+    note: update.note,
+    executionId: update.execution_id,
+    replacedReason: update.status === "replaced" ? (update.replaced_reason as ReplacedReason) : undefined,
+    now: at,
+  });
+  await recordActivity(deps.db, sessionId, at);
+  const after = await currentPlan(deps.db, sessionId);
+  const next = after ? nextOpenStep(after.steps) : undefined;
+  return ok({
+    seq: step.seq,
+    status: update.status,
+    next_step: next ? { seq: next.seq, title: next.title, status: next.status } : null,
+    next: next
+      ? `Advance: step ${next.seq} "${next.title}" — update_plan_step(${next.seq}, running), run, then mark it done. Do not re-propose.`
+      : "Every step is closed. Verify the operator's actual goal, make sure the write-back happened, then complete_task.",
+  });
+}

@@ -1,0 +1,163 @@
+import type { Kysely } from "kysely";
+import type { Executor } from "./audit.ts";
+import type { Database } from "./schema.ts";
+
+export type MessageRole = "user" | "assistant" | "tool" | "system";
+
+/** One tool call as the model made it (OpenAI wire shape). */
+export interface StoredToolCall {
+  id: string;
+  name: string;
+  /** The raw argument string the model sent (may be malformed JSON). */
+  arguments: string;
+}
+
+export interface StoredMessage {
+  id: string;
+  sessionId: string;
+  role: MessageRole;
+  content: string;
+  toolCalls: StoredToolCall[] | null;
+  toolCallId: string | null;
+  name: string | null;
+  author: string | null;
+  createdAt: Date;
+}
+
+export interface NewMessage {
+  sessionId: string;
+  role: MessageRole;
+  content?: string;
+  toolCalls?: StoredToolCall[];
+  toolCallId?: string;
+  /** Tool name for tool results; a marker for system notes (e.g. `execution:<id>`). */
+  name?: string;
+  /** Platform user id for operator messages; "agent" / "oikos" otherwise. */
+  author?: string;
+  platformEventId?: string;
+}
+
+/**
+ * Appends one message to the transcript (the full record; the model sees a window of it). An operator
+ * message counts as activity for the idle sweep and clears its nudge.
+ */
+export async function appendMessage(
+  db: Executor,
+  message: NewMessage,
+  now = new Date(),
+): Promise<StoredMessage> {
+  const row = await db
+    .insertInto("messages")
+    .values({
+      session_id: message.sessionId,
+      role: message.role,
+      content: message.content ?? "",
+      tool_calls: message.toolCalls ? JSON.stringify(message.toolCalls) : null,
+      tool_call_id: message.toolCallId ?? null,
+      name: message.name ?? null,
+      author: message.author ?? null,
+      platform_event_id: message.platformEventId ?? null,
+      created_at: now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  if (message.role === "user") {
+    await db
+      .updateTable("sessions")
+      .set({ last_activity_at: now, nudged_at: null, updated_at: now })
+      .where("id", "=", message.sessionId)
+      .execute();
+  }
+  return toStored(row);
+}
+
+export interface MessageWindow {
+  messages: StoredMessage[];
+  /** How many older messages exist beyond the window. */
+  omitted: number;
+}
+
+/** The last `limit` messages in order, plus how many older ones were left out. */
+export async function recentMessages(
+  db: Kysely<Database>,
+  sessionId: string,
+  limit: number,
+): Promise<MessageWindow> {
+  const rows = await db
+    .selectFrom("messages")
+    .selectAll()
+    .where("session_id", "=", sessionId)
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
+  const total = await db
+    .selectFrom("messages")
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("session_id", "=", sessionId)
+    .executeTakeFirstOrThrow();
+  return { messages: rows.reverse().map(toStored), omitted: Math.max(0, Number(total.n) - rows.length) };
+}
+
+export async function listMessages(db: Kysely<Database>, sessionId: string): Promise<StoredMessage[]> {
+  const rows = await db
+    .selectFrom("messages")
+    .selectAll()
+    .where("session_id", "=", sessionId)
+    .orderBy("id", "asc")
+    .execute();
+  return rows.map(toStored);
+}
+
+/** The most recent operator message, if any. */
+export async function lastOperatorMessage(
+  db: Kysely<Database>,
+  sessionId: string,
+): Promise<StoredMessage | undefined> {
+  const row = await db
+    .selectFrom("messages")
+    .selectAll()
+    .where("session_id", "=", sessionId)
+    .where("role", "=", "user")
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row ? toStored(row) : undefined;
+}
+
+/** Whether a system note with this marker (`name`) exists, so a redelivered job does not add it twice. */
+export async function hasNote(db: Kysely<Database>, sessionId: string, marker: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("messages")
+    .select("id")
+    .where("session_id", "=", sessionId)
+    .where("role", "=", "system")
+    .where("name", "=", marker)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+type Row = {
+  id: string;
+  session_id: string;
+  role: string;
+  content: string;
+  tool_calls: unknown;
+  tool_call_id: string | null;
+  name: string | null;
+  author: string | null;
+  created_at: Date;
+};
+
+function toStored(row: Row): StoredMessage {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    role: row.role as MessageRole,
+    content: row.content,
+    toolCalls: (row.tool_calls as StoredToolCall[] | null) ?? null,
+    toolCallId: row.tool_call_id,
+    name: row.name,
+    author: row.author,
+    createdAt: row.created_at,
+  };
+}

@@ -1,0 +1,36 @@
+import type { Executor } from "./audit.ts";
+
+export interface TokenUsage {
+  sessionId: string | null;
+  model: string;
+  promptTokens: number;
+  completionTokens: number;
+  totalTokens: number;
+}
+
+/** One row per model call. */
+export async function recordTokenUsage(db: Executor, usage: TokenUsage, now = new Date()): Promise<void> {
+  await db
+    .insertInto("token_usage")
+    .values({
+      session_id: usage.sessionId,
+      model: usage.model,
+      prompt_tokens: usage.promptTokens,
+      completion_tokens: usage.completionTokens,
+      total_tokens: usage.totalTokens,
+      created_at: now,
+    })
+    .execute();
+}
+
+export async function sessionTokenTotals(
+  db: Executor,
+  sessionId: string,
+): Promise<{ calls: number; totalTokens: number }> {
+  const row = await db
+    .selectFrom("token_usage")
+    .select((eb) => [eb.fn.countAll<string>().as("calls"), eb.fn.sum<string>("total_tokens").as("total")])
+    .where("session_id", "=", sessionId)
+    .executeTakeFirstOrThrow();
+  return { calls: Number(row.calls), totalTokens: Number(row.total ?? 0) };
+}

@@ -1,0 +1,105 @@
+import { sql } from "kysely";
+import type { Executor } from "./audit.ts";
+
+/**
+ * One agent turn at a time per session, across processes: a lease on the session row taken with a
+ * conditional UPDATE. A request that finds the lease held marks `turn_pending`, so the holder runs one
+ * more turn before it lets go (requests merge instead of racing).
+ */
+export type AcquireResult = "acquired" | "merged" | "missing";
+
+export async function acquireTurn(
+  db: Executor,
+  sessionId: string,
+  owner: string,
+  leaseMs: number,
+  now = new Date(),
+): Promise<AcquireResult> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const taken = await db
+      .updateTable("sessions")
+      .set({ turn_owner: owner, turn_expires_at: new Date(now.getTime() + leaseMs), turn_pending: false })
+      .where("id", "=", sessionId)
+      .where((eb) => eb.or([eb("turn_owner", "is", null), eb("turn_expires_at", "<", now)]))
+      .executeTakeFirst();
+    if (Number(taken.numUpdatedRows) > 0) return "acquired";
+    const merged = await db
+      .updateTable("sessions")
+      .set({ turn_pending: true })
+      .where("id", "=", sessionId)
+      .where("turn_owner", "is not", null)
+      .where("turn_expires_at", ">=", now)
+      .executeTakeFirst();
+    if (Number(merged.numUpdatedRows) > 0) return "merged";
+    const exists = await db
+      .selectFrom("sessions")
+      .select("id")
+      .where("id", "=", sessionId)
+      .executeTakeFirst();
+    if (!exists) return "missing";
+    // The holder let go between the two statements: try to take it again.
+  }
+  return "merged";
+}
+
+/** Extends the lease while a long turn runs; false when it was lost (expired and taken by another). */
+export async function renewTurn(
+  db: Executor,
+  sessionId: string,
+  owner: string,
+  leaseMs: number,
+  now = new Date(),
+): Promise<boolean> {
+  const result = await db
+    .updateTable("sessions")
+    .set({ turn_expires_at: new Date(now.getTime() + leaseMs) })
+    .where("id", "=", sessionId)
+    .where("turn_owner", "=", owner)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/**
+ * Lets go of the lease, unless a request was merged meanwhile: then the pending flag is consumed and
+ * "again" tells the holder to run one more turn (it keeps the lease).
+ */
+export async function releaseTurn(
+  db: Executor,
+  sessionId: string,
+  owner: string,
+): Promise<"released" | "again"> {
+  for (;;) {
+    const again = await db
+      .updateTable("sessions")
+      .set({ turn_pending: false })
+      .where("id", "=", sessionId)
+      .where("turn_owner", "=", owner)
+      .where("turn_pending", "=", true)
+      .executeTakeFirst();
+    if (Number(again.numUpdatedRows) > 0) return "again";
+    const released = await db
+      .updateTable("sessions")
+      .set({ turn_owner: null, turn_expires_at: null })
+      .where("id", "=", sessionId)
+      .where("turn_owner", "=", owner)
+      .where("turn_pending", "=", false)
+      .executeTakeFirst();
+    if (Number(released.numUpdatedRows) > 0) return "released";
+    const row = await db
+      .selectFrom("sessions")
+      .select("turn_owner")
+      .where("id", "=", sessionId)
+      .executeTakeFirst();
+    if (row?.turn_owner !== owner) return "released";
+  }
+}
+
+/** For tests and status output: who holds the session's turn right now. */
+export async function turnHolder(db: Executor, sessionId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom("sessions")
+    .select(["turn_owner", sql<boolean>`turn_expires_at > now()`.as("live")])
+    .where("id", "=", sessionId)
+    .executeTakeFirst();
+  return row?.live ? row.turn_owner : null;
+}
