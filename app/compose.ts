@@ -1,4 +1,5 @@
 import { chatCapability } from "../bot/capability.ts";
+import { executionCapability } from "../jobs/execution/capability.ts";
 import { CommandRegistry, type Roles } from "../bot/core/bot-commands.ts";
 import type { CommandIO } from "./command-module.ts";
 import type { HttpHandler } from "./http-server.ts";
@@ -34,6 +35,7 @@ export interface Capability {
  * chat commands and HTTP routes; `stop` runs in reverse order on shutdown.
  */
 const CAPABILITIES: Capability[] = [
+  executionCapability,
   chatCapability,
 ];
 

@@ -27,7 +27,7 @@ export const domainEventSchema = z.discriminatedUnion("type", [
     type: z.literal("approval.decided"),
     sessionId: id,
     approvalId: id,
-    decision: z.enum(["approved", "denied", "cancelled"]),
+    decision: z.enum(["approved", "denied", "cancelled", "expired"]),
     ...decider,
   }),
   z.object({ type: z.literal("execution.queued"), sessionId: nullableSessionId, executionId: id }),
@@ -37,6 +37,8 @@ export const domainEventSchema = z.discriminatedUnion("type", [
     sessionId: nullableSessionId,
     executionId: id,
     status: z.string().min(1),
+    /** The plan step the execution was run for, when the agent named one. */
+    stepSeq: z.number().int().optional(),
   }),
   z.object({ type: z.literal("question.raised"), sessionId: id, questionId: id }),
   z.object({ type: z.literal("question.answered"), sessionId: id, questionId: id }),

@@ -1,0 +1,29 @@
+import { sweepContext } from "../../jobs/execution/capability.ts";
+import { registerAllSweeps } from "../../jobs/sweeps/default-sweeps.ts";
+import { formatSweepReports, runSweeps, sweepKinds } from "../../jobs/sweeps/registry.ts";
+import type { CommandIO } from "../command-module.ts";
+import { loadConfig } from "../config.ts";
+import { openRuntime } from "../runtime.ts";
+
+export const description = "run sweeps now (stale executions, expired approvals …) and print what changed";
+export const usage =
+  "oikos sweep [stale|approvals|all] [--json]\nDefault all. Prints one line per item changed or failed; exit code 1 when any failed.";
+
+export async function run(argv: string[], io: CommandIO): Promise<number> {
+  registerAllSweeps();
+  const json = argv.includes("--json");
+  const kind = argv.find((arg) => !arg.startsWith("--")) ?? "all";
+  if (kind !== "all" && !sweepKinds().includes(kind)) {
+    io.stderr.write(`Unknown sweep "${kind}". Known: ${[...sweepKinds(), "all"].join(", ")}\n`);
+    return 2;
+  }
+  const runtime = await openRuntime(loadConfig());
+  try {
+    const reports = await runSweeps(kind, sweepContext(runtime));
+    io.stdout.write(json ? `${JSON.stringify(reports)}\n` : `${formatSweepReports(reports)}\n`);
+    const failed = reports.some((r) => r.error !== undefined || r.items.some((i) => i.outcome === "failed"));
+    return failed ? 1 : 0;
+  } finally {
+    await runtime.close();
+  }
+}

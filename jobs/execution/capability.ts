@@ -1,0 +1,101 @@
+import type { Capability } from "../../app/compose.ts";
+import type { Runtime } from "../../app/runtime.ts";
+import { closeMatches } from "../../mcp-server/suggest.ts";
+import { DbHostKeyStore } from "../../store/known-hosts.ts";
+import { createSshTransport } from "../ssh/create-ssh-transport.ts";
+import { registerAllSweeps } from "../sweeps/default-sweeps.ts";
+import { runSweeps, type SweepContext } from "../sweeps/registry.ts";
+import { DEFAULT_HEARTBEAT_MS, registerExecuteWorker } from "./execute-worker.ts";
+import { loadRunPolicy } from "./policy-adapter.ts";
+import { RunService } from "./run-service.ts";
+
+/** Sweeps run at start-up and then this often. */
+export const SWEEP_EVERY_MS = 3 * 60_000;
+/** A running execution whose heartbeat is older than this many beats is dead. */
+const STALE_BEATS = 6;
+
+const services = new WeakMap<Runtime, Promise<RunService>>();
+
+/**
+ * The gated run service for this runtime (one per process). The MCP tool deps take it as
+ * `execution`: `createMcpServer({ ..., execution: await runServiceFor(runtime) })`.
+ */
+export function runServiceFor(runtime: Runtime): Promise<RunService> {
+  let service = services.get(runtime);
+  if (!service) {
+    service = loadRunPolicy().then(
+      (policy) =>
+        new RunService({
+          db: runtime.db,
+          events: runtime.events,
+          queue: runtime.queue,
+          policy,
+          waitMs: runtime.config.execution.waitMs,
+          timeoutMs: runtime.config.execution.timeoutMs,
+          selfTargets: runtime.config.self.targets,
+          sshUser: runtime.config.ssh.user,
+          suggest: closeMatches,
+        }),
+    );
+    services.set(runtime, service);
+  }
+  return service;
+}
+
+export function sweepContext(runtime: Runtime, now = new Date()): SweepContext {
+  return {
+    db: runtime.db,
+    events: runtime.events,
+    queue: runtime.queue,
+    now,
+    heartbeatStaleMs: DEFAULT_HEARTBEAT_MS * STALE_BEATS,
+  };
+}
+
+/**
+ * Executions: the `execute` worker over the SSH pool (host keys trusted on first use are kept in
+ * the database), the `sweep` queue with its repeat schedule, and a start-up sweep. Processes with
+ * the chat role only produce (run enqueues); they do not execute.
+ */
+export const executionCapability: Capability = {
+  name: "execution",
+  async start(runtime, ctx) {
+    registerAllSweeps();
+    if (ctx.role === "chat") return undefined;
+    const { config, logger } = runtime;
+    const policy = await loadRunPolicy();
+    const ssh = createSshTransport({
+      ...(config.ssh.privateKeyPath ? { privateKeyPath: config.ssh.privateKeyPath } : {}),
+      ...(config.ssh.knownHostsFile ? { knownHostsFile: config.ssh.knownHostsFile } : {}),
+      connectTimeoutMs: config.ssh.connectTimeoutMs,
+      hostKeyStore: new DbHostKeyStore(runtime.db),
+    });
+    registerExecuteWorker({
+      db: runtime.db,
+      events: runtime.events,
+      queue: runtime.queue,
+      runner: ssh.router,
+      redact: policy.redact,
+      targets: { sshUser: config.ssh.user },
+      maxOutputBytes: config.execution.maxOutputBytes,
+      logger,
+    });
+    runtime.queue.register("sweep", async (job) => {
+      const reports = await runSweeps(job.data.kind, sweepContext(runtime));
+      for (const report of reports) {
+        if (report.items.length > 0 || report.error) logger.info({ sweep: report }, `sweep ${report.kind}`);
+      }
+    });
+    await runtime.queue.repeat("sweep", { kind: "all" }, { everyMs: SWEEP_EVERY_MS, key: "sweep-all" });
+    const startup = await runSweeps("all", sweepContext(runtime));
+    for (const report of startup) {
+      if (report.items.length > 0 || report.error)
+        logger.info({ sweep: report }, `start-up sweep ${report.kind}`);
+    }
+    return {
+      async stop() {
+        await ssh.pool.close();
+      },
+    };
+  },
+};

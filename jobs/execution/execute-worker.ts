@@ -1,0 +1,228 @@
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
+import type { Kysely } from "kysely";
+import {
+  claimExecution,
+  type ExecutionStatus,
+  getExecution,
+  heartbeatExecution,
+  transitionExecution,
+} from "../../store/executions.ts";
+import type { Database, Execution } from "../../store/schema.ts";
+import type { EventBus } from "../events/port.ts";
+import { UnrecoverableJobError } from "../queue/errors.ts";
+import type { InterruptedJob, JobContext, QueuePort } from "../queue/port.ts";
+import type { ExecOptions, ExecResult } from "../ssh/exec-result.ts";
+import type { Target } from "../ssh/target.ts";
+import { publishFinished } from "./execution-events.ts";
+import { TargetLimiter } from "./target-limiter.ts";
+import { resolveTarget, type TargetDefaults } from "./target-resolver.ts";
+
+/** What runs a command on a target: jobs/ssh TransportRouter satisfies it. */
+export interface CommandRunner {
+  exec(target: Target, command: string, options?: ExecOptions): Promise<ExecResult>;
+}
+
+export interface ExecuteWorkerOptions {
+  db: Kysely<Database>;
+  events: EventBus;
+  queue: QueuePort;
+  runner: CommandRunner;
+  /** policy/redact: applied to stdout and stderr before they are stored (and so before any model sees them). */
+  redact: (text: string) => string;
+  targets: TargetDefaults;
+  /** Executions running at once on one target in this process. Default 4. */
+  perTargetConcurrency?: number;
+  /** Executions running at once in this process, all targets. Default 32. */
+  concurrency?: number;
+  /** Heartbeat period; the stale sweep gives up on a row after several missed beats. Default 5 s. */
+  heartbeatMs?: number;
+  /** Per stream, head + tail kept. Default 64 KiB. */
+  maxOutputBytes?: number;
+  workerId?: string;
+  logger?: { warn(object: object, message: string): void; error(object: object, message: string): void };
+}
+
+export const DEFAULT_HEARTBEAT_MS = 5_000;
+/** A read-only execution whose worker died is retried automatically at most this many runs in all. */
+export const MAX_READ_ONLY_ATTEMPTS = 2;
+
+/**
+ * Registers the `execute` queue handler: claim queued → running (a second delivery of the same job
+ * finds the row not queued and does nothing), heartbeat while the command runs, record the result,
+ * publish execution.started / execution.finished. A job interrupted mid-run is never re-run blindly:
+ * onInterrupted marks a mutating execution interrupted; only read-only ones go back to the queue.
+ */
+export function registerExecuteWorker(options: ExecuteWorkerOptions): { workerId: string } {
+  const workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+  const limiter = new TargetLimiter(options.perTargetConcurrency ?? 4);
+  options.queue.register("execute", (job) => runExecution(options, workerId, limiter, job), {
+    concurrency: options.concurrency ?? 32,
+    onInterrupted: (job) => handleInterrupted(options, job),
+  });
+  return { workerId };
+}
+
+async function runExecution(
+  options: ExecuteWorkerOptions,
+  workerId: string,
+  limiter: TargetLimiter,
+  job: JobContext<{ executionId: string }>,
+): Promise<void> {
+  const { db, events } = options;
+  const row = await getExecution(db, job.data.executionId);
+  if (!row) throw new UnrecoverableJobError(`execution ${job.data.executionId} does not exist`);
+  if (row.status !== "queued") return; // duplicate delivery, cancelled or expired meanwhile
+  const release = await limiter.acquire(row.target, job.signal);
+  try {
+    const claimed = await claimExecution(db, row.id, workerId);
+    if (!claimed) return;
+    await events.publish({
+      type: "execution.started",
+      sessionId: claimed.session_id,
+      executionId: claimed.id,
+    });
+    const status = await execute(options, workerId, claimed, job.signal);
+    if (status) await publishFinished(events, claimed, status);
+  } finally {
+    release();
+  }
+}
+
+/** Runs the claimed execution and records its end; returns the final status if this worker recorded it. */
+async function execute(
+  options: ExecuteWorkerOptions,
+  workerId: string,
+  row: Execution,
+  jobSignal: AbortSignal,
+): Promise<ExecutionStatus | undefined> {
+  const { db } = options;
+  const resolved = await resolveTarget(db, row.target, options.targets);
+  if (!resolved.ok) {
+    const failed = await transitionExecution(db, row.id, {
+      from: "running",
+      to: "failed",
+      workerId,
+      reason: `cannot reach target: ${resolved.reason}`,
+    });
+    return failed ? "failed" : undefined;
+  }
+  const stop = new AbortController();
+  let stopReason: "cancel" | "lost" | null = null;
+  const beat = setInterval(() => {
+    heartbeatExecution(db, row.id, workerId).then(
+      (state) => {
+        if (!state.alive) stopReason ??= "lost";
+        else if (state.cancelRequested) stopReason ??= "cancel";
+        if (stopReason) stop.abort(new Error(stopReason));
+      },
+      (error: unknown) => options.logger?.warn({ err: error, executionId: row.id }, "heartbeat failed"),
+    );
+  }, options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
+  let result: ExecResult | undefined;
+  let failure: string | undefined;
+  try {
+    result = await options.runner.exec(resolved.target, row.command, {
+      timeoutMs: row.timeout_ms,
+      maxOutputBytes: options.maxOutputBytes,
+      signal: AbortSignal.any([stop.signal, jobSignal]),
+    });
+  } catch (error) {
+    failure = error instanceof Error ? error.message : String(error);
+  } finally {
+    clearInterval(beat);
+  }
+  if (stopReason === "lost") return undefined; // a sweep or cancel already moved the row
+  const status = finalStatus(result, failure, jobSignal.aborted);
+  const reason =
+    failure ??
+    (status === "timed_out"
+      ? `killed after its ${Math.round(row.timeout_ms / 1000)} s timeout`
+      : status === "cancelled"
+        ? "cancelled on request"
+        : status === "interrupted"
+          ? "the worker shut down while it ran"
+          : null);
+  const redact = options.redact;
+  const finished = await transitionExecution(db, row.id, {
+    from: "running",
+    to: status,
+    workerId,
+    reason,
+    set: result
+      ? {
+          exit_code: result.exitCode,
+          signal: result.signal,
+          stdout: redact(result.stdout),
+          stderr: redact(result.stderr),
+          output_bytes: result.outputBytes,
+          output_truncated: result.truncated,
+          duration_ms: result.durationMs,
+        }
+      : {},
+  });
+  return finished ? status : undefined;
+}
+
+function finalStatus(
+  result: ExecResult | undefined,
+  failure: string | undefined,
+  shutdown: boolean,
+): ExecutionStatus {
+  if (shutdown) return "interrupted";
+  if (!result || failure !== undefined) return "failed";
+  if (result.timedOut) return "timed_out";
+  if (result.cancelled) return "cancelled";
+  return result.exitCode === 0 ? "completed" : "failed";
+}
+
+/** A job that was running when its process stopped. */
+async function handleInterrupted(
+  options: ExecuteWorkerOptions,
+  job: InterruptedJob<{ executionId: string }>,
+): Promise<void> {
+  const row = await getExecution(options.db, job.data.executionId);
+  if (!row) return;
+  await recoverExecution(options, row, `the worker stopped while it ran (${job.reason})`);
+}
+
+/**
+ * The one rule for an execution whose worker vanished: queued (never started) goes back to the
+ * queue; running read-only is retried a bounded number of times; running mutating becomes
+ * `interrupted` and is reported, never re-run. Returns what it did, for sweep reports.
+ */
+export async function recoverExecution(
+  options: Pick<ExecuteWorkerOptions, "db" | "events" | "queue">,
+  row: Execution,
+  reason: string,
+): Promise<string | null> {
+  const { db, events, queue } = options;
+  if (row.status === "queued") {
+    await queue.enqueue("execute", { executionId: row.id }, { jobId: `execute:${row.id}:${row.attempts}` });
+    return "re-queued (it had not started)";
+  }
+  if (row.status !== "running") return null;
+  if (row.risk === "read_only" && row.attempts < MAX_READ_ONLY_ATTEMPTS) {
+    const requeued = await transitionExecution(db, row.id, {
+      from: "running",
+      to: "queued",
+      reason: `${reason}; read-only, so retried`,
+      set: { worker_id: null, heartbeat_at: null },
+    });
+    if (!requeued) return null;
+    await queue.enqueue(
+      "execute",
+      { executionId: row.id },
+      { jobId: `execute:${row.id}:${requeued.attempts}` },
+    );
+    return "read-only: re-queued";
+  }
+  const interrupted = await transitionExecution(db, row.id, {
+    from: "running",
+    to: "interrupted",
+    reason: `${reason}; not re-run because it may have changed the target: check its state before retrying`,
+  });
+  if (!interrupted) return null;
+  await publishFinished(events, interrupted, "interrupted");
+  return "interrupted";
+}

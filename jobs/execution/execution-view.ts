@@ -1,0 +1,66 @@
+import { isTerminalExecutionStatus } from "../../store/executions.ts";
+import type { Execution } from "../../store/schema.ts";
+
+/** What a model (and the operator) sees of an execution. Output was redacted before it was stored. */
+export interface ExecutionView {
+  execution_id: string;
+  status: string;
+  finished: boolean;
+  target: string;
+  command: string;
+  risk: string;
+  exit_code: number | null;
+  stdout: string | null;
+  stderr: string | null;
+  output_truncated: boolean;
+  output_bytes: number | null;
+  duration_ms: number | null;
+  reason: string | null;
+  step_seq: number | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+export function executionView(row: Execution): ExecutionView {
+  return {
+    execution_id: row.id,
+    status: row.status,
+    finished: isTerminalExecutionStatus(row.status),
+    target: row.target,
+    command: row.command,
+    risk: row.risk,
+    exit_code: row.exit_code,
+    stdout: row.stdout,
+    stderr: row.stderr,
+    output_truncated: row.output_truncated,
+    output_bytes: row.output_bytes === null ? null : Number(row.output_bytes),
+    duration_ms: row.duration_ms,
+    reason: row.status_reason,
+    step_seq: row.step_seq,
+    created_at: row.created_at.toISOString(),
+    started_at: row.started_at?.toISOString() ?? null,
+    finished_at: row.finished_at?.toISOString() ?? null,
+  };
+}
+
+/** The next step a model should take after seeing this status. */
+export function nextStepFor(view: ExecutionView): string {
+  switch (view.status) {
+    case "completed":
+      return "read the output; continue with the next step";
+    case "failed":
+      return "read stderr and the exit code, find out why before retrying (the same command is refused after 3 failures)";
+    case "timed_out":
+      return "the command was killed at its timeout: inspect the target (ps, strace -p, lsof, logs) to see why it hung instead of retrying";
+    case "interrupted":
+      return "the worker stopped while it ran and it was not re-run: check the target's state before doing anything else";
+    case "queued":
+    case "running":
+      return `still ${view.status}: do other work or end your turn, then call get_execution_status("${view.execution_id}")`;
+    case "pending_approval":
+      return "waiting for the operator: end your turn; you are resumed when they decide";
+    default:
+      return `the execution is ${view.status}; it will not run`;
+  }
+}

@@ -1,0 +1,239 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import { type ExecutionView, executionView, nextStepFor } from "../../jobs/execution/execution-view.ts";
+import { type FanOutItem, inspectPathCommand, runMany } from "../../jobs/execution/fan-out.ts";
+import type { RunOutcome, RunService } from "../../jobs/execution/run-service.ts";
+import { cancelPendingExecution } from "../../store/consent.ts";
+import { getExecution, requestCancel } from "../../store/executions.ts";
+import { defineTool } from "../define-tool.ts";
+import { requireSession } from "../session-context.ts";
+import type { ToolDeps } from "../tool-deps.ts";
+import { ok, refuse, type ToolResult } from "../tool-result.ts";
+
+export interface ExecutionToolDeps extends ToolDeps {
+  /** The gated run service (jobs/execution). Without it the execution tools are not registered. */
+  execution?: RunService;
+}
+
+const slug = z.string().min(1).max(200);
+const purpose = z
+  .string()
+  .min(1)
+  .max(500)
+  .describe("why you run this, in one sentence (shown to the operator)");
+const targets = z.array(slug).min(1).max(64);
+
+/** run, get_execution_status, cancel_execution, run_many, inspect_path. */
+export function registerExecutionTools(server: McpServer, deps: ExecutionToolDeps): void {
+  const service = deps.execution;
+  if (!service) return;
+
+  defineTool(
+    server,
+    deps,
+    "run",
+    {
+      description:
+        "Run one shell command on one target (entity slug). Every command is classified and gated: read-only runs at " +
+        "once; config_mutation needs an approved plan (or its own approval); destructive needs an operator's typed " +
+        "confirmation. Returns the result, or {execution_id, status} when it takes longer than a few seconds (then call " +
+        "get_execution_status later). When approval is needed, END YOUR TURN: you are resumed when the operator decides.",
+      inputSchema: {
+        target: slug.describe("entity slug, e.g. host:hubris or lxc:gitea"),
+        command: z.string().min(1).max(16_384),
+        purpose,
+        step_seq: z.number().int().min(1).optional().describe("the plan step this command carries out"),
+        timeout_s: z
+          .number()
+          .int()
+          .min(1)
+          .max(86_400)
+          .optional()
+          .describe("kill the command after this long"),
+      },
+      annotations: { destructiveHint: true, openWorldHint: true },
+    },
+    async (args, { sessionId, write }) => {
+      const outcome = await service.run({
+        sessionId,
+        target: args.target,
+        command: args.command,
+        purpose: args.purpose,
+        stepSeq: args.step_seq,
+        requestedBy: write.by,
+        timeoutMs: args.timeout_s === undefined ? undefined : args.timeout_s * 1000,
+      });
+      return runResult(outcome, service.options.waitMs);
+    },
+  );
+
+  defineTool(
+    server,
+    deps,
+    "get_execution_status",
+    {
+      description:
+        "Status and (redacted, capped) output of an execution started by run / run_many in this session. Waits up to a " +
+        "few seconds for it to finish when wait is true.",
+      inputSchema: { execution_id: z.string().min(1).max(64), wait: z.boolean().optional() },
+      annotations: { readOnlyHint: true },
+    },
+    async (args, context) => {
+      const session = requireSession(context.extra, "get_execution_status");
+      if ("refusal" in session) return session.refusal;
+      const row = await getExecution(deps.db, args.execution_id);
+      if (!row || row.session_id !== session.sessionId) {
+        return refuse(
+          `There is no execution ${args.execution_id} in this session. Use the execution_id that run returned.`,
+        );
+      }
+      const outcome = args.wait ? await service.awaitResult(row.id) : null;
+      const view =
+        outcome && outcome.kind !== "refused" && "execution" in outcome
+          ? outcome.execution
+          : executionView(row);
+      return ok({ ...view, next_step: nextStepFor(view) });
+    },
+  );
+
+  defineTool(
+    server,
+    deps,
+    "cancel_execution",
+    {
+      description:
+        "Cancel an execution of this session: one waiting for approval or in the queue is cancelled at once; a running " +
+        "one is signalled (TERM, then KILL) and ends `cancelled`.",
+      inputSchema: { execution_id: z.string().min(1).max(64) },
+    },
+    async (args, context) => {
+      const session = requireSession(context.extra, "cancel_execution");
+      if ("refusal" in session) return session.refusal;
+      const row = await getExecution(deps.db, args.execution_id);
+      if (!row || row.session_id !== session.sessionId) {
+        return refuse(`There is no execution ${args.execution_id} in this session.`);
+      }
+      if (await cancelPendingExecution(deps.db, row.id, context.write.by)) {
+        await deps.execution?.options.events.publish({
+          type: "execution.finished",
+          sessionId: row.session_id,
+          executionId: row.id,
+          status: "cancelled",
+          ...(row.step_seq !== null ? { stepSeq: row.step_seq } : {}),
+        });
+        return ok({ execution_id: row.id, status: "cancelled" });
+      }
+      if (await requestCancel(deps.db, row.id, context.write.by)) {
+        const after = await service.awaitResult(row.id);
+        const view = "execution" in after ? after.execution : executionView(row);
+        return ok({
+          ...view,
+          note: view.finished ? undefined : "cancel requested; the worker stops it within seconds",
+        });
+      }
+      return refuse(`Execution ${row.id} is ${row.status}; there is nothing to cancel.`);
+    },
+  );
+
+  defineTool(
+    server,
+    deps,
+    "run_many",
+    {
+      description:
+        "Run one READ-ONLY command on many targets in parallel (fleet checks: uptime, df -h, docker ps …). Each target " +
+        "is gated like run; a mutating command is refused (use run). Returns one result per target.",
+      inputSchema: { targets, command: z.string().min(1).max(16_384), purpose },
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    },
+    async (args, { sessionId, write }) => {
+      const result = await runMany(service, {
+        sessionId,
+        targets: args.targets,
+        command: args.command,
+        purpose: args.purpose,
+        requestedBy: write.by,
+      });
+      return fanOutResult(result, service.options.waitMs);
+    },
+  );
+
+  defineTool(
+    server,
+    deps,
+    "inspect_path",
+    {
+      description:
+        "Everything about one path on many targets in one call: mount (findmnt), df -h, ls -la and stat. Use it " +
+        "instead of several run calls when a path's storage, permissions or owner matter.",
+      inputSchema: { path: z.string().min(1).max(4096), targets, purpose: purpose.optional() },
+      annotations: { readOnlyHint: true, openWorldHint: true },
+    },
+    async (args, { sessionId, write }) => {
+      const result = await runMany(service, {
+        sessionId,
+        targets: args.targets,
+        command: inspectPathCommand(args.path),
+        purpose: args.purpose ?? `inspect ${args.path}`,
+        requestedBy: write.by,
+      });
+      return fanOutResult(result, service.options.waitMs);
+    },
+  );
+}
+
+function runResult(outcome: RunOutcome, waitMs: number): ToolResult {
+  switch (outcome.kind) {
+    case "finished":
+      return ok({ ...compact(outcome.execution), next_step: nextStepFor(outcome.execution) });
+    case "pending":
+      return ok({
+        execution_id: outcome.execution.execution_id,
+        status: outcome.execution.status,
+        message: `Not finished after ${Math.round(waitMs / 1000)} s; it keeps running.`,
+        next_step: nextStepFor(outcome.execution),
+      });
+    case "approval_requested":
+      return ok({
+        execution_id: outcome.executionId,
+        approval_id: outcome.approvalId,
+        status: "pending_approval",
+        risk: outcome.risk,
+        message:
+          `Needs operator approval: ${outcome.reason}.` +
+          (outcome.phrase ? ` The operator must type \`${outcome.phrase}\`.` : "") +
+          " END YOUR TURN NOW and tell the operator what you want to run and why; do not call run again until you are" +
+          " resumed with their decision.",
+      });
+    case "refused":
+      return refuse(`Refused (${outcome.code}): ${outcome.reason}. Next: ${outcome.nextStep}.`);
+  }
+}
+
+function fanOutResult(result: FanOutItem[] | RunOutcome, waitMs: number): ToolResult {
+  if (!Array.isArray(result)) return runResult(result, waitMs);
+  return ok({
+    results: result.map((item) =>
+      item.ok
+        ? { target: item.target, ...compact(item.execution) }
+        : { target: item.target, refused: item.code, reason: item.reason, next_step: item.nextStep },
+    ),
+  });
+}
+
+/** The fields a model needs; nulls and bookkeeping left out to save context. */
+function compact(view: ExecutionView): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    execution_id: view.execution_id,
+    status: view.status,
+    exit_code: view.exit_code,
+    stdout: view.stdout,
+  };
+  if (view.stderr) out.stderr = view.stderr;
+  if (view.output_truncated)
+    out.output_truncated = `yes: ${view.output_bytes} bytes in all, head and tail kept`;
+  if (view.duration_ms !== null) out.duration_ms = view.duration_ms;
+  if (view.reason) out.reason = view.reason;
+  if (!view.finished) out.next_step = nextStepFor(view);
+  return out;
+}
