@@ -2,7 +2,6 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ToolDeps } from "./tool-deps.ts";
 import { registerInventoryTools } from "./tools/inventory.ts";
 import { type ExecutionToolDeps, registerExecutionTools } from "./tools/execution.ts";
-import { type ExecutionToolDeps, registerExecutionTools } from "./tools/execution.ts";
 import { registerKnowledgeTools } from "./tools/knowledge.ts";
 import { registerTaskTools, type TaskToolDeps } from "./tools/task.ts";
 
@@ -18,7 +17,6 @@ export type ToolGroup<Deps extends ToolDeps = ToolDeps> = (server: McpServer, de
 export const TOOL_GROUPS: readonly ToolGroup<McpServerDeps>[] = [
   registerInventoryTools,
   registerKnowledgeTools,
-  registerExecutionTools,
   registerExecutionTools,
   registerTaskTools,
 ];
