@@ -42,6 +42,16 @@ async function createBashParser(): Promise<BashParser> {
   const language = await Language.load(require.resolve("tree-sitter-bash/tree-sitter-bash.wasm"));
   const parser = new Parser();
   parser.setLanguage(language);
+  // Per type id: name and whether it is named, so the copy costs fewer wasm calls per node.
+  const types: string[] = [];
+  const named: boolean[] = [];
+  for (let id = 0; id < language.nodeTypeCount; id++) {
+    types.push(language.nodeTypeForId(id) ?? "ERROR");
+    named.push(language.nodeTypeIsNamed(id));
+  }
+  const fields: (string | null)[] = [null];
+  for (let id = 1; id <= language.fieldCount; id++) fields.push(language.fieldNameForId(id));
+  const table: TypeTable = { types, named, fields };
   return {
     parse(source: string): ParsedScript {
       const tree = parser.parse(source);
@@ -50,7 +60,7 @@ async function createBashParser(): Promise<BashParser> {
         const cursor = tree.walk();
         try {
           const state = { hasError: false };
-          const root = copyNode(cursor, state);
+          const root = copyNode(cursor, table, state);
           return { source, root, hasError: state.hasError };
         } finally {
           cursor.delete();
@@ -62,24 +72,34 @@ async function createBashParser(): Promise<BashParser> {
   };
 }
 
+interface TypeTable {
+  types: string[];
+  named: boolean[];
+  fields: (string | null)[];
+}
+
 type Cursor =
   ReturnType<Parser["parse"]> extends infer T ? (T extends { walk(): infer C } ? C : never) : never;
 
-function copyNode(cursor: Cursor, state: { hasError: boolean }): SyntaxNode {
-  const type = cursor.nodeType;
-  const missing = cursor.nodeIsMissing;
+function copyNode(cursor: Cursor, table: TypeTable, state: { hasError: boolean }): SyntaxNode {
+  const typeId = cursor.nodeTypeId;
+  const type = typeId === 65535 ? "ERROR" : (table.types[typeId] ?? "ERROR");
+  const start = cursor.startIndex;
+  const end = cursor.endIndex;
+  // MISSING nodes are zero-width: only ask tree-sitter about those.
+  const missing = start === end && cursor.nodeIsMissing;
   if (missing || type === "ERROR") state.hasError = true;
   const node: SyntaxNode = {
     type,
-    named: cursor.nodeIsNamed,
-    field: cursor.currentFieldName,
-    start: cursor.startIndex,
-    end: cursor.endIndex,
+    named: type === "ERROR" || (table.named[typeId] ?? true),
+    field: table.fields[cursor.currentFieldId] ?? null,
+    start,
+    end,
     missing,
     children: [],
   };
   if (cursor.gotoFirstChild()) {
-    do node.children.push(copyNode(cursor, state));
+    do node.children.push(copyNode(cursor, table, state));
     while (cursor.gotoNextSibling());
     cursor.gotoParent();
   }

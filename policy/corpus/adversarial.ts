@@ -47,6 +47,7 @@ export const ADVERSARIAL_CORPUS: readonly (readonly [command: string, label: Ris
   ["/bin/rm -rf /srv", "destructive"],
   ["/usr/sbin/reboot", "destructive"],
   ["$CMD -rf /", "destructive"],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a bash parameter expansion, not a template
   ["${RM:-rm} -rf /srv", "destructive"],
   ["$(echo rm) -rf /srv", "destructive"],
   ["f() { rm -rf /srv; }; f", "destructive"],

@@ -57,7 +57,7 @@ export function matchSubcommand(rule: CommandRule, view: CommandView): string | 
 }
 
 function subcommandPath(rule: CommandRule, view: CommandView): { key: string | null; first: Arg | null } {
-  const keys = allKeys(rule);
+  const { keys, prefixes } = keyIndex(rule);
   const words: string[] = [];
   let first: Arg | null = null;
   let matched: string | null = null;
@@ -74,21 +74,11 @@ function subcommandPath(rule: CommandRule, view: CommandView): { key: string | n
     words.push(arg.value);
     const path = words.join(" ");
     if (keys.has(path)) matched = path;
-    let extends_ = false;
-    for (const key of keys) {
-      if (key.startsWith(`${path} `)) {
-        extends_ = true;
-        break;
-      }
-    }
-    if (!extends_) break;
+    if (!prefixes.has(path)) break;
   }
-  if (matched && words.length > matched.split(" ").length) {
+  if (matched && prefixes.has(matched) && words.length > matched.split(" ").length) {
     // `docker compose frob`: `compose` matched, but the word after it is no known `compose …` key.
-    const prefix = `${matched} `;
-    for (const key of keys)
-      if (key.startsWith(prefix))
-        return { key: null, first: unknownArg(args, words[matched.split(" ").length] as string) };
+    return { key: null, first: unknownArg(args, words[matched.split(" ").length] as string) };
   }
   return { key: matched, first };
 }
@@ -97,16 +87,28 @@ function unknownArg(args: readonly Arg[], value: string): Arg {
   return args.find((arg) => arg.value === value) ?? { value, raw: value, dynamic: "none" };
 }
 
-const keyCache = new WeakMap<CommandRule, Set<string>>();
+/** All subcommand keys, and every proper prefix of a multi-word key (`compose` of `compose logs`). */
+interface KeyIndex {
+  keys: Set<string>;
+  prefixes: Set<string>;
+}
 
-function allKeys(rule: CommandRule): Set<string> {
-  let keys = keyCache.get(rule);
-  if (!keys) {
+const keyCache = new WeakMap<CommandRule, KeyIndex>();
+
+function keyIndex(rule: CommandRule): KeyIndex {
+  let index = keyCache.get(rule);
+  if (!index) {
     const sub = rule.subcommands ?? {};
-    keys = new Set([...(sub.readOnly ?? []), ...(sub.mutating ?? []), ...(sub.destructive ?? [])]);
-    keyCache.set(rule, keys);
+    const keys = new Set([...(sub.readOnly ?? []), ...(sub.mutating ?? []), ...(sub.destructive ?? [])]);
+    const prefixes = new Set<string>();
+    for (const key of keys) {
+      const parts = key.split(" ");
+      for (let n = 1; n < parts.length; n++) prefixes.add(parts.slice(0, n).join(" "));
+    }
+    index = { keys, prefixes };
+    keyCache.set(rule, index);
   }
-  return keys;
+  return index;
 }
 
 function subcommandRisk(rule: CommandRule, key: string): Risk {
