@@ -62,17 +62,20 @@ export async function connectSsh(endpoint: SshEndpoint, options: ConnectOptions)
   };
 
   return new Promise<Client>((resolve, reject) => {
-    const onError = (error: Error & { level?: string; code?: string }): void => {
-      client.removeListener("ready", onReady);
+    let settled = false;
+    // ssh2 may report more errors after the first (a reset after a refused login): an error event
+    // without a listener would crash the process, so this listener stays for the client's lifetime
+    client.on("error", (error: Error & { level?: string; code?: string }) => {
+      if (settled) return;
+      settled = true;
       client.end();
       reject(classify(error, endpoint, where, verdict, options.readyTimeoutMs));
-    };
-    const onReady = (): void => {
-      client.removeListener("error", onError);
+    });
+    client.once("ready", () => {
+      if (settled) return;
+      settled = true;
       resolve(client);
-    };
-    client.once("error", onError);
-    client.once("ready", onReady);
+    });
     try {
       client.connect({
         host: endpoint.host,
@@ -89,6 +92,7 @@ export async function connectSsh(endpoint: SshEndpoint, options: ConnectOptions)
     } catch (error) {
       // ssh2 parses the key synchronously; its message names the problem, never the key itself
       const reason = (error as Error).message.replace(/^Cannot parse privateKey: /, "");
+      settled = true;
       reject(new SshKeyInvalidError(reason, { cause: error }));
       return;
     }

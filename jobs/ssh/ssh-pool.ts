@@ -266,8 +266,6 @@ export class SshPool {
         markClosed = resolve;
       }),
     };
-    // after "ready", errors (keepalive timeout, reset) are followed by "close", which cleans up
-    client.on("error", () => {});
     client.once("close", () => {
       this.#forget(live);
       markClosed();
