@@ -24,6 +24,10 @@ export interface BullmqQueueOptions {
   prefix?: string;
   /** Where failed jobs and failing hooks are reported. Default: stderr. */
   onError?: QueueErrorReporter;
+  /** A running job's lock lives this long unless renewed (every half of it). Default 30 000. */
+  lockDurationMs?: number;
+  /** How often workers look for jobs whose lock expired (stalled). Default 30 000. */
+  stalledIntervalMs?: number;
 }
 
 interface Registration {
@@ -51,6 +55,8 @@ export class BullmqQueue implements QueuePort {
   readonly #connection: Redis;
   readonly #prefix: string;
   readonly #onError: QueueErrorReporter;
+  readonly #lockDurationMs: number;
+  readonly #stalledIntervalMs: number;
   readonly #handlers = new Map<QueueName, Registration>();
   readonly #queues = new Map<QueueName, Queue>();
   readonly #workers = new Map<QueueName, Worker>();
@@ -64,6 +70,8 @@ export class BullmqQueue implements QueuePort {
     this.#connection.on("error", (error) => this.#onError(error, infraFailure("redis")));
     this.#prefix = options.prefix ?? "oikos";
     this.#onError = options.onError ?? reportToStderr;
+    this.#lockDurationMs = options.lockDurationMs ?? 30_000;
+    this.#stalledIntervalMs = options.stalledIntervalMs ?? 30_000;
   }
 
   register<Q extends QueueName>(
@@ -172,6 +180,8 @@ export class BullmqQueue implements QueuePort {
       prefix: this.#prefix,
       concurrency: registration.concurrency,
       autorun: false,
+      lockDuration: this.#lockDurationMs,
+      stalledInterval: this.#stalledIntervalMs,
       maxStalledCount: 0, // see the class comment: a stalled job is interrupted, not re-run
     });
     worker.on("error", (error) => this.#onError(error, infraFailure(queue)));
