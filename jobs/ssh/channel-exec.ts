@@ -123,6 +123,8 @@ export function runOnChannel(
         exitCode = typeof code === "number" ? code : null;
         exitSignal = signal ?? null;
       });
+      // a stream error (e.g. the connection failing under it) is followed by close or the connection's close
+      stream.on("error", () => {});
       stream.once("close", () => finish());
     };
     try {
