@@ -48,6 +48,12 @@ export async function connectSsh(endpoint: SshEndpoint, options: ConnectOptions)
             return false;
           }
           await options.hostKeys.remember(where, presented);
+          // another worker may have remembered a different key for this host at the same moment
+          const stored = await acceptedFingerprints(options.hostKeys, where);
+          if (stored.length > 0 && !stored.includes(presented)) {
+            verdict = { kind: "changed", expected: stored, presented };
+            return false;
+          }
           verdict = { kind: "accepted" };
           return true;
         }
