@@ -1,0 +1,108 @@
+/** Removes secrets from text and log objects before they reach logs or model context. */
+
+export const REDACTED = "[REDACTED]";
+
+const SECRET_KEY =
+  /(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|auth|credential|cookie|session[_-]?id)/i;
+
+interface Pattern {
+  regex: RegExp;
+  replace: (match: string, ...groups: string[]) => string;
+}
+
+const PATTERNS: Pattern[] = [
+  // PEM private keys, whole block.
+  {
+    regex: /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----[\s\S]*?(?:-----END \1PRIVATE KEY-----|$)/g,
+    replace: () => REDACTED,
+  },
+  // Authorization headers, any scheme.
+  {
+    regex:
+      /\b((?:proxy-)?authorization\s*[:=]\s*)(?:(bearer|basic|token|digest|bot)\s+)?("[^"]*"|'[^']*'|[^\s"',;]+)/gi,
+    replace: (_m, prefix: string, scheme: string | undefined) =>
+      `${prefix}${scheme ? `${scheme} ` : ""}${REDACTED}`,
+  },
+  { regex: /\b(bearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi, replace: (_m, prefix: string) => `${prefix}${REDACTED}` },
+  // user:password@ in URLs.
+  {
+    regex: /\b([a-z][a-z0-9+.-]*:\/\/)([^/\s:@]+):([^/\s@]+)@/gi,
+    replace: (_m, scheme: string, user: string) => `${scheme}${user}:${REDACTED}@`,
+  },
+  // Well-known token shapes.
+  { regex: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b/g, replace: () => REDACTED },
+  { regex: /\bgh[pousr]_[A-Za-z0-9]{20,}\b/g, replace: () => REDACTED },
+  { regex: /\bgithub_pat_[A-Za-z0-9_]{20,}\b/g, replace: () => REDACTED },
+  { regex: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, replace: () => REDACTED },
+  { regex: /\bxapp-\d-[A-Za-z0-9-]{10,}/g, replace: () => REDACTED },
+  { regex: /\bsyt_[A-Za-z0-9_-]{10,}/g, replace: () => REDACTED },
+  { regex: /\bsk-(?:proj-|live-|test-|ant-[a-z0-9]+-)?[A-Za-z0-9_-]{20,}/g, replace: () => REDACTED },
+  { regex: /\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}/g, replace: () => REDACTED },
+  // key=value / key: value / "key": "value" where the key names a secret.
+  {
+    regex:
+      /(["']?)\b([A-Za-z0-9_.-]*(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key)[A-Za-z0-9_.-]*)\1(\s*(?:=|:)\s*)("[^"]*"|'[^']*'|[^\s,;&"'}]+)/gi,
+    replace: (match, quote: string, key: string, separator: string, value: string) => {
+      if (value === REDACTED || value === `"${REDACTED}"`) return match;
+      if (/tokens?$/i.test(key) && /^\d+$/.test(value)) return match; // token counts, not tokens
+      const wrapped = value.startsWith('"')
+        ? `"${REDACTED}"`
+        : value.startsWith("'")
+          ? `'${REDACTED}'`
+          : REDACTED;
+      return `${quote}${key}${quote}${separator}${wrapped}`;
+    },
+  },
+  // Command-line secrets: --password x, --token=x, mysql -pSECRET, sshpass -p x.
+  {
+    regex: /(--(?:password|passwd|token|secret|api-key|access-key)(?:=|\s+))("[^"]*"|'[^']*'|\S+)/gi,
+    replace: (_m, flag: string) => `${flag}${REDACTED}`,
+  },
+  {
+    regex: /\b((?:mysql|mysqldump|mariadb)\b[^\n|;&]*?\s-p)(?!\s)(\S+)/g,
+    replace: (_m, prefix: string) => `${prefix}${REDACTED}`,
+  },
+  { regex: /\b(sshpass\s+-p\s*)(\S+)/g, replace: (_m, prefix: string) => `${prefix}${REDACTED}` },
+];
+
+/** Replaces every secret this module recognises with `[REDACTED]`. */
+export function redact(text: string): string {
+  let out = text;
+  for (const pattern of PATTERNS) {
+    out = out.replace(pattern.regex, pattern.replace as (substring: string, ...args: unknown[]) => string);
+  }
+  return out;
+}
+
+/**
+ * A deep copy of `value` for logging: values under secret-named keys become `[REDACTED]`,
+ * every string is passed through `redact`, cycles become `[Circular]`.
+ */
+export function redactObject<T>(value: T): T {
+  return redactValue(value, new WeakSet()) as T;
+}
+
+function redactValue(value: unknown, seen: WeakSet<object>): unknown {
+  if (typeof value === "string") return redact(value);
+  if (value === null || typeof value !== "object") return value;
+  if (seen.has(value)) return "[Circular]";
+  seen.add(value);
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, seen));
+  if (value instanceof Date) return value;
+  if (value instanceof Error) {
+    return {
+      name: value.name,
+      message: redact(value.message),
+      stack: value.stack ? redact(value.stack) : undefined,
+    };
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    const countOfTokens = /tokens?$/i.test(key) && typeof item === "number";
+    out[key] =
+      SECRET_KEY.test(key) && !countOfTokens && item !== null && item !== undefined
+        ? REDACTED
+        : redactValue(item, seen);
+  }
+  return out;
+}
