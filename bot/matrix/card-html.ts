@@ -1,0 +1,41 @@
+import type { Card } from "../core/card.ts";
+import { cardToText } from "../core/card.ts";
+
+/** HTML for Matrix clients (org.matrix.custom.html); the plain body is cardToText. */
+export function cardToHtml(card: Card): string {
+  const parts: string[] = [];
+  const badge = card.badge ? ` — <em>${escapeHtml(card.badge)}</em>` : "";
+  parts.push(`<p><strong>${escapeHtml(card.title)}</strong>${badge}</p>`);
+  if (card.lines.length > 0)
+    parts.push(`<ul>${card.lines.map((l) => `<li>${inline(l)}</li>`).join("")}</ul>`);
+  if (card.output) {
+    const omitted =
+      card.output.omittedLines > 0 ? ` (last lines; ${card.output.omittedLines} earlier lines hidden)` : "";
+    parts.push(
+      `<details><summary>${escapeHtml(card.output.label)}${escapeHtml(omitted)}</summary><pre><code>${escapeHtml(card.output.tail)}</code></pre></details>`,
+    );
+  }
+  if (card.status) parts.push(`<p><strong>${inline(card.status)}</strong></p>`);
+  if (card.hint) parts.push(`<p><em>${inline(card.hint)}</em></p>`);
+  return parts.join("");
+}
+
+export function textToHtml(text: string): string {
+  return text
+    .split("\n")
+    .map((line) => inline(line))
+    .join("<br>");
+}
+
+export function plainBody(card: Card): string {
+  return cardToText(card);
+}
+
+/** Escapes, then turns `code` spans into <code>. */
+function inline(text: string): string {
+  return escapeHtml(text).replace(/`([^`]+)`/g, "<code>$1</code>");
+}
+
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}

@@ -1,0 +1,246 @@
+import type { Logger } from "../../app/logger.ts";
+import type { ChatAdapter, Inbound, InboundSink, MessageRef, Outbound } from "../core/chat-adapter.ts";
+import type { KvStorageProvider } from "./kv-storage-provider.ts";
+import type { MatrixApi } from "./matrix-api.ts";
+import { newTxnId } from "./matrix-api.ts";
+import { editContent, noticeContent, reactionContent, threadedContent } from "./message-content.ts";
+import { type RetryOptions, RoomSendQueues, withRateLimitRetry } from "./send-queue.ts";
+import type { RoomEvent, SyncResponse } from "./sync-schema.ts";
+
+export interface MatrixAdapterOptions {
+  api: MatrixApi;
+  storage: KvStorageProvider;
+  /** Room ids the bot serves and may join. */
+  rooms: readonly string[];
+  /** Users whose invites the bot accepts (operators and admins). */
+  allowedInviters: readonly string[];
+  logger: Logger;
+  /** Long-poll length of one /sync. Default 30 000 ms. */
+  syncTimeoutMs?: number;
+  retry?: RetryOptions;
+}
+
+export const ENCRYPTED_ROOM_NOTICE =
+  "This room is end-to-end encrypted, and oikos does not support encryption, so it will not read or act on anything here. " +
+  "Please use an invite-only, unencrypted room for operations (see README, “Chat setup”).";
+
+/**
+ * Matrix through matrix-bot-sdk, with the SDK's gaps closed here: our own sync loop (the token
+ * is saved in Postgres only after a batch was handled, and the core records every event durably
+ * before acting, so a crash neither loses nor repeats one), handlers awaited and isolated,
+ * 429 retried with retry_after_ms behind a per-room send queue, invites accepted only from
+ * allowed inviters into allowed rooms, encrypted rooms refused, and thread / edit / reaction
+ * content built by hand.
+ */
+export class MatrixAdapter implements ChatAdapter {
+  readonly platform = "matrix";
+  readonly #options: MatrixAdapterOptions;
+  readonly #queues = new RoomSendQueues();
+  readonly #abort = new AbortController();
+  /** Thread root of events seen or sent (for replies from clients without threads). */
+  readonly #threadOf = new Map<string, string>();
+  /** Newest event per thread: the target of the thread's reply fallback. */
+  readonly #latest = new Map<string, string>();
+  readonly #lastEdit = new Map<string, string>();
+  readonly #encrypted = new Set<string>();
+  #selfId = "";
+  #loop: Promise<void> | undefined;
+  #stopped = false;
+
+  constructor(options: MatrixAdapterOptions) {
+    this.#options = options;
+  }
+
+  get selfId(): string {
+    return this.#selfId;
+  }
+
+  async start(sink: InboundSink): Promise<void> {
+    const { api, rooms, logger } = this.#options;
+    this.#selfId = await api.whoami();
+    for (const room of rooms) {
+      try {
+        await api.join(room);
+        await this.#checkEncryption(room);
+      } catch (error) {
+        logger.warn({ err: error, room }, "matrix: could not join a configured room (invite the bot first)");
+      }
+    }
+    // Catch up before returning: after start(), every new room event is a request.
+    const token = await this.#options.storage.getSyncToken();
+    const first = await api.sync(token, 0, this.#abort.signal);
+    await this.#handleSync(first, sink, token === null);
+    await this.#options.storage.setSyncToken(first.next_batch);
+    this.#loop = this.#syncLoop(sink);
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#abort.abort();
+    await this.#loop;
+    await this.#queues.idle();
+  }
+
+  async post(room: string, thread: string | null, message: Outbound): Promise<MessageRef> {
+    const content = thread
+      ? threadedContent(message, thread, this.#latest.get(thread) ?? thread)
+      : noticeContent(message);
+    const eventId = await this.#send(room, "m.room.message", content);
+    if (thread) {
+      this.#latest.set(thread, eventId);
+      this.#threadOf.set(eventId, thread);
+    }
+    return { platform: this.platform, room, messageId: eventId, thread };
+  }
+
+  async edit(ref: MessageRef, message: Outbound): Promise<void> {
+    const content = editContent(ref.messageId, message);
+    const fingerprint = JSON.stringify(content["m.new_content"]);
+    if (this.#lastEdit.get(ref.messageId) === fingerprint) return;
+    await this.#send(ref.room, "m.room.message", content);
+    this.#lastEdit.set(ref.messageId, fingerprint);
+  }
+
+  async react(ref: MessageRef, key: string): Promise<void> {
+    await this.#send(ref.room, "m.reaction", reactionContent(ref.messageId, key));
+  }
+
+  async typing(room: string, active: boolean): Promise<void> {
+    await this.#queues.run(room, () =>
+      withRateLimitRetry(
+        () => this.#options.api.typing(room, this.#selfId, active, 30_000),
+        this.#options.retry,
+      ),
+    );
+  }
+
+  async powerLevel(room: string, user: string): Promise<number | undefined> {
+    const levels = (await this.#options.api.stateEvent(room, "m.room.power_levels", "")) as
+      | { users?: Record<string, number>; users_default?: number }
+      | undefined;
+    if (!levels) return undefined;
+    return levels.users?.[user] ?? levels.users_default ?? 0;
+  }
+
+  #send(room: string, eventType: string, content: Record<string, unknown>): Promise<string> {
+    const txnId = newTxnId();
+    return this.#queues.run(room, () =>
+      withRateLimitRetry(() => this.#options.api.send(room, eventType, content, txnId), this.#options.retry),
+    );
+  }
+
+  async #syncLoop(sink: InboundSink): Promise<void> {
+    const { api, storage, logger } = this.#options;
+    let token = await storage.getSyncToken();
+    let failures = 0;
+    while (!this.#stopped) {
+      try {
+        const response = await api.sync(token, this.#options.syncTimeoutMs ?? 30_000, this.#abort.signal);
+        await this.#handleSync(response, sink, false);
+        token = response.next_batch;
+        await storage.setSyncToken(token);
+        failures = 0;
+      } catch (error) {
+        if (this.#stopped) return;
+        failures++;
+        logger.error({ err: error, failures }, "matrix sync failed; retrying");
+        await new Promise((r) => setTimeout(r, Math.min(30_000, 500 * 2 ** Math.min(failures, 6))));
+      }
+    }
+  }
+
+  /** `history`: the very first sync of this account returns old events; they are context, not requests. */
+  async #handleSync(response: SyncResponse, sink: InboundSink, history: boolean): Promise<void> {
+    const rooms = response.rooms;
+    if (!rooms) return;
+    for (const [roomId, invite] of Object.entries(rooms.invite)) {
+      const own = invite.invite_state?.events.find(
+        (e) => e.type === "m.room.member" && e.state_key === this.#selfId,
+      );
+      await this.#onInvite(roomId, own?.sender);
+    }
+    for (const [roomId, joined] of Object.entries(rooms.join)) {
+      if (!this.#options.rooms.includes(roomId)) continue;
+      const events = [...(joined.state?.events ?? []), ...(joined.timeline?.events ?? [])];
+      if (events.some((e) => e.type === "m.room.encryption")) await this.#refuseEncrypted(roomId);
+      if (this.#encrypted.has(roomId) || history) {
+        for (const e of joined.timeline?.events ?? []) this.#remember(e);
+        continue;
+      }
+      for (const event of joined.timeline?.events ?? []) {
+        this.#remember(event);
+        const inbound = this.#toInbound(roomId, event);
+        if (inbound) await sink(inbound);
+      }
+    }
+  }
+
+  async #onInvite(roomId: string, inviter: string | undefined): Promise<void> {
+    const { api, rooms, allowedInviters, logger } = this.#options;
+    if (rooms.includes(roomId) && inviter && allowedInviters.includes(inviter)) {
+      await api.join(roomId);
+      await this.#checkEncryption(roomId);
+      logger.info({ room: roomId, inviter }, "matrix: joined on invite");
+      return;
+    }
+    logger.warn({ room: roomId, inviter }, "matrix: declined an invite (room or inviter not allowed)");
+    await api
+      .leave(roomId)
+      .catch((error: unknown) =>
+        logger.warn({ err: error, room: roomId }, "matrix: could not decline invite"),
+      );
+  }
+
+  async #checkEncryption(room: string): Promise<void> {
+    if (await this.#options.api.stateEvent(room, "m.room.encryption", "")) await this.#refuseEncrypted(room);
+  }
+
+  async #refuseEncrypted(room: string): Promise<void> {
+    if (this.#encrypted.has(room)) return;
+    this.#encrypted.add(room);
+    this.#options.logger.warn({ room }, "matrix: room is encrypted; oikos ignores it");
+    const flag = `encrypted_notice:${room}`;
+    if (await this.#options.storage.readValue(flag)) return;
+    await this.post(room, null, { text: ENCRYPTED_ROOM_NOTICE });
+    await this.#options.storage.storeValue(flag, new Date().toISOString());
+  }
+
+  #remember(event: RoomEvent): void {
+    const rel = event.content["m.relates_to"] as { rel_type?: string; event_id?: string } | undefined;
+    if (rel?.rel_type === "m.thread" && rel.event_id) {
+      this.#threadOf.set(event.event_id, rel.event_id);
+      this.#latest.set(rel.event_id, event.event_id);
+    }
+  }
+
+  #toInbound(room: string, event: RoomEvent): Inbound | undefined {
+    const base = { platform: this.platform, room, eventId: event.event_id, user: event.sender };
+    const rel = event.content["m.relates_to"] as
+      | { rel_type?: string; event_id?: string; key?: string; "m.in_reply_to"?: { event_id?: string } }
+      | undefined;
+    if (event.type === "m.reaction") {
+      if (rel?.rel_type !== "m.annotation" || !rel.event_id || typeof rel.key !== "string") return undefined;
+      return { ...base, kind: "reaction", target: rel.event_id, key: rel.key };
+    }
+    if (event.type !== "m.room.message" || event.sender === this.#selfId) return undefined;
+    if (event.content.msgtype !== "m.text" || typeof event.content.body !== "string") return undefined;
+    if (rel?.rel_type === "m.replace") return undefined;
+    let thread: string | null = null;
+    if (rel?.rel_type === "m.thread" && rel.event_id) thread = rel.event_id;
+    else if (rel?.["m.in_reply_to"]?.event_id) {
+      const target = rel["m.in_reply_to"].event_id;
+      thread = this.#threadOf.get(target) ?? target;
+    }
+    const text = stripReplyFallback(event.content.body);
+    return { ...base, kind: "message", messageId: event.event_id, thread, text };
+  }
+}
+
+/** Older clients quote the replied-to message as "> " lines before the reply. */
+function stripReplyFallback(body: string): string {
+  const lines = body.split("\n");
+  let i = 0;
+  while (i < lines.length && lines[i]!.startsWith(">")) i++;
+  if (i > 0 && lines[i] === "") i++;
+  return lines.slice(i).join("\n").trim() || body.trim();
+}

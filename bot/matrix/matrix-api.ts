@@ -1,0 +1,138 @@
+import { randomBytes } from "node:crypto";
+import type { IStorageProvider } from "matrix-bot-sdk";
+import { LogService, MatrixClient } from "matrix-bot-sdk";
+import { OikosError } from "../../app/errors.ts";
+import type { Logger } from "../../app/logger.ts";
+import { type SyncResponse, syncResponseSchema } from "./sync-schema.ts";
+
+/**
+ * The part of the Client-Server API the bot uses, as a small port (tests of the adapter run it
+ * against test-support/matrix-double). Requests go through matrix-bot-sdk's MatrixClient; the
+ * /sync long-poll goes through fetch so that stopping the bot aborts it at once.
+ */
+export interface MatrixApi {
+  whoami(): Promise<string>;
+  sync(since: string | null, timeoutMs: number, signal: AbortSignal): Promise<SyncResponse>;
+  /** PUT send with our own transaction id: a retried send is the same event, never a duplicate. */
+  send(room: string, eventType: string, content: Record<string, unknown>, txnId?: string): Promise<string>;
+  stateEvent(room: string, eventType: string, stateKey: string): Promise<Record<string, unknown> | undefined>;
+  join(room: string): Promise<void>;
+  leave(room: string): Promise<void>;
+  typing(room: string, user: string, typing: boolean, timeoutMs: number): Promise<void>;
+}
+
+export function newTxnId(): string {
+  return `oikos.${Date.now().toString(36)}.${randomBytes(6).toString("hex")}`;
+}
+
+export class MatrixSyncError extends OikosError {
+  constructor(message: string, logMessage: string) {
+    super("matrix_sync_failed", message, { logMessage });
+    this.name = "MatrixSyncError";
+  }
+}
+
+export class SdkMatrixApi implements MatrixApi {
+  readonly #client: MatrixClient;
+  readonly #homeserverUrl: string;
+  readonly #accessToken: string;
+
+  constructor(options: {
+    homeserverUrl: string;
+    accessToken: string;
+    storage: IStorageProvider;
+    logger: Logger;
+  }) {
+    this.#homeserverUrl = options.homeserverUrl.replace(/\/$/, "");
+    this.#accessToken = options.accessToken;
+    this.#client = new MatrixClient(this.#homeserverUrl, options.accessToken, options.storage);
+    routeSdkLogs(options.logger);
+  }
+
+  whoami(): Promise<string> {
+    return this.#client.getUserId();
+  }
+
+  async sync(since: string | null, timeoutMs: number, signal: AbortSignal): Promise<SyncResponse> {
+    const url = new URL(`${this.#homeserverUrl}/_matrix/client/v3/sync`);
+    url.searchParams.set("timeout", String(timeoutMs));
+    if (since) url.searchParams.set("since", since);
+    const response = await fetch(url, { headers: { authorization: `Bearer ${this.#accessToken}` }, signal });
+    const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
+    if (!response.ok) {
+      throw new MatrixSyncError(
+        "The Matrix homeserver refused to sync; check MATRIX_ACCESS_TOKEN.",
+        `sync ${response.status}: ${JSON.stringify(body).slice(0, 300)}`,
+      );
+    }
+    const parsed = syncResponseSchema.safeParse(body);
+    if (!parsed.success) {
+      throw new MatrixSyncError(
+        "The Matrix homeserver sent a sync response oikos cannot read.",
+        parsed.error.message,
+      );
+    }
+    return parsed.data;
+  }
+
+  async send(
+    room: string,
+    eventType: string,
+    content: Record<string, unknown>,
+    txnId = newTxnId(),
+  ): Promise<string> {
+    const path = `/_matrix/client/v3/rooms/${encodeURIComponent(room)}/send/${encodeURIComponent(eventType)}/${encodeURIComponent(txnId)}`;
+    const result = (await this.#client.doRequest("PUT", path, null, content)) as { event_id: string };
+    return result.event_id;
+  }
+
+  async stateEvent(
+    room: string,
+    eventType: string,
+    stateKey: string,
+  ): Promise<Record<string, unknown> | undefined> {
+    try {
+      return (await this.#client.getRoomStateEvent(room, eventType, stateKey)) as Record<string, unknown>;
+    } catch (error) {
+      if ((error as { errcode?: string }).errcode === "M_NOT_FOUND") return undefined;
+      throw error;
+    }
+  }
+
+  async join(room: string): Promise<void> {
+    await this.#client.joinRoom(room);
+  }
+
+  async leave(room: string): Promise<void> {
+    await this.#client.leaveRoom(room);
+  }
+
+  async typing(room: string, user: string, typing: boolean, timeoutMs: number): Promise<void> {
+    const path = `/_matrix/client/v3/rooms/${encodeURIComponent(room)}/typing/${encodeURIComponent(user)}`;
+    await this.#client.doRequest("PUT", path, null, typing ? { typing, timeout: timeoutMs } : { typing });
+  }
+}
+
+let routed = false;
+/** matrix-bot-sdk logs through a global LogService; send it to our logger, warnings and up. */
+function routeSdkLogs(logger: Logger): void {
+  if (routed) return;
+  routed = true;
+  const log =
+    (level: "warn" | "error" | "debug") =>
+    (module: string, ...args: unknown[]) =>
+      logger[level](
+        { sdk: module },
+        args
+          .map((a) => (a instanceof Error ? a.message : typeof a === "string" ? a : JSON.stringify(a)))
+          .join(" ")
+          .slice(0, 500),
+      );
+  LogService.setLogger({
+    info: log("debug"),
+    warn: log("warn"),
+    error: log("error"),
+    debug: log("debug"),
+    trace: log("debug"),
+  });
+}
