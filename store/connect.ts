@@ -15,7 +15,7 @@ export interface StoreHandle {
 }
 
 export type StoreOptions =
-  | { kind: "postgres"; url: string; poolSize?: number }
+  | { kind: "postgres"; url: string; poolSize?: number; onIdleError?: (error: Error) => void }
   | { kind: "pglite"; dataDir: string | null };
 
 // Both dialects hand back the same JS types: int8 as string, timestamptz as Date, jsonb parsed.
@@ -25,6 +25,9 @@ pg.types.setTypeParser(INT8_OID, (value: string) => value);
 export async function openStore(options: StoreOptions): Promise<StoreHandle> {
   if (options.kind === "postgres") {
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    // An idle client losing its server (restart, DROP DATABASE … FORCE) must not crash the
+    // process; the next query reconnects or fails with its own error.
+    pool.on("error", (error) => options.onIdleError?.(error));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: "postgres", describe: describePostgres(options.url), close: () => db.destroy() };
   }

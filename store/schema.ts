@@ -1,9 +1,9 @@
-import type { ColumnType, Generated, Insertable, JSONColumnType, Selectable, Updateable } from "kysely";
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
 
 // Row types of every table (migrations/ holds the DDL). Columns with defaults are Generated.
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-type Json<T> = JSONColumnType<T, T | string | undefined, T | string>;
+type Json<T> = ColumnType<T, T | string | undefined, T | string>;
 type NullableJson<T> = ColumnType<T | null, T | string | null | undefined, T | string | null>;
 
 export type JsonObject = { [key: string]: unknown };
