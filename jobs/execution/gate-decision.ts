@@ -49,7 +49,7 @@ export function decideOnFacts(f: RunGateFacts): RunGateDecision {
     return {
       kind: "needs_typed_confirmation",
       reason: `${f.targetSlug} runs oikos itself: stopping, restarting or destroying it needs a typed confirmation`,
-      phrase: `confirm ${f.targetSlug}`,
+      phrase: `confirm ${f.confirmAction} ${f.targetSlug}`,
     };
   }
   if (f.risk === "read_only") return { kind: "allow" };
@@ -73,6 +73,6 @@ export function decideOnFacts(f: RunGateFacts): RunGateDecision {
   return {
     kind: "needs_typed_confirmation",
     reason: "destructive commands never ride a plan approval: an operator must type the confirmation",
-    phrase: `confirm ${f.targetSlug}`,
+    phrase: `confirm ${f.confirmAction} ${f.targetSlug}`,
   };
 }

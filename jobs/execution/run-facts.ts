@@ -16,6 +16,7 @@ export async function gatherRunFacts(
     targetType: string;
     commandKey: string;
     selfTargetDisruption: boolean;
+    confirmAction: string;
     now: Date;
   },
 ): Promise<RunGateFacts> {
@@ -46,5 +47,6 @@ export async function gatherRunFacts(
     failuresOfKey: failures,
     preplanReadOnlyCalls: session.preplan_read_only_calls,
     selfTargetDisruption: input.selfTargetDisruption,
+    confirmAction: input.confirmAction,
   };
 }

@@ -13,6 +13,8 @@ export interface RunGateFacts {
   pendingApproval: { approvalId: string; executionId: string | null } | null;
   failuresOfKey: number;
   preplanReadOnlyCalls: number;
+  /** The verb an operator types to confirm it: `confirm <confirmAction> <targetSlug>` (policy/consent grammar). */
+  confirmAction: string;
   /** The target runs oikos itself and the command would stop, restart or destroy it. */
   selfTargetDisruption: boolean;
 }

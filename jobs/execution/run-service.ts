@@ -9,6 +9,7 @@ import { getSession } from "../../store/sessions.ts";
 import type { EventBus } from "../events/port.ts";
 import type { QueuePort } from "../queue/port.ts";
 import type { Target } from "../ssh/target.ts";
+import { confirmActionOf } from "./confirm-action.ts";
 import { type ExecutionView, executionView } from "./execution-view.ts";
 import { gatherRunFacts } from "./run-facts.ts";
 import type { RunGateFacts, RunPolicy } from "./run-policy.ts";
@@ -187,6 +188,7 @@ export class RunService {
       commandKey,
       selfTargetDisruption:
         classification.risk !== "read_only" && disruptsSelf(self, request.target, request.command),
+      confirmAction: confirmActionOf(classification),
       now: this.now(),
     });
     return {

@@ -58,6 +58,20 @@ describe("gated run over MCP against real sshd", {
     assert.equal(rows[0]!.decision, "allow");
   });
 
+  test("secrets in command output are redacted before they are stored or returned", async () => {
+    const session = await createTestSession(stack, "s-redact");
+    const result = await run(session, {
+      target: "host:alpha",
+      command: "echo db_password=hunter2-secret; echo Authorization: Bearer abcdefghijklmnop",
+    });
+    const json = result.json as Json;
+    assert.equal(json.status, "completed", result.text);
+    assert.doesNotMatch(String(json.stdout), /hunter2|abcdefghijklmnop/);
+    assert.match(String(json.stdout), /\[REDACTED\]/);
+    const row = await getExecution(stack.store.db, String(json.execution_id));
+    assert.doesNotMatch(row?.stdout ?? "", /hunter2/);
+  });
+
   test("no session id fails closed; an unknown target gets close matches", async () => {
     const none = await run(undefined, { target: "host:alpha", command: "true" });
     assert.equal(none.isError, true);
@@ -205,7 +219,7 @@ describe("gated run over MCP against real sshd", {
     const json = result.json as Json;
     assert.equal(json.status, "pending_approval");
     assert.equal(json.risk, "destructive");
-    assert.match(String(json.message), /must type `confirm host:beta`/);
+    assert.match(String(json.message), /must type `confirm rm host:beta`/);
   });
 
   test("cancel_execution stops a running command", async () => {

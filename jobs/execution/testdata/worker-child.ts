@@ -90,7 +90,9 @@ if (phase === "first") {
     .execute();
   await store.db.insertInto("plans").values({ session_id: "s-crash", generation: 1 }).execute();
   await approvePlan(store.db, { sessionId: "s-crash", generation: 1, by: "op", via: "reaction" });
-  events.subscribe("execution.started", (event) => say({ started: event.executionId }));
+  events.subscribe("execution.started", (event) => {
+    say({ started: event.executionId });
+  });
   await queue.start();
   const service = new RunService({
     db: store.db,
