@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after as afterAll, before, describe, test } from "node:test";
+import { upsertEntities } from "../store/entities.ts";
 import { match } from "../test-support/scripted-model/index.ts";
 import { type AgentHarness, startAgentHarness } from "./testing/agent-harness.ts";
 import { after, call } from "./testing/script.ts";
@@ -35,6 +36,7 @@ describe("task gates driven through the agent loop", () => {
   let h: AgentHarness;
   before(async () => {
     h = await startAgentHarness();
+    await upsertEntities(h.store.db, [{ slug: "lxc:gitea", type: "lxc", name: "gitea" }], { by: "test" });
   });
   afterAll(async () => {
     await h.close();
@@ -168,5 +170,37 @@ describe("task gates driven through the agent loop", () => {
       .executeTakeFirstOrThrow();
     assert.equal(plan.needs_approval, true);
     assert.equal(plan.status, "proposed");
+  });
+
+  test("run before a plan: a mutation is refused with the next action, research stays allowed", async () => {
+    await h.useScript([
+      {
+        name: "eager-run",
+        when: match.lastUserMessage("fix gitea"),
+        reply: call("run", { target: "lxc:gitea", command: "systemctl restart gitea", purpose: "fix it" }),
+      },
+      { name: "comply", when: after("run", "plan_first"), reply: call("set_goal", { goal: "fix gitea" }) },
+      {
+        name: "plan",
+        when: after("set_goal"),
+        reply: call("propose_plan", {
+          steps: [{ title: "Restart gitea", target: "lxc:gitea", risk: "config_mutation" }],
+        }),
+      },
+    ]);
+    const sessionId = await h.newSession();
+    await h.say(sessionId, "fix gitea please");
+    const result = await requestTurn(h.deps, sessionId, "message");
+    assert.deepEqual(result, { status: "ran", turns: ["stopped"] });
+    const [refusal] = await toolResults(h, sessionId, "run");
+    assert.match(refusal!, /plan_first/);
+    assert.match(refusal!, /propose_plan/);
+    const executions = await h.store.db
+      .selectFrom("executions")
+      .selectAll()
+      .where("session_id", "=", sessionId)
+      .execute();
+    assert.deepEqual(executions, []);
+    assert.deepEqual(h.model.unmatched, []);
   });
 });

@@ -15,6 +15,7 @@ export type TurnReason = "message" | "answer" | "consent" | "nudge" | "resume" |
 export type TurnRequestResult =
   | { status: "ran"; turns: TurnEnd[] }
   | { status: "merged" } // another process/job holds the session's turn; it runs one more turn for this request
+  | { status: "busy" } // another turn holds the session and this request asked not to merge
   | { status: "idle" } // nothing new to answer
   | { status: "missing" };
 
@@ -28,7 +29,7 @@ export async function requestTurn(
   deps: AgentDeps,
   sessionId: string,
   reason: TurnReason,
-  options: { acquire?: () => Promise<"acquired" | "merged" | "missing">; owner?: string } = {},
+  options: { acquire?: () => Promise<"acquired" | "merged" | "busy" | "missing">; owner?: string } = {},
 ): Promise<TurnRequestResult> {
   const owner = options.owner ?? `${PROCESS_ID}:${randomUUID()}`;
   const acquired = options.acquire
@@ -102,8 +103,15 @@ async function prepareSession(deps: AgentDeps, sessionId: string, reason: TurnRe
     return true;
   }
   await touchSession(deps.db, sessionId, now);
-  const last = messages.at(-1);
-  return last !== undefined && !(last.role === "assistant" && !last.toolCalls?.length);
+  const seen = session.seen_message_id === null ? 0n : BigInt(session.seen_message_id);
+  return messages.some((m) => BigInt(m.id) > seen && isInput(m));
+}
+
+/** What the model must respond to: operator messages and continuation notes (not its own output or fault notes). */
+function isInput(message: { role: string; name: string | null }): boolean {
+  return (
+    message.role === "user" || (message.role === "system" && (message.name ?? "").startsWith("execution:"))
+  );
 }
 
 async function questionCreatedAt(deps: AgentDeps, questionId: string): Promise<Date> {

@@ -77,6 +77,8 @@ async function buildMessages(deps: AgentDeps, sessionId: string) {
   const session = await getSession(deps.db, sessionId);
   if (!session) throw new Error(`session ${sessionId} vanished during its turn`);
   const window = await recentMessages(deps.db, sessionId, deps.options.historyLimit);
+  const newest = window.messages.at(-1)?.id;
+  if (newest) await markSeen(deps, sessionId, newest);
   return [
     { role: "system" as const, content: await systemPrompt(deps.db, deps.soul, session, clockOf(deps)) },
     ...toChatMessages(window.messages, window.omitted),
@@ -165,4 +167,14 @@ async function statusReport(deps: AgentDeps, sessionId: string): Promise<void> {
     clockOf(deps),
   );
   await deps.events.publish({ type: "agent.message", sessionId, text, final: true });
+}
+
+/** Remembers the newest message the model was shown, so input stored during the call still counts as new. */
+async function markSeen(deps: AgentDeps, sessionId: string, messageId: string): Promise<void> {
+  await deps.db
+    .updateTable("sessions")
+    .set({ seen_message_id: messageId })
+    .where("id", "=", sessionId)
+    .where((eb) => eb.or([eb("seen_message_id", "is", null), eb("seen_message_id", "<", messageId)]))
+    .execute();
 }

@@ -91,6 +91,7 @@ export interface SessionsTable {
   turn_expires_at: NullableTimestamp;
   turn_pending: Generated<boolean>;
   reopened_at: NullableTimestamp;
+  seen_message_id: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   updated_at: Timestamp;
   closed_at: NullableTimestamp;

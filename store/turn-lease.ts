@@ -6,7 +6,7 @@ import type { Executor } from "./audit.ts";
  * conditional UPDATE. A request that finds the lease held marks `turn_pending`, so the holder runs one
  * more turn before it lets go (requests merge instead of racing).
  */
-export type AcquireResult = "acquired" | "merged" | "missing";
+export type AcquireResult = "acquired" | "merged" | "busy" | "missing";
 
 export async function acquireTurn(
   db: Executor,
@@ -14,6 +14,7 @@ export async function acquireTurn(
   owner: string,
   leaseMs: number,
   now = new Date(),
+  options: { merge?: boolean } = {},
 ): Promise<AcquireResult> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const taken = await db
@@ -23,6 +24,14 @@ export async function acquireTurn(
       .where((eb) => eb.or([eb("turn_owner", "is", null), eb("turn_expires_at", "<", now)]))
       .executeTakeFirst();
     if (Number(taken.numUpdatedRows) > 0) return "acquired";
+    if (options.merge === false) {
+      const exists = await db
+        .selectFrom("sessions")
+        .select("id")
+        .where("id", "=", sessionId)
+        .executeTakeFirst();
+      return exists ? "busy" : "missing";
+    }
     const merged = await db
       .updateTable("sessions")
       .set({ turn_pending: true })

@@ -1,8 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { InProcessEventBus } from "../../jobs/events/in-process.ts";
 import type { DomainEvent } from "../../jobs/events/types.ts";
+import { loadRunPolicy } from "../../jobs/execution/policy-adapter.ts";
+import { RunService } from "../../jobs/execution/run-service.ts";
+import { InProcessQueue } from "../../jobs/queue/in-process.ts";
+import type { QueuePort } from "../../jobs/queue/port.ts";
 import { connectInMemoryClient } from "../../mcp-server/in-memory.ts";
-import { createMcpServer, type McpServerDeps } from "../../mcp-server/server.ts";
+import { createMcpServer, type McpServerDeps, TOOL_GROUPS } from "../../mcp-server/server.ts";
+import { registerExecutionTools } from "../../mcp-server/tools/execution.ts";
 import { appendMessage } from "../../store/messages.ts";
 import { createSession } from "../../store/sessions.ts";
 import {
@@ -28,6 +33,8 @@ export interface AgentHarness {
   published: DomainEvent[];
   gateway: McpToolGateway;
   deps: AgentDeps;
+  /** The queue `run` enqueues on (no execute worker: executions stay queued unless a test moves them). */
+  queue: QueuePort;
   /** Replaces the scripted model with a fresh one playing `script` (tests sharing one store). */
   useScript(script: ScriptStep[]): Promise<ScriptedModelServer>;
   /** A new session bound to a fresh thread. */
@@ -44,6 +51,8 @@ export async function startAgentHarness(
     agent?: Partial<AgentOptions>;
     clock?: () => Date;
     mcpDeps?: Partial<McpServerDeps>;
+    /** The queue for `run` and sweeps; default an in-process queue nobody consumes. */
+    queue?: QueuePort;
   } = {},
 ): Promise<AgentHarness> {
   const store = await createTestStore(options.dialect);
@@ -55,10 +64,29 @@ export async function startAgentHarness(
   events.subscribe("*", (event) => {
     published.push(event);
   });
+  const queue = options.queue ?? new InProcessQueue();
+  const execution = new RunService({
+    db: store.db,
+    events,
+    queue,
+    policy: await loadRunPolicy(),
+    waitMs: 0,
+    timeoutMs: 60_000,
+    selfTargets: [],
+    sshUser: "root",
+    ...(options.clock ? { clock: options.clock } : {}),
+  });
+  // The real `run` gate, registered here until the MCP server lists the execution group itself.
+  const groups = (TOOL_GROUPS as readonly unknown[]).includes(registerExecutionTools)
+    ? TOOL_GROUPS
+    : [...TOOL_GROUPS, registerExecutionTools as (typeof TOOL_GROUPS)[number]];
   const gateway = new McpToolGateway({
     connect: () =>
       connectInMemoryClient(
-        createMcpServer({ db: store.db, actor: "agent", events, clock: options.clock, ...options.mcpDeps }),
+        createMcpServer(
+          { db: store.db, actor: "agent", events, clock: options.clock, execution, ...options.mcpDeps },
+          groups,
+        ),
       ),
   });
   const deps: AgentDeps = {
@@ -87,6 +115,7 @@ export async function startAgentHarness(
     published,
     gateway,
     deps,
+    queue,
     async newSession() {
       const session = await createSession(store.db, {
         platform: "test",
@@ -102,6 +131,7 @@ export async function startAgentHarness(
     async close() {
       await gateway.close();
       await model.close();
+      await queue.close({ graceMs: 0 });
       await events.close();
       await store.dispose();
     },

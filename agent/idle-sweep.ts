@@ -1,0 +1,125 @@
+import { sql } from "kysely";
+import type { SweepContext, SweepItem } from "../jobs/sweeps/registry.ts";
+import { sweepItem } from "../jobs/sweeps/registry.ts";
+import { completeTask } from "../mcp-server/tools/task-complete.ts";
+import { OPEN_EXECUTION_STATUSES } from "../store/executions.ts";
+import { appendMessage } from "../store/messages.ts";
+
+/** Idle this long → one nudge turn; idle this long again after the nudge → closed as partial. */
+export const IDLE_MS = 2 * 60_000;
+
+/**
+ * The idle sweep: an `executing` session with no activity gets one nudge turn; still idle after that,
+ * it is closed as partial (with the full complete_task cascade) and the operator sees why. Sessions
+ * waiting for an approval, an answer or a running command are never touched, nor is one mid-turn.
+ */
+export async function sweepIdleSessions(
+  ctx: Pick<SweepContext, "db" | "events" | "queue" | "now">,
+  options: { idleMs?: number } = {},
+): Promise<SweepItem[]> {
+  const idleMs = options.idleMs ?? IDLE_MS;
+  const cutoff = new Date(ctx.now.getTime() - idleMs);
+  const candidates = await ctx.db
+    .selectFrom("sessions as s")
+    .select(["s.id", "s.nudged_at"])
+    .where("s.status", "=", "executing")
+    .where("s.last_activity_at", "<=", cutoff)
+    .where((eb) => eb.or([eb("s.turn_owner", "is", null), eb("s.turn_expires_at", "<", ctx.now)]))
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom("approvals as a")
+            .select(sql`1`.as("one"))
+            .whereRef("a.session_id", "=", "s.id")
+            .where("a.status", "=", "pending"),
+        ),
+      ),
+    )
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom("executions as e")
+            .select(sql`1`.as("one"))
+            .whereRef("e.session_id", "=", "s.id")
+            .where("e.status", "in", [...OPEN_EXECUTION_STATUSES]),
+        ),
+      ),
+    )
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom("questions as q")
+            .select(sql`1`.as("one"))
+            .whereRef("q.session_id", "=", "s.id")
+            .where("q.status", "=", "open"),
+        ),
+      ),
+    )
+    .execute();
+  const items: SweepItem[] = [];
+  for (const session of candidates) {
+    const item = await sweepItem(`session:${session.id}`, () =>
+      session.nudged_at === null
+        ? nudge(ctx, session.id)
+        : session.nudged_at <= cutoff
+          ? close(ctx, session.id, idleMs)
+          : Promise.resolve(null),
+    );
+    if (item) items.push(item);
+  }
+  return items;
+}
+
+async function nudge(
+  ctx: Pick<SweepContext, "db" | "queue" | "now">,
+  sessionId: string,
+): Promise<string | null> {
+  const marked = await ctx.db
+    .updateTable("sessions")
+    .set({ nudged_at: ctx.now })
+    .where("id", "=", sessionId)
+    .where("nudged_at", "is", null)
+    .executeTakeFirst();
+  if (Number(marked.numUpdatedRows) === 0) return null;
+  await ctx.queue.enqueue("agent-turn", { sessionId, reason: "nudge" });
+  return "idle: nudge turn enqueued";
+}
+
+async function close(
+  ctx: Pick<SweepContext, "db" | "events" | "now">,
+  sessionId: string,
+  idleMs: number,
+): Promise<string | null> {
+  const last = await ctx.db
+    .selectFrom("messages")
+    .select("content")
+    .where("session_id", "=", sessionId)
+    .where("role", "=", "assistant")
+    .where("content", "!=", "")
+    .orderBy("id", "desc")
+    .executeTakeFirst();
+  const minutes = Math.round((2 * idleMs) / 60_000);
+  const summary =
+    `Closed by the idle sweep after a nudge went unanswered (no activity for ${minutes}+ minutes). ` +
+    `Last word from the agent: ${last?.content.slice(0, 500) ?? "(none)"}`;
+  const result = await completeTask(
+    { db: ctx.db, actor: "sweep", events: ctx.events, clock: () => ctx.now },
+    sessionId,
+    {
+      outcome: "partial",
+      summary,
+      left_open: "complete_task was never called; check that the goal was actually met",
+    },
+  );
+  if (result.isError) return null;
+  const note =
+    "I closed this task as partial: it sat idle after the work and never called complete_task, even after a nudge. " +
+    "Reply in this thread to pick it up again.";
+  await appendMessage(
+    ctx.db,
+    { sessionId, role: "system", content: note, name: "idle-close", author: "oikos" },
+    ctx.now,
+  );
+  await ctx.events.publish({ type: "agent.message", sessionId, text: note, final: true });
+  return "idle: closed as partial";
+}

@@ -1,0 +1,102 @@
+import type { Kysely } from "kysely";
+import { type FeedbackRow, feedbackSince } from "../store/feedback.ts";
+import { type PatternKind, upsertPattern } from "../store/learning.ts";
+import type { Database } from "../store/schema.ts";
+
+/** Feedback older than this is not looked at. */
+export const LEARN_WINDOW_MS = 30 * 24 * 60 * 60_000;
+/** A root cause or fix seen this often is a pattern (and worth a runbook). */
+export const MIN_OCCURRENCES = 2;
+
+const STOP_WORDS = new Set([
+  "the",
+  "a",
+  "an",
+  "and",
+  "or",
+  "of",
+  "on",
+  "in",
+  "to",
+  "was",
+  "is",
+  "it",
+  "for",
+  "with",
+  "by",
+  "after",
+  "at",
+]);
+
+/** Same cause in other words → same key: lower-case, stop words and numbers out, words sorted. */
+export function patternKey(text: string): string {
+  const words = text
+    .toLowerCase()
+    .replace(/[0-9]+/g, " ")
+    .split(/[^a-z]+/)
+    .filter((w) => w.length > 2 && !STOP_WORDS.has(w));
+  return [...new Set(words)].sort().slice(0, 12).join(" ");
+}
+
+/** The "what was done" part of a summary: its first sentence. */
+function fixOf(notes: string): string {
+  return notes.split(/(?<=[.!?])\s|\n/)[0]!.trim();
+}
+
+export interface LearnReport {
+  feedback: number;
+  patterns: { kind: PatternKind; key: string; occurrences: number; status: "created" | "updated" }[];
+}
+
+/**
+ * The learning job: recent feedback → patterns. Recurring root causes and repeated fixes become rows
+ * in `patterns` with a suggested runbook (title and outline) for the operator to accept.
+ */
+export async function learnFromFeedback(db: Kysely<Database>, now = new Date()): Promise<LearnReport> {
+  const feedback = await feedbackSince(db, new Date(now.getTime() - LEARN_WINDOW_MS));
+  const groups = new Map<string, { kind: PatternKind; key: string; rows: FeedbackRow[]; sample: string }>();
+  const add = (kind: PatternKind, text: string | null, row: FeedbackRow) => {
+    if (!text?.trim()) return;
+    const key = patternKey(text);
+    if (!key) return;
+    const id = `${kind}|${key}`;
+    const group = groups.get(id) ?? { kind, key, rows: [], sample: text.trim() };
+    group.rows.push(row);
+    groups.set(id, group);
+  };
+  for (const row of feedback) {
+    add("root_cause", row.rootCause, row);
+    if (row.outcome === "success" && row.notes) add("fix", fixOf(row.notes), row);
+  }
+  const report: LearnReport = { feedback: feedback.length, patterns: [] };
+  for (const group of groups.values()) {
+    const sessions = new Set(group.rows.map((r) => r.sessionId));
+    if (sessions.size < MIN_OCCURRENCES) continue;
+    const lastSeenAt = group.rows.reduce(
+      (max, r) => (r.createdAt > max ? r.createdAt : max),
+      group.rows[0]!.createdAt,
+    );
+    const status = await upsertPattern(db, {
+      kind: group.kind,
+      key: group.key,
+      description:
+        group.kind === "root_cause"
+          ? `Recurring root cause (${sessions.size} tasks): ${group.sample}`
+          : `Repeated fix (${sessions.size} tasks): ${group.sample}`,
+      occurrences: sessions.size,
+      suggestedRunbook: suggestRunbook(group.kind, group.sample, group.rows),
+      lastSeenAt,
+    });
+    report.patterns.push({ kind: group.kind, key: group.key, occurrences: sessions.size, status });
+  }
+  return report;
+}
+
+function suggestRunbook(kind: PatternKind, sample: string, rows: FeedbackRow[]): string {
+  const title = kind === "root_cause" ? `Runbook: when ${sample}` : `Runbook: ${sample}`;
+  const seen = rows
+    .slice(-5)
+    .map((r) => `- session ${r.sessionId} (${r.outcome}): ${(r.notes ?? "").slice(0, 200)}`)
+    .join("\n");
+  return `${title}\n\nSeen in:\n${seen}\n\nWrite the steps that worked as a runbook (upsert_knowledge kind runbook) linked to the entities involved.`;
+}
