@@ -32,7 +32,12 @@ export function createClassifier(parser: BashParser): Classifier {
 }
 
 function rejected(reason: string, text: string): Classification {
-  return { risk: "reject", reasons: [reason], segments: [{ text, risk: "reject", reasons: [reason] }] };
+  return {
+    risk: "reject",
+    reasons: [reason],
+    segments: [{ text, risk: "reject", reasons: [reason] }],
+    commands: [],
+  };
 }
 
 /**
@@ -49,9 +54,16 @@ export function classifyWith(parser: BashParser, command: string, targetType: st
   }
   if (command.trim() === "") return rejected("the command is empty", command);
   const parsed = parser.parse(command);
-  const segments: Segment[] = walkScript(parsed, { parser, targetType });
+  const localCommands = new Set<string>();
+  const segments: Segment[] = walkScript(parsed, { parser, targetType, localCommands });
+  const commands = [...localCommands];
   if (segments.length === 0) {
-    return { risk: "read_only", reasons: [`${quoteSegment(command)} runs no command`], segments: [] };
+    return {
+      risk: "read_only",
+      reasons: [`${quoteSegment(command)} runs no command`],
+      segments: [],
+      commands,
+    };
   }
   const risk: Risk = worstOf(segments);
   const reasons: string[] = [];
@@ -59,5 +71,5 @@ export function classifyWith(parser: BashParser, command: string, targetType: st
     if (segment.risk !== risk) continue;
     for (const reason of segment.reasons) if (!reasons.includes(reason)) reasons.push(reason);
   }
-  return { risk, reasons, segments };
+  return { risk, reasons, segments, commands };
 }

@@ -19,9 +19,14 @@ export interface CommandView {
 /** What a rule may ask of the classifier while it judges a command. */
 export interface RuleContext {
   /** Classifies a command given as argv (wrappers: `sudo rm …`, `find -exec rm {} ;`). */
-  classifyArgv(args: Arg[]): Finding[];
+  classifyArgv(args: Arg[], elsewhere?: boolean): Finding[];
   /** Parses and classifies a shell script given as text (`bash -c '…'`, `ssh host '…'`). */
-  classifyScript(script: string, origin: string, dynamic: WordValue["dynamic"]): Finding[];
+  classifyScript(
+    script: string,
+    origin: string,
+    dynamic: WordValue["dynamic"],
+    elsewhere?: boolean,
+  ): Finding[];
   /** Judges a write to a path: config_mutation, destructive for devices and system files. */
   writeTo(path: Arg, how: string): Finding;
   /** Script text fed on stdin by a heredoc or here-string (`bash <<'EOF' … EOF`), if any. */

@@ -34,6 +34,8 @@ export interface Classification {
   risk: Risk;
   reasons: string[];
   segments: Segment[];
+  /** Commands that run on the target itself, wrappers unwrapped (`sudo qm list` gives `sudo`, `qm`). */
+  commands: string[];
 }
 
 /** Short, single-line rendering of a command fragment for reason strings. */

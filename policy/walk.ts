@@ -15,19 +15,30 @@ const MAX_DEPTH = 8;
 export interface WalkEnv {
   parser: BashParser;
   targetType: string;
+  /** Names of the commands that run on the target itself (not inside ssh, pct exec, docker exec …). */
+  localCommands: Set<string>;
 }
 
 interface WalkState {
   source: string;
   env: WalkEnv;
   depth: number;
+  /** This script runs somewhere else than the target (the inner script of `ssh host '…'`). */
+  elsewhere: boolean;
   segments: Segment[];
   functions: Set<string>;
 }
 
 /** Classifies every simple command of a parsed script; one segment per simple command. */
-export function walkScript(parsed: ParsedScript, env: WalkEnv, depth = 0): Segment[] {
-  const state: WalkState = { source: parsed.source, env, depth, segments: [], functions: new Set() };
+export function walkScript(parsed: ParsedScript, env: WalkEnv, depth = 0, elsewhere = false): Segment[] {
+  const state: WalkState = {
+    source: parsed.source,
+    env,
+    depth,
+    elsewhere,
+    segments: [],
+    functions: new Set(),
+  };
   if (parsed.hasError) {
     state.segments.push(segmentOf(parsed.source, [finding("reject", describeParseError(parsed))]));
   }
@@ -295,7 +306,7 @@ function visitCommand(node: SyntaxNode, state: WalkState, redirects: SyntaxNode[
     }
   }
   const stdin = stdinOf(allRedirects, state);
-  if (argv.length > 0) findings.push(...classifyArgv(argv, state, state.depth, stdin));
+  if (argv.length > 0) findings.push(...classifyArgv(argv, state, state.depth, stdin, state.elsewhere));
   else if (assignments.length > 0) {
     findings.push(finding("read_only", `${quoteSegment(text(node, state))} only sets shell variables`));
   }
@@ -337,7 +348,13 @@ function basename(name: string): string {
   return slash >= 0 && slash < name.length - 1 ? name.slice(slash + 1) : name;
 }
 
-function classifyArgv(argv: Arg[], state: WalkState, depth: number, stdin: Stdin | null): Finding[] {
+function classifyArgv(
+  argv: Arg[],
+  state: WalkState,
+  depth: number,
+  stdin: Stdin | null,
+  elsewhere: boolean,
+): Finding[] {
   const head = argv[0];
   if (!head) return [];
   const whole = argsText(argv);
@@ -361,6 +378,7 @@ function classifyArgv(argv: Arg[], state: WalkState, depth: number, stdin: Stdin
     ];
   }
   const name = basename(head.value);
+  if (!elsewhere) state.env.localCommands.add(name);
   if (state.functions.has(head.value)) {
     return [
       finding("read_only", `${q} calls the shell function \`${head.value}\`, classified where it is defined`),
@@ -385,8 +403,9 @@ function classifyArgv(argv: Arg[], state: WalkState, depth: number, stdin: Stdin
   }
   const view = { name, args: argv.slice(1), text: whole };
   const ctx: RuleContext = {
-    classifyArgv: (inner) => classifyArgv(inner, state, depth + 1, stdin),
-    classifyScript: (script, origin, dynamic) => classifyScript(script, origin, dynamic, state, depth + 1),
+    classifyArgv: (inner, away = false) => classifyArgv(inner, state, depth + 1, stdin, elsewhere || away),
+    classifyScript: (script, origin, dynamic, away = false) =>
+      classifyScript(script, origin, dynamic, state, depth + 1, elsewhere || away),
     writeTo,
     stdinScript: stdin,
     targetType: state.env.targetType,
@@ -400,6 +419,7 @@ function classifyScript(
   dynamic: WordValue["dynamic"],
   state: WalkState,
   depth: number,
+  elsewhere: boolean,
 ): Finding[] {
   const q = quoteSegment(origin);
   if (depth > MAX_DEPTH) return [finding("reject", `${q} nests scripts more than ${MAX_DEPTH} levels deep`)];
@@ -413,7 +433,7 @@ function classifyScript(
   }
   if (script.trim() === "") return [finding("read_only", `${q} runs an empty script`)];
   const parsed = state.env.parser.parse(script);
-  const segments = walkScript(parsed, state.env, depth);
+  const segments = walkScript(parsed, state.env, depth, elsewhere);
   const findings: Finding[] = [];
   for (const segment of segments)
     for (const reason of segment.reasons) findings.push(finding(segment.risk, reason));

@@ -305,11 +305,11 @@ function dockerRefine(view: CommandView, ctx: RuleContext): Finding[] {
     const inner = afterOptions(restAfterKey, EXEC_VALUE_OPTIONS, 1);
     if (inner.length === 0)
       return [finding("config_mutation", `${q} names no command to run in the container`)];
-    return ctx.classifyArgv(inner);
+    return ctx.classifyArgv(inner, true);
   }
   if (key === "run" || key === "container run" || key === "compose run") {
     const inner = afterOptions(restAfterKey, RUN_VALUE_OPTIONS, 1);
-    return inner.length > 0 ? ctx.classifyArgv(inner) : [];
+    return inner.length > 0 ? ctx.classifyArgv(inner, true) : [];
   }
   if (key === "compose down" && hasOption(restAfterKey, ["-v", "--volumes", "--rmi"])) {
     return [finding("destructive", `${q} also deletes volumes or images (destructive)`)];
@@ -393,7 +393,7 @@ function kubectlRefine(view: CommandView, ctx: RuleContext): Finding[] {
     return [
       finding("config_mutation", `${quoteSegment(view.text)} opens a shell in a pod (config_mutation)`),
     ];
-  return ctx.classifyArgv(inner);
+  return ctx.classifyArgv(inner, true);
 }
 
 const kubectlRule: CommandRule = {
@@ -574,6 +574,7 @@ export const CONTAINER_RULES: CommandRule[] = [
     risk: "read_only",
     whenBare: "config_mutation",
     wrapper: true,
+    innerElsewhere: true,
     inner: (view) => {
       const dash = view.args.findIndex((arg) => arg.value === "--");
       return dash >= 0 ? view.args.slice(dash + 1) : [];

@@ -28,7 +28,7 @@ function ipRefine(view: CommandView, ctx: RuleContext): Finding[] {
   const pos = positionals(view.args, ["-n", "-netns", "-f", "-family", "-b", "-batch", "-rc", "-rcvbuf"]);
   if (pos[0]?.value === "netns" && pos[1]?.value === "exec") {
     const inner = pos.slice(3);
-    return inner.length > 0 ? ctx.classifyArgv(inner) : [];
+    return inner.length > 0 ? ctx.classifyArgv(inner, true) : [];
   }
   if (hasOption(view.args, ["-b", "-batch", "-force"], false)) {
     return [finding("config_mutation", `${q} runs a batch file of ip commands (config_mutation)`)];

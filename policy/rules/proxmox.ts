@@ -34,7 +34,7 @@ function guestExecRefine(view: CommandView, ctx: RuleContext): Finding[] {
   const rest = afterOptions(argsAfter(view, key.split(" ").length), ["--timeout", "--pass-stdin"], 1);
   if (rest.length === 0)
     return [finding("config_mutation", `${quoteSegment(view.text)} names no command to run`)];
-  return ctx.classifyArgv(rest);
+  return ctx.classifyArgv(rest, true);
 }
 
 const PCT_QM_RULES: CommandRule[] = [

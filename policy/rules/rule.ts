@@ -38,6 +38,8 @@ export interface CommandRule {
   bundles?: boolean;
   /** The command only runs another command; its own verdict adds nothing (sudo, env, nice …). */
   wrapper?: boolean;
+  /** The inner command runs on another machine or container (`lxc-attach`), not on the target. */
+  innerElsewhere?: boolean;
   /** For wrappers: the inner command's argv (`sudo -u x rm a` gives `rm a`), empty when there is none. */
   inner?: (view: CommandView) => Arg[];
   refine?: (view: CommandView, ctx: RuleContext) => Finding[];
@@ -174,7 +176,7 @@ export function evaluateRule(rule: CommandRule, view: CommandView, ctx: RuleCont
   if (!rule.wrapper || risk !== "read_only" || (rule.inner && inner.length === 0)) {
     findings.push(finding(risk, withRisk(reason, risk)));
   }
-  if (inner.length > 0) findings.push(...ctx.classifyArgv(inner));
+  if (inner.length > 0) findings.push(...ctx.classifyArgv(inner, rule.innerElsewhere ?? false));
 
   if (rule.refine) findings.push(...rule.refine(view, ctx));
 

@@ -81,11 +81,12 @@ function sshRefine(view: CommandView, ctx: RuleContext): Finding[] {
   const q = quoteSegment(view.text);
   const rest = afterOptions(view.args, SSH_VALUE_OPTIONS, 1);
   if (rest.length === 0) {
-    if (ctx.stdinScript) return ctx.classifyScript(ctx.stdinScript.text, view.text, ctx.stdinScript.dynamic);
+    if (ctx.stdinScript)
+      return ctx.classifyScript(ctx.stdinScript.text, view.text, ctx.stdinScript.dynamic, true);
     return [finding("config_mutation", `${q} opens an interactive remote session (config_mutation)`)];
   }
   const script = joinedScript(rest);
-  return ctx.classifyScript(script.text, view.text, script.dynamic);
+  return ctx.classifyScript(script.text, view.text, script.dynamic, true);
 }
 
 function suRefine(view: CommandView, ctx: RuleContext): Finding[] {
