@@ -84,6 +84,7 @@ export const ConfigSchema = z.object({
           appToken: z.string().startsWith("xapp-", "must be an app-level token starting with xapp-").optional(),
           signingSecret: z.string().min(1).optional(),
           mode: z.enum(["socket", "http"]).default("socket"),
+          port: int(0, 65535).default(3000),
           channels: csv.default([]),
         })
         .prefault({}),

@@ -1,6 +1,7 @@
 import type { Runtime } from "../app/runtime.ts";
 import type { ChatAdapter, InboundSink } from "./core/chat-adapter.ts";
 import { createMatrixAdapter } from "./matrix/create.ts";
+import { createSlackAdapter } from "./slack/create.ts";
 
 /** Starts the Matrix and Slack adapters the config enables; returns those that started. */
 export async function startConfiguredAdapters(
@@ -8,7 +9,7 @@ export async function startConfiguredAdapters(
   adapters: Map<string, ChatAdapter>,
   sink: InboundSink,
 ): Promise<ChatAdapter[]> {
-  const candidates = [createMatrixAdapter(runtime)].filter(
+  const candidates = [createMatrixAdapter(runtime), createSlackAdapter(runtime)].filter(
     (a): a is NonNullable<typeof a> => a !== undefined,
   );
   const started: ChatAdapter[] = [];

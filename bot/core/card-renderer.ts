@@ -169,7 +169,7 @@ export class CardRenderer {
     if (!card) return;
     const ref = await adapter.post(place.room, place.thread, { card });
     await this.#cards.save({ ref, kind, sessionId: place.sessionId, subjectId });
-    for (const key of card.reactions ?? []) await adapter.react(ref, key);
+    if (!adapter.prefersButtons) for (const key of card.reactions ?? []) await adapter.react(ref, key);
   }
 
   async #refresh(

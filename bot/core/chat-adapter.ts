@@ -42,6 +42,8 @@ export type InboundSink = (event: Inbound) => Promise<void>;
  */
 export interface ChatAdapter {
   readonly platform: string;
+  /** Cards get buttons here (Slack): the bot adds no consent reactions to its own cards. */
+  readonly prefersButtons?: boolean;
   /** The bot's own user id on this platform (its own reactions and messages are ignored). */
   readonly selfId: string;
   start(sink: InboundSink): Promise<void>;

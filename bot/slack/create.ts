@@ -1,0 +1,27 @@
+import { ConfigError } from "../../app/errors.ts";
+import type { Runtime } from "../../app/runtime.ts";
+import { SlackAdapter } from "./slack-adapter.ts";
+
+/** The Slack adapter from config; undefined when Slack is not configured. */
+export function createSlackAdapter(runtime: Runtime): SlackAdapter | undefined {
+  const { config, logger } = runtime;
+  const slack = config.chat.slack;
+  if (!slack.botToken) return undefined;
+  if (slack.mode === "socket" && !slack.appToken) {
+    throw new ConfigError(
+      "Slack Socket Mode needs SLACK_APP_TOKEN (xapp-…), or set SLACK_MODE=http with SLACK_SIGNING_SECRET.",
+    );
+  }
+  if (slack.mode === "http" && !slack.signingSecret) {
+    throw new ConfigError("Slack HTTP mode needs SLACK_SIGNING_SECRET to verify Slack's requests.");
+  }
+  return new SlackAdapter({
+    botToken: slack.botToken,
+    mode: slack.mode,
+    channels: slack.channels,
+    port: slack.port,
+    logger,
+    ...(slack.appToken ? { appToken: slack.appToken } : {}),
+    ...(slack.signingSecret ? { signingSecret: slack.signingSecret } : {}),
+  });
+}
