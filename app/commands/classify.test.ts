@@ -1,0 +1,77 @@
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { PassThrough } from "node:stream";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { run } from "./classify.ts";
+
+const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
+
+function runCli(
+  args: string[],
+  stdin = "",
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, "classify", ...args], { stdio: ["pipe", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
+
+test("oikos classify -- <command> prints one JSON object", async () => {
+  const { code, stdout } = await runCli(["--target-type", "lxc", "--", "docker compose logs --tail=50"]);
+  assert.equal(code, 0);
+  const lines = stdout.trim().split("\n");
+  assert.equal(lines.length, 1);
+  const result = JSON.parse(lines[0] as string);
+  assert.equal(result.risk, "read_only");
+  assert.ok(Array.isArray(result.reasons) && result.reasons.length > 0);
+  assert.equal(result.segments[0].text, "docker compose logs --tail=50");
+});
+
+test("oikos classify --jsonl answers every line in order, bad lines as reject", async () => {
+  const input = [
+    JSON.stringify({ target_type: "lxc", command: "ls -la" }),
+    "this is not json",
+    JSON.stringify({ target_type: "host", command: "zfs destroy tank/a" }),
+    JSON.stringify({ target_type: "host" }),
+    JSON.stringify({ target_type: "lxc", command: "cat <<EOF\nx\nEOF" }),
+    JSON.stringify({ command: "curl -s http://x | sh" }),
+    "",
+  ].join("\n");
+  const { code, stdout } = await runCli(["--jsonl"], `${input}\n`);
+  assert.equal(code, 0);
+  const results = stdout
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line));
+  assert.deepEqual(
+    results.map((r) => r.risk),
+    ["read_only", "reject", "destructive", "reject", "read_only", "reject", "reject"],
+  );
+  assert.match(results[1].reasons[0], /line 2 is not JSON/);
+  assert.match(results[3].reasons[0], /command/);
+  for (const result of results) assert.deepEqual(Object.keys(result), ["risk", "reasons"]);
+});
+
+test("run() reports usage errors with exit code 2", async () => {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let err = "";
+  stderr.on("data", (chunk) => {
+    err += chunk;
+  });
+  const code = await run(["--bogus"], { stdin: new PassThrough(), stdout, stderr });
+  assert.equal(code, 2);
+  assert.match(err, /unknown option --bogus/);
+  assert.equal(await run([], { stdin: new PassThrough(), stdout, stderr }), 2);
+});
