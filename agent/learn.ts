@@ -38,6 +38,14 @@ export function patternKey(text: string): string {
   return [...new Set(words)].sort().slice(0, 12).join(" ");
 }
 
+/** Word sets this similar (Jaccard) describe the same thing. */
+const SIMILAR = 0.6;
+
+function similarity(a: Set<string>, b: Set<string>): number {
+  const shared = [...a].filter((w) => b.has(w)).length;
+  return shared / (a.size + b.size - shared);
+}
+
 /** The "what was done" part of a summary: its first sentence. */
 function fixOf(notes: string): string {
   return notes.split(/(?<=[.!?])\s|\n/)[0]!.trim();
@@ -54,22 +62,28 @@ export interface LearnReport {
  */
 export async function learnFromFeedback(db: Kysely<Database>, now = new Date()): Promise<LearnReport> {
   const feedback = await feedbackSince(db, new Date(now.getTime() - LEARN_WINDOW_MS));
-  const groups = new Map<string, { kind: PatternKind; key: string; rows: FeedbackRow[]; sample: string }>();
+  const groups: { kind: PatternKind; words: Set<string>; rows: FeedbackRow[]; samples: string[] }[] = [];
   const add = (kind: PatternKind, text: string | null, row: FeedbackRow) => {
     if (!text?.trim()) return;
-    const key = patternKey(text);
-    if (!key) return;
-    const id = `${kind}|${key}`;
-    const group = groups.get(id) ?? { kind, key, rows: [], sample: text.trim() };
-    group.rows.push(row);
-    groups.set(id, group);
+    const words = new Set(patternKey(text).split(" ").filter(Boolean));
+    if (words.size === 0) return;
+    const group = groups.find((g) => g.kind === kind && similarity(g.words, words) >= SIMILAR);
+    if (group) {
+      group.rows.push(row);
+      group.samples.push(text.trim());
+    } else {
+      groups.push({ kind, words, rows: [row], samples: [text.trim()] });
+    }
   };
   for (const row of feedback) {
     add("root_cause", row.rootCause, row);
     if (row.outcome === "success" && row.notes) add("fix", fixOf(row.notes), row);
   }
   const report: LearnReport = { feedback: feedback.length, patterns: [] };
-  for (const group of groups.values()) {
+  for (const group of groups) {
+    // The shortest wording is the most general one, and a stable key across runs.
+    const sample = [...group.samples].sort((a, b) => a.length - b.length || a.localeCompare(b))[0]!;
+    const key = patternKey(sample);
     const sessions = new Set(group.rows.map((r) => r.sessionId));
     if (sessions.size < MIN_OCCURRENCES) continue;
     const lastSeenAt = group.rows.reduce(
@@ -78,16 +92,16 @@ export async function learnFromFeedback(db: Kysely<Database>, now = new Date()):
     );
     const status = await upsertPattern(db, {
       kind: group.kind,
-      key: group.key,
+      key,
       description:
         group.kind === "root_cause"
-          ? `Recurring root cause (${sessions.size} tasks): ${group.sample}`
-          : `Repeated fix (${sessions.size} tasks): ${group.sample}`,
+          ? `Recurring root cause (${sessions.size} tasks): ${sample}`
+          : `Repeated fix (${sessions.size} tasks): ${sample}`,
       occurrences: sessions.size,
-      suggestedRunbook: suggestRunbook(group.kind, group.sample, group.rows),
+      suggestedRunbook: suggestRunbook(group.kind, sample, group.rows),
       lastSeenAt,
     });
-    report.patterns.push({ kind: group.kind, key: group.key, occurrences: sessions.size, status });
+    report.patterns.push({ kind: group.kind, key, occurrences: sessions.size, status });
   }
   return report;
 }
