@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { Updateable } from "kysely";
+import { sql, type Updateable } from "kysely";
 import type { Executor } from "./audit.ts";
 import type { Execution, ExecutionsTable } from "./schema.ts";
 
@@ -166,7 +166,7 @@ export async function transitionExecution(
   return query.returningAll().executeTakeFirst();
 }
 
-/** queued → running for this worker: the one place a command is allowed to start. */
+/** queued → running for this worker: the one place a command is allowed to start. One UPDATE. */
 export async function claimExecution(
   db: Executor,
   id: string,
@@ -174,19 +174,20 @@ export async function claimExecution(
   now = new Date(),
   graceMs = 30_000,
 ): Promise<Execution | undefined> {
-  const row = await getExecution(db, id);
-  if (row?.status !== "queued") return undefined;
-  return transitionExecution(db, id, {
-    from: "queued",
-    to: "running",
-    now,
-    set: {
+  return db
+    .updateTable("executions")
+    .set((eb) => ({
+      status: "running",
+      started_at: now,
       worker_id: workerId,
       heartbeat_at: now,
-      attempts: row.attempts + 1,
-      deadline_at: new Date(now.getTime() + row.timeout_ms + graceMs),
-    },
-  });
+      attempts: eb("attempts", "+", 1),
+      deadline_at: sql<Date>`${now}::timestamptz + (timeout_ms + ${graceMs}) * interval '1 millisecond'`,
+    }))
+    .where("id", "=", id)
+    .where("status", "=", "queued")
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /** Records that the worker is alive; returns whether a cancel was requested meanwhile. */

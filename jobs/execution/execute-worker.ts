@@ -77,11 +77,10 @@ async function runExecution(
   try {
     const claimed = await claimExecution(db, row.id, workerId);
     if (!claimed) return;
-    await events.publish({
-      type: "execution.started",
-      sessionId: claimed.session_id,
-      executionId: claimed.id,
-    });
+    // Progress for renderers; the command must not wait for them.
+    void events
+      .publish({ type: "execution.started", sessionId: claimed.session_id, executionId: claimed.id })
+      .catch(() => {});
     const status = await execute(options, workerId, claimed, job.signal);
     if (status) await publishFinished(events, claimed, status);
   } finally {

@@ -1,51 +1,129 @@
 import type { Kysely } from "kysely";
 import type { Risk } from "../../policy/risk.ts";
-import { pendingExecutionApproval } from "../../store/approvals.ts";
-import { countFailuresOfKey } from "../../store/executions.ts";
 import type { Database, Session } from "../../store/schema.ts";
-import { hasOpenWindow } from "../../store/windows.ts";
 import type { RunGateFacts } from "./run-policy.ts";
 
-/** Everything the risk gate needs, read from the store for this session and target only. */
-export async function gatherRunFacts(
+export interface SessionFacts {
+  session: Session;
+  plan: { generation: number; status: string } | null;
+  assentWindowOpen: boolean;
+  destructiveWindowOpen: boolean;
+  pendingApproval: { approvalId: string; executionId: string | null } | null;
+  failuresOfKey: number;
+}
+
+/**
+ * The session and every store fact the risk gate needs, for this session and target only, in one
+ * round trip (the gate runs on every `run`; on embedded PGlite each query costs milliseconds).
+ */
+export async function loadSessionFacts(
   db: Kysely<Database>,
+  input: { sessionId: string; targetSlug: string; commandKey: string; now: Date },
+): Promise<SessionFacts | undefined> {
+  const { now } = input;
+  const row = await db
+    .selectFrom("sessions as s")
+    .selectAll("s")
+    .select((eb) => [
+      eb
+        .selectFrom("plans as p")
+        .select("p.status")
+        .whereRef("p.session_id", "=", "s.id")
+        .whereRef("p.generation", "=", "s.plan_generation")
+        .as("plan_status"),
+      eb
+        .exists(
+          eb
+            .selectFrom("windows as w")
+            .select("w.id")
+            .whereRef("w.session_id", "=", "s.id")
+            .where("w.kind", "=", "assent")
+            .where("w.target", "=", "")
+            .where("w.expires_at", ">", now),
+        )
+        .as("assent_open"),
+      eb
+        .exists(
+          eb
+            .selectFrom("windows as w")
+            .select("w.id")
+            .whereRef("w.session_id", "=", "s.id")
+            .where("w.kind", "=", "destructive")
+            .where("w.target", "=", input.targetSlug)
+            .where("w.expires_at", ">", now),
+        )
+        .as("destructive_open"),
+      eb
+        .selectFrom("approvals as a")
+        .select("a.id")
+        .whereRef("a.session_id", "=", "s.id")
+        .where("a.subject", "=", "execution")
+        .where("a.status", "=", "pending")
+        .limit(1)
+        .as("pending_approval_id"),
+      eb
+        .selectFrom("approvals as a")
+        .select("a.execution_id")
+        .whereRef("a.session_id", "=", "s.id")
+        .where("a.subject", "=", "execution")
+        .where("a.status", "=", "pending")
+        .limit(1)
+        .as("pending_execution_id"),
+      eb
+        .selectFrom("executions as x")
+        .select((x) => x.fn.countAll<string>().as("n"))
+        .whereRef("x.session_id", "=", "s.id")
+        .where("x.command_key", "=", input.commandKey)
+        .where("x.status", "in", ["failed", "timed_out"])
+        .as("failures"),
+    ])
+    .where("s.id", "=", input.sessionId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const {
+    plan_status,
+    assent_open,
+    destructive_open,
+    pending_approval_id,
+    pending_execution_id,
+    failures,
+    ...session
+  } = row;
+  const hasPlan = !session.requires_replan && session.plan_generation > 0 && plan_status !== null;
+  const plan = hasPlan ? { generation: session.plan_generation, status: plan_status as string } : null;
+  return {
+    session: session as Session,
+    plan,
+    // The assent window belongs to an approved plan: a replaced or unapproved plan has none.
+    assentWindowOpen: Boolean(assent_open) && plan?.status === "approved",
+    destructiveWindowOpen: Boolean(destructive_open),
+    pendingApproval: pending_approval_id
+      ? { approvalId: pending_approval_id, executionId: pending_execution_id ?? null }
+      : null,
+    failuresOfKey: Number(failures ?? 0),
+  };
+}
+
+export function gateFacts(
+  facts: SessionFacts,
   input: {
-    session: Session;
     risk: Risk;
     targetSlug: string;
     targetType: string;
-    commandKey: string;
     selfTargetDisruption: boolean;
     confirmAction: string;
-    now: Date;
   },
-): Promise<RunGateFacts> {
-  const { session, now } = input;
-  const [plan, assent, destructive, pending, failures] = await Promise.all([
-    session.requires_replan || session.plan_generation === 0
-      ? Promise.resolve(undefined)
-      : db
-          .selectFrom("plans")
-          .select(["generation", "status"])
-          .where("session_id", "=", session.id)
-          .where("generation", "=", session.plan_generation)
-          .executeTakeFirst(),
-    hasOpenWindow(db, { sessionId: session.id, kind: "assent" }, now),
-    hasOpenWindow(db, { sessionId: session.id, kind: "destructive", target: input.targetSlug }, now),
-    pendingExecutionApproval(db, session.id),
-    countFailuresOfKey(db, session.id, input.commandKey),
-  ]);
+): RunGateFacts {
   return {
     risk: input.risk,
     targetSlug: input.targetSlug,
     targetType: input.targetType,
-    plan: plan ? { generation: plan.generation, status: plan.status } : null,
-    // The assent window belongs to an approved plan: a replaced or unapproved plan has none.
-    assentWindowOpen: assent && plan?.status === "approved",
-    destructiveWindowOpen: destructive,
-    pendingApproval: pending ? { approvalId: pending.id, executionId: pending.execution_id } : null,
-    failuresOfKey: failures,
-    preplanReadOnlyCalls: session.preplan_read_only_calls,
+    plan: facts.plan,
+    assentWindowOpen: facts.assentWindowOpen,
+    destructiveWindowOpen: facts.destructiveWindowOpen,
+    pendingApproval: facts.pendingApproval,
+    failuresOfKey: facts.failuresOfKey,
+    preplanReadOnlyCalls: facts.session.preplan_read_only_calls,
     selfTargetDisruption: input.selfTargetDisruption,
     confirmAction: input.confirmAction,
   };

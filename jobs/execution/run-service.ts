@@ -5,13 +5,12 @@ import { QUEUE_WAIT_MS } from "../../store/consent.ts";
 import { listEntitySlugs } from "../../store/entities.ts";
 import { createExecution } from "../../store/executions.ts";
 import type { Database, Entity, Execution, Session } from "../../store/schema.ts";
-import { getSession } from "../../store/sessions.ts";
 import type { EventBus } from "../events/port.ts";
 import type { QueuePort } from "../queue/port.ts";
 import type { Target } from "../ssh/target.ts";
 import { confirmActionOf } from "./confirm-action.ts";
 import { type ExecutionView, executionView } from "./execution-view.ts";
-import { gatherRunFacts } from "./run-facts.ts";
+import { gateFacts, loadSessionFacts } from "./run-facts.ts";
 import type { RunGateFacts, RunPolicy } from "./run-policy.ts";
 import { disruptsSelf, selfTargetsFrom } from "./self-protection.ts";
 import { resolveTarget } from "./target-resolver.ts";
@@ -94,18 +93,20 @@ export class RunService {
     const gated = await this.gate(request);
     if (!gated.ok) return gated.refusal;
     const decision = this.#o.policy.decide(gated.facts);
-    await this.#recordClassification(
+    const record = this.#recordClassification(
       request,
       gated,
       decision.kind === "refuse" ? `refused:${decision.code}` : decision.kind,
     );
-    if (decision.kind === "refuse") return refused(decision.code, decision.reason, decision.nextStep);
     if (decision.kind === "allow") {
-      const execution = await this.enqueue(request, gated);
+      // the classification row and the execution row are independent: write them at once
+      const [execution] = await Promise.all([this.enqueue(request, gated), record]);
       if (gated.facts.risk === "read_only" && gated.facts.plan === null)
         await this.countPreplanRead(gated.session.id);
       return this.awaitResult(execution.id);
     }
+    await record;
+    if (decision.kind === "refuse") return refused(decision.code, decision.reason, decision.nextStep);
     return this.#requestApproval(
       request,
       gated,
@@ -124,8 +125,19 @@ export class RunService {
         "run commands only from inside an oikos session",
       );
     }
-    const session = await getSession(db, request.sessionId);
-    if (!session) {
+    const commandKey = policy.commandKey(request.target, request.command);
+    const [sessionFacts, resolved, selfEntities] = await Promise.all([
+      loadSessionFacts(db, {
+        sessionId: request.sessionId,
+        targetSlug: request.target,
+        commandKey,
+        now: this.now(),
+      }),
+      resolveTarget(db, request.target, { sshUser: this.#o.sshUser }),
+      this.#selfEntities(),
+    ]);
+    const session = sessionFacts?.session;
+    if (!sessionFacts || !session) {
       return fail(
         "unknown_session",
         `session ${request.sessionId} is unknown`,
@@ -139,7 +151,6 @@ export class RunService {
         "start a new task to run more commands",
       );
     }
-    const resolved = await resolveTarget(db, request.target, { sshUser: this.#o.sshUser });
     if (!resolved.ok) {
       if (resolved.reason.startsWith("there is no entity")) {
         const known = await listEntitySlugs(db);
@@ -165,7 +176,6 @@ export class RunService {
       );
     }
     const classification = policy.classify(request.command, resolved.entity.type);
-    const commandKey = policy.commandKey(request.target, request.command);
     const earlyRefusal = async (code: string, reason: string, nextStep: string): Promise<Gated> => {
       await this.#recordClassification(request, { session, classification, commandKey }, `refused:${code}`);
       return fail(code, reason, nextStep);
@@ -179,17 +189,14 @@ export class RunService {
     }
     const targetCheck = policy.checkTarget(request.command, classification, resolved.entity.type);
     if (!targetCheck.ok) return earlyRefusal("wrong_target", targetCheck.reason, targetCheck.nextStep);
-    const self = selfTargetsFrom(this.#o.selfTargets, await this.#selfEntities());
-    const facts = await gatherRunFacts(db, {
-      session,
+    const self = selfTargetsFrom(this.#o.selfTargets, selfEntities);
+    const facts = gateFacts(sessionFacts, {
       risk: classification.risk,
       targetSlug: request.target,
       targetType: resolved.entity.type,
-      commandKey,
       selfTargetDisruption:
         classification.risk !== "read_only" && disruptsSelf(self, request.target, request.command),
       confirmAction: confirmActionOf(classification),
-      now: this.now(),
     });
     return {
       ok: true,
@@ -224,16 +231,12 @@ export class RunService {
       },
       now,
     );
-    await this.#o.queue.enqueue(
-      "execute",
-      { executionId: execution.id },
-      { jobId: `execute:${execution.id}` },
-    );
-    await this.#o.events.publish({
-      type: "execution.queued",
-      sessionId: gated.session.id,
-      executionId: execution.id,
-    });
+    // A fresh id needs no dedupe key (one round trip less on BullMQ); the worker's claim is the guard.
+    await this.#o.queue.enqueue("execute", { executionId: execution.id });
+    // Renderers react to this; `run` must not wait for them.
+    void this.#o.events
+      .publish({ type: "execution.queued", sessionId: gated.session.id, executionId: execution.id })
+      .catch(() => {});
     return execution;
   }
 
