@@ -1,0 +1,153 @@
+import { performance } from "node:perf_hooks";
+import { type EntityInput, upsertEntities } from "../../store/entities.ts";
+import { type KnowledgeInput, upsertKnowledge } from "../../store/knowledge.ts";
+import { type ScriptedModelServer, startScriptedModel } from "../../test-support/scripted-model/index.ts";
+import type { Homelab } from "../lab/homelab.ts";
+import { evaluate, readToolFacts } from "./assertions.ts";
+import type { Scenario } from "./manifest.ts";
+import { scriptOf } from "./model-script.ts";
+import { OperatorDriver } from "./operator.ts";
+import { BOT, EvalSystem } from "./system.ts";
+
+export interface ScenarioResult {
+  name: string;
+  passed: boolean;
+  failures: string[];
+  tool_calls: number;
+  model_calls: number;
+  wall_ms: number;
+}
+
+export interface RunOptions {
+  homelab: Homelab;
+  /** A real OpenAI-compatible endpoint instead of the scenario's scripted model. */
+  modelUrl?: string;
+  modelName?: string;
+  modelApiKey?: string;
+}
+
+/** Runs one scenario end to end on a fresh database and returns its score. */
+export async function runScenario(scenario: Scenario, options: RunOptions): Promise<ScenarioResult> {
+  const started = performance.now();
+  const { homelab } = options;
+  await homelab.prepare(scenario);
+  let model: ScriptedModelServer | undefined;
+  if (!options.modelUrl) {
+    model = await startScriptedModel({
+      script: scriptOf(scenario.model),
+      fallback: { text: "(the eval script has nothing more to say)" },
+    });
+  }
+  const failures: string[] = [];
+  let system: EvalSystem | undefined;
+  let toolCalls = 0;
+  let modelCalls = 0;
+  try {
+    system = await EvalSystem.start({
+      modelUrl: options.modelUrl ?? model!.url,
+      modelName: options.modelName,
+      modelApiKey: options.modelApiKey,
+      executionWaitMs: scenario.execution_wait_ms,
+      sshUser: homelab.lab.username,
+      sshKeyPath: homelab.lab.privateKeyPath,
+    });
+    await seed(system, scenario, homelab);
+    const countModelCalls = async () =>
+      model
+        ? model.requests.length
+        : Number(
+            (
+              await system!.store.db
+                .selectFrom("token_usage")
+                .select((eb) => eb.fn.countAll().as("n"))
+                .executeTakeFirstOrThrow()
+            ).n,
+          );
+    const liveCalls = () => model?.requests.length ?? 0;
+    const driver = new OperatorDriver(system, homelab, Date.now() + scenario.timeout_s * 1000, liveCalls);
+    let completed = true;
+    try {
+      for (const action of scenario.operator) await driver.perform(action);
+      await driver.quiet();
+    } catch (error) {
+      completed = false;
+      failures.push(`operator script stopped: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const { calls, results } = await readToolFacts(system.store.db);
+    toolCalls = calls.length;
+    modelCalls = await countModelCalls();
+    const wallMs = Math.round(performance.now() - started);
+    const botPosts = system.double.sentBy(BOT).map((event) => String(event.content.body ?? ""));
+    const evaluated = await evaluate(scenario.expect, {
+      db: system.store.db,
+      homelab,
+      sessionOf: (thread) => driver.sessionId(thread),
+      calls,
+      results,
+      modelCalls,
+      wallMs,
+      botPosts,
+      unmatchedModelRequests: model?.unmatched.length ?? 0,
+    });
+    failures.push(...(completed ? evaluated : evaluated.map((f) => `(after timeout) ${f}`)));
+    if (system.double.violations.length > 0)
+      failures.push(`bot sent ${system.double.violations.length} Matrix event(s) violating the spec schemas`);
+  } catch (error) {
+    failures.push(
+      `harness error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    );
+  } finally {
+    await system?.stop().catch((error: unknown) => failures.push(`shutdown: ${String(error)}`));
+    await model?.close();
+  }
+  return {
+    name: scenario.name,
+    passed: failures.length === 0,
+    failures,
+    tool_calls: toolCalls,
+    model_calls: modelCalls,
+    wall_ms: Math.round(performance.now() - started),
+  };
+}
+
+async function seed(system: EvalSystem, scenario: Scenario, homelab: Homelab): Promise<void> {
+  const entities: EntityInput[] = [
+    ...scenario.hosts.map((host): EntityInput => {
+      const lab = homelab.lab.host(host.name);
+      return {
+        slug: host.entity.slug,
+        type: host.entity.type,
+        name: host.entity.name ?? host.name,
+        state: host.entity.state ?? "active",
+        transport: "ssh",
+        parentSlug: host.entity.parent ?? null,
+        attributes: {
+          ...host.entity.attributes,
+          "ssh.host": lab.host,
+          "ssh.port": lab.port,
+          "ssh.user": lab.username,
+        },
+      };
+    }),
+    ...scenario.entities.map(
+      (e): EntityInput => ({
+        slug: e.slug,
+        type: e.type,
+        name: e.name ?? e.slug.split(":")[1]!,
+        state: e.state ?? "active",
+        transport: e.transport ?? "none",
+        parentSlug: e.parent ?? null,
+        attributes: e.attributes ?? {},
+      }),
+    ),
+  ];
+  // parents first: the batch is written in order
+  entities.sort((a, b) => Number(Boolean(a.parentSlug)) - Number(Boolean(b.parentSlug)));
+  const result = await upsertEntities(system.store.db, entities, { by: "eval" });
+  if (result.failed.length > 0) throw new Error(`seeding entities failed: ${JSON.stringify(result.failed)}`);
+  for (const entry of scenario.knowledge) {
+    const written = await upsertKnowledge(system.store.db, entry as KnowledgeInput, { by: "eval" });
+    if (written.status === "unknown_entities")
+      throw new Error(`knowledge about unknown ${written.slugs.join(", ")}`);
+  }
+}

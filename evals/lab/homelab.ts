@@ -1,0 +1,77 @@
+import { chmod, readFile, rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { type SshLab, startSshLab } from "../../test-support/sshd/ssh-lab.ts";
+import type { Scenario, ToolRule } from "../harness/manifest.ts";
+
+const FAKE_TOOL = new URL("./fake-tool.mjs", import.meta.url).pathname;
+
+/**
+ * The simulated homelab: one real OpenSSH sshd per lab host on loopback, started once for a whole
+ * eval run. Each scenario rewrites the hosts it uses: world variables, fake-command rules, shims.
+ */
+export class Homelab {
+  readonly lab: SshLab;
+  readonly #shims = new Map<string, Set<string>>();
+
+  private constructor(lab: SshLab) {
+    this.lab = lab;
+  }
+
+  static async start(hostNames: string[]): Promise<Homelab> {
+    const unique = [...new Set(hostNames)];
+    const lab = await startSshLab({ hosts: unique.map((name) => ({ name })) });
+    const homelab = new Homelab(lab);
+    const fakeTool = await readFile(FAKE_TOOL, "utf8");
+    for (const name of unique) await lab.writeTool(name, "fake-tool.mjs", fakeTool);
+    return homelab;
+  }
+
+  /** Resets every host the scenario uses: variables, rules, call log, command shims. */
+  async prepare(scenario: Scenario): Promise<void> {
+    for (const host of scenario.hosts) {
+      const lab = this.lab.host(host.name);
+      const rules: (ToolRule & { tool: string })[] = [];
+      for (const [tool, toolRules] of Object.entries(host.tools)) {
+        for (const rule of toolRules) rules.push({ tool, ...rule });
+      }
+      const world = join(lab.stateDir, "world.json");
+      await writeFile(world, JSON.stringify({ vars: host.vars, rules }));
+      await chmod(world, 0o666);
+      await rm(join(lab.stateDir, "calls.jsonl"), { force: true });
+      await writeFile(join(lab.stateDir, "calls.jsonl"), "");
+      await chmod(join(lab.stateDir, "calls.jsonl"), 0o666);
+      const shims = this.#shims.get(host.name) ?? new Set<string>();
+      for (const tool of Object.keys(host.tools)) {
+        if (shims.has(tool)) continue;
+        const script = `#!/bin/sh\nexec ${process.execPath} ${join(lab.toolboxDir, "fake-tool.mjs")} ${tool} "$@"\n`;
+        await this.lab.writeTool(host.name, tool, script);
+        shims.add(tool);
+      }
+      this.#shims.set(host.name, shims);
+    }
+  }
+
+  async vars(hostName: string): Promise<Record<string, unknown>> {
+    const text = await readFile(join(this.lab.host(hostName).stateDir, "world.json"), "utf8");
+    return (JSON.parse(text) as { vars: Record<string, unknown> }).vars;
+  }
+
+  async setVars(hostName: string, vars: Record<string, unknown>): Promise<void> {
+    const file = join(this.lab.host(hostName).stateDir, "world.json");
+    const world = JSON.parse(await readFile(file, "utf8")) as { vars: Record<string, unknown> };
+    world.vars = { ...world.vars, ...vars };
+    await writeFile(file, JSON.stringify(world));
+  }
+
+  async calls(hostName: string): Promise<{ tool: string; args: string }[]> {
+    const text = await readFile(join(this.lab.host(hostName).stateDir, "calls.jsonl"), "utf8");
+    return text
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { tool: string; args: string });
+  }
+
+  stop(): Promise<void> {
+    return this.lab.stop();
+  }
+}
