@@ -26,6 +26,8 @@ export interface ParsedScript {
 
 export interface BashParser {
   parse(source: string): ParsedScript;
+  /** Size of the parser's wasm heap; it only grows, so a leak of trees shows up here. */
+  wasmHeapBytes(): number;
 }
 
 let loading: Promise<BashParser> | undefined;
@@ -38,7 +40,9 @@ export function loadBashParser(): Promise<BashParser> {
 
 async function createBashParser(): Promise<BashParser> {
   const require = createRequire(import.meta.url);
-  await Parser.init();
+  // Emscripten fills the module object passed to init with its heap views (HEAPU8 …).
+  const wasmModule: { HEAPU8?: Uint8Array } = {};
+  await Parser.init(wasmModule);
   const language = await Language.load(require.resolve("tree-sitter-bash/tree-sitter-bash.wasm"));
   const parser = new Parser();
   parser.setLanguage(language);
@@ -53,6 +57,7 @@ async function createBashParser(): Promise<BashParser> {
   for (let id = 1; id <= language.fieldCount; id++) fields.push(language.fieldNameForId(id));
   const table: TypeTable = { types, named, fields };
   return {
+    wasmHeapBytes: () => wasmModule.HEAPU8?.buffer.byteLength ?? 0,
     parse(source: string): ParsedScript {
       const tree = parser.parse(source);
       if (!tree) throw new Error("tree-sitter returned no tree");

@@ -13,6 +13,8 @@ export interface Classifier {
   classify(command: string, targetType?: string): Classification;
   lint(command: string): LintResult;
   parse(command: string): ParsedScript;
+  /** Size of the grammar's wasm heap (grows only: tests use it to prove trees are freed). */
+  wasmHeapBytes(): number;
 }
 
 let loaded: Promise<Classifier> | undefined;
@@ -28,6 +30,7 @@ export function createClassifier(parser: BashParser): Classifier {
     classify: (command, targetType = "host") => classifyWith(parser, command, targetType),
     lint: (command) => lintParsed(command, (source) => parser.parse(source)),
     parse: (command) => parser.parse(command),
+    wasmHeapBytes: () => parser.wasmHeapBytes(),
   };
 }
 
