@@ -1,5 +1,6 @@
 import type { Capability, ComposeContext } from "../app/compose.ts";
 import type { Runtime } from "../app/runtime.ts";
+import { parseConsent } from "../policy/consent.ts";
 import { appendMessage } from "../store/messages.ts";
 import { answerOpenQuestion } from "../store/questions.ts";
 import { RoomAccess } from "./core/access.ts";
@@ -8,7 +9,6 @@ import { CardRenderer } from "./core/card-renderer.ts";
 import type { ChatAdapter } from "./core/chat-adapter.ts";
 import { ChatCore } from "./core/chat-core.ts";
 import type { ChatCoreDeps } from "./core/core-deps.ts";
-import { interimConsentIntent } from "./core/phrase-consent.ts";
 import { waitForQuietQueue } from "./shell/quiet-queue.ts";
 import { TerminalAdapter } from "./shell/terminal-adapter.ts";
 import { startConfiguredAdapters } from "./start-adapters.ts";
@@ -37,7 +37,7 @@ export const chatCapability: Capability = {
           : {}),
       }),
       modelConfigured: Boolean(config.model.baseUrl),
-      consentIntent: interimConsentIntent,
+      parseConsent,
       recordMessage: async ({ sessionId, text, author, eventId }) =>
         (
           await appendMessage(db, {

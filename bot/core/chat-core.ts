@@ -166,15 +166,19 @@ export class ChatCore {
       .where("required_phrase", "is not", null)
       .executeTakeFirst();
     const typedExactly = pendingPhrase?.required_phrase && samePhrase(text, pendingPhrase.required_phrase);
-    const intent = typedExactly ? "approve" : this.#deps.consentIntent(text);
-    if (intent === "none") return false;
-    const decided = await this.#consent.onPhrase(adapter, session, {
-      decision: intent,
+    const consent = typedExactly ? null : this.#deps.parseConsent(text);
+    if (consent?.kind === "none") return false;
+    const act = {
+      decision: consent?.kind === "denial" ? ("deny" as const) : ("approve" as const),
       user: event.user,
-      via: "phrase",
+      via: "phrase" as const,
       note: `typed “${text.length > 60 ? `${text.slice(0, 57)}…` : text}”`,
       typedPhrase: text,
-    });
+    };
+    const decided =
+      consent?.kind === "typed_confirmation" && !pendingPhrase
+        ? await this.#consent.confirmDestructive(adapter, session, consent.target, act)
+        : await this.#consent.onPhrase(adapter, session, act);
     if (decided) {
       // The operator's words stay in the history the agent replays; the decision already woke it.
       await this.#deps.recordMessage({

@@ -187,6 +187,20 @@ describe("terminal chat through the core", () => {
     assert.match(take(), /approved by alice via typed “destroy lxc:gitea”/);
   });
 
+  test("a typed confirmation with nothing pending opens the destructive window for that target only", async () => {
+    await terminal.send("confirm destroy lxc:old-nextcloud");
+    assert.match(take(), /🔓 destructive window for lxc:old-nextcloud open until/);
+    const windows = await h.store.db
+      .selectFrom("windows")
+      .selectAll()
+      .where("session_id", "=", sessionId)
+      .where("kind", "=", "destructive")
+      .where("target", "=", "lxc:old-nextcloud")
+      .execute();
+    assert.equal(windows.length, 1);
+    assert.equal(windows[0]!.opened_by, "alice");
+  });
+
   test("the completion summary is a reply in the thread; the next message starts a new session", async () => {
     await h.store.db
       .updateTable("sessions")

@@ -3,6 +3,7 @@ import { InProcessEventBus } from "../../jobs/events/in-process.ts";
 import type { EventBus } from "../../jobs/events/port.ts";
 import { createQueue } from "../../jobs/queue/create.ts";
 import type { QueuePort } from "../../jobs/queue/port.ts";
+import { parseConsent } from "../../policy/consent.ts";
 import { createExecutionApproval } from "../../store/approvals.ts";
 import { createExecution, transitionExecution } from "../../store/executions.ts";
 import { appendMessage } from "../../store/messages.ts";
@@ -18,7 +19,6 @@ import { CardRenderer } from "../core/card-renderer.ts";
 import type { ChatAdapter } from "../core/chat-adapter.ts";
 import { ChatCore } from "../core/chat-core.ts";
 import type { ChatCoreDeps } from "../core/core-deps.ts";
-import { interimConsentIntent } from "../core/phrase-consent.ts";
 
 /**
  * The chat core wired to real parts (a fresh database, the in-process queue and event bus) for
@@ -57,7 +57,7 @@ export async function createChatHarness(access: RoomAccessConfig): Promise<ChatH
     commands,
     access: new RoomAccess(access),
     modelConfigured: true,
-    consentIntent: interimConsentIntent,
+    parseConsent,
     recordMessage: async ({ sessionId, text, author, eventId }) =>
       (await appendMessage(db, { sessionId, role: "user", content: text, author, platformEventId: eventId }))
         .id,
