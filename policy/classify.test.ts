@@ -56,6 +56,7 @@ test("every construct is walked: the worst simple command wins", () => {
     "local y=$(rm -rf /x)",
     "[[ $(rm -rf /x) ]]",
     'ls > "$(rm -rf /x)"',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a bash parameter expansion, not a template
     "echo ${X:-$(rm -rf /x)}",
     "echo $(( $(rm -rf /x) + 1 ))",
   ];

@@ -22,7 +22,7 @@ const BAD: readonly (readonly [command: string, code: LintCode, mentions: RegExp
   ["   \n  ", "empty", /empty/],
   [";;", "empty", /empty/],
   ["ls\0 -la", "nul_byte", /NUL/],
-  ["echo " + "x".repeat(MAX_COMMAND_BYTES), "too_long", /over the 16384-byte limit/],
+  [`echo ${"x".repeat(MAX_COMMAND_BYTES)}`, "too_long", /over the 16384-byte limit/],
 ];
 
 for (const [command, code, mentions] of BAD) {
