@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import type { SweepContext, SweepItem } from "../jobs/sweeps/registry.ts";
-import { sweepItem } from "../jobs/sweeps/registry.ts";
+import { registerSweep, sweepItem } from "../jobs/sweeps/registry.ts";
 import { completeTask } from "../mcp-server/tools/task-complete.ts";
 import { OPEN_EXECUTION_STATUSES } from "../store/executions.ts";
 import { appendMessage } from "../store/messages.ts";
@@ -122,4 +122,9 @@ async function close(
   );
   await ctx.events.publish({ type: "agent.message", sessionId, text: note, final: true });
   return "idle: closed as partial";
+}
+
+/** Adds the `idle` kind to the sweeps framework (the `sweep` queue, the start-up pass and `oikos sweep idle`). */
+export function registerIdleSweep(): void {
+  registerSweep("idle", (ctx) => sweepIdleSessions(ctx));
 }

@@ -1,3 +1,4 @@
+import { agentCapability } from "../agent/capability.ts";
 import { chatCapability } from "../bot/capability.ts";
 import { executionCapability } from "../jobs/execution/capability.ts";
 import { CommandRegistry, type Roles } from "../bot/core/bot-commands.ts";
@@ -36,6 +37,7 @@ export interface Capability {
  */
 const CAPABILITIES: Capability[] = [
   executionCapability,
+  agentCapability,
   chatCapability,
 ];
 

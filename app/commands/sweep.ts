@@ -1,4 +1,5 @@
 import { sweepContext } from "../../jobs/execution/capability.ts";
+import { registerIdleSweep } from "../../agent/idle-sweep.ts";
 import { registerAllSweeps } from "../../jobs/sweeps/default-sweeps.ts";
 import { formatSweepReports, runSweeps, sweepKinds } from "../../jobs/sweeps/registry.ts";
 import type { CommandIO } from "../command-module.ts";
@@ -11,6 +12,7 @@ export const usage =
 
 export async function run(argv: string[], io: CommandIO): Promise<number> {
   registerAllSweeps();
+  registerIdleSweep();
   const json = argv.includes("--json");
   const kind = argv.find((arg) => !arg.startsWith("--")) ?? "all";
   if (kind !== "all" && !sweepKinds().includes(kind)) {

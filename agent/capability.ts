@@ -1,0 +1,84 @@
+import type { Capability } from "../app/compose.ts";
+import type { Runtime } from "../app/runtime.ts";
+import { runServiceFor } from "../jobs/execution/capability.ts";
+import { connectInMemoryClient } from "../mcp-server/in-memory.ts";
+import { createMcpServer } from "../mcp-server/server.ts";
+import { type AgentDeps, DEFAULT_AGENT_OPTIONS } from "./agent-deps.ts";
+import { registerIdleSweep } from "./idle-sweep.ts";
+import { learnFromFeedback } from "./learn.ts";
+import { createOpenAiModel } from "./openai-model.ts";
+import { loadSoul } from "./prompt.ts";
+import { registerAgentJobs } from "./register-jobs.ts";
+import { McpToolGateway } from "./tool-gateway.ts";
+
+/** The idle sweep runs this often (its own schedule: the 2-minute idle rule needs finer steps than the other sweeps). */
+export const IDLE_SWEEP_EVERY_MS = 30_000;
+const LEARN_EVERY_MS = 24 * 60 * 60_000;
+const EVICT_EVERY_MS = 5 * 60_000;
+
+/**
+ * The agent: `agent-turn` and `continue` handlers over an MCP client per session (in process, the
+ * same server and gates outside clients get), the execution.finished → continue subscriber, the
+ * idle sweep and the daily learning job. Without a model endpoint, turns answer how to configure one.
+ */
+export const agentCapability: Capability = {
+  name: "agent",
+  async start(runtime, ctx) {
+    registerIdleSweep();
+    if (ctx.role === "chat") return undefined;
+    const { config, logger } = runtime;
+    await runtime.queue.repeat("sweep", { kind: "idle" }, { everyMs: IDLE_SWEEP_EVERY_MS, key: "sweep-idle" });
+    if (!config.model.baseUrl) {
+      registerWithoutModel(runtime);
+      return undefined;
+    }
+    const execution = await runServiceFor(runtime);
+    const gateway = new McpToolGateway({
+      connect: () =>
+        connectInMemoryClient(
+          createMcpServer({ db: runtime.db, actor: "agent", events: runtime.events, execution, logger }),
+          "oikos-agent",
+        ),
+    });
+    const deps: AgentDeps = {
+      db: runtime.db,
+      events: runtime.events,
+      model: createOpenAiModel({
+        baseUrl: config.model.baseUrl,
+        ...(config.model.apiKey ? { apiKey: config.model.apiKey } : {}),
+        model: config.model.name,
+        timeoutMs: config.model.timeoutMs,
+      }),
+      tools: gateway,
+      soul: await loadSoul(),
+      options: { ...DEFAULT_AGENT_OPTIONS, maxIterations: config.model.maxIterations },
+      logger,
+    };
+    const unsubscribe = registerAgentJobs(runtime, deps);
+    await runtime.queue.repeat("learn", {}, { everyMs: LEARN_EVERY_MS, key: "learn-daily" });
+    const evict = setInterval(() => {
+      gateway.evictIdle().catch((error: unknown) => logger.warn({ err: error }, "closing idle MCP clients failed"));
+    }, EVICT_EVERY_MS);
+    evict.unref();
+    return {
+      async stop() {
+        clearInterval(evict);
+        unsubscribe();
+        await gateway.close();
+      },
+    };
+  },
+};
+
+function registerWithoutModel(runtime: Runtime): void {
+  const text =
+    "No model is configured, so I cannot work on tasks yet. Set OPENAI_BASE_URL, OPENAI_API_KEY and OIKOS_MODEL " +
+    "(see README) and restart; `!` commands work meanwhile.";
+  runtime.queue.register("agent-turn", async (job) => {
+    await runtime.events.publish({ type: "agent.message", sessionId: job.data.sessionId, text, final: true });
+  });
+  runtime.queue.register("continue", async () => {});
+  runtime.queue.register("learn", async () => {
+    await learnFromFeedback(runtime.db);
+  });
+}
