@@ -9,6 +9,8 @@ export type DialectName = "postgres" | "pglite";
 export interface StoreHandle {
   db: Kysely<Database>;
   dialect: DialectName;
+  /** The embedded instance, when the dialect is PGlite. */
+  pglite?: PGlite;
   /** Human-readable location for `!status` (never includes a password). */
   describe: string;
   close(): Promise<void>;
@@ -16,7 +18,11 @@ export interface StoreHandle {
 
 export type StoreOptions =
   | { kind: "postgres"; url: string; poolSize?: number; onIdleError?: (error: Error) => void }
-  | { kind: "pglite"; dataDir: string | null };
+  | {
+      kind: "pglite";
+      dataDir: string | null /** Start from this dump (`dumpDataDir()`), e.g. a migrated template. */;
+      loadDataDir?: Blob;
+    };
 
 // Both dialects hand back the same JS types: int8 as string, timestamptz as Date, jsonb parsed.
 const INT8_OID = 20;
@@ -34,12 +40,14 @@ export async function openStore(options: StoreOptions): Promise<StoreHandle> {
   if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
   const pglite = await PGlite.create({
     ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
     parsers: { [INT8_OID]: (value: string) => value },
   });
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
   return {
     db,
     dialect: "pglite",
+    pglite,
     describe: options.dataDir ? `PGlite (embedded) at ${options.dataDir}` : "PGlite (embedded, in memory)",
     close: () => db.destroy(),
   };

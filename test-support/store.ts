@@ -1,4 +1,8 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { openStore, type StoreHandle } from "../store/connect.ts";
 import { migrateToLatest } from "../store/migrate.ts";
@@ -24,7 +28,7 @@ export function availableDialects(): { dialect: TestDialect; skip: string | fals
 /** A migrated, empty database of its own: a fresh Postgres database, or an in-memory PGlite. */
 export async function createTestStore(dialect: TestDialect = defaultDialect()): Promise<TestStore> {
   if (dialect === "pglite") {
-    const store = await openStore({ kind: "pglite", dataDir: null });
+    const store = await openStore({ kind: "pglite", dataDir: null, loadDataDir: await migratedTemplate() });
     await migrateToLatest(store.db);
     return { ...store, dispose: () => store.close() };
   }
@@ -54,4 +58,29 @@ export async function createTestStore(dialect: TestDialect = defaultDialect()): 
 /** The dialect a test that is not parameterised should use: Postgres when configured. */
 export function defaultDialect(): TestDialect {
   return process.env.DATABASE_URL ? "postgres" : "pglite";
+}
+
+let template: Promise<Blob> | undefined;
+
+/**
+ * A dump of a freshly migrated PGlite, cached on disk per migration set: loading it is several
+ * times faster than initdb + migrations, and every test file (a process of its own) shares it.
+ */
+function migratedTemplate(): Promise<Blob> {
+  template ??= (async () => {
+    const dir = fileURLToPath(new URL("../migrations/", import.meta.url));
+    const hash = createHash("sha256");
+    for (const file of readdirSync(dir).sort()) hash.update(file).update(readFileSync(join(dir, file)));
+    const cached = join(tmpdir(), `oikos-pglite-template-${hash.digest("hex").slice(0, 16)}.tar`);
+    if (existsSync(cached)) return new Blob([readFileSync(cached)]);
+    const store = await openStore({ kind: "pglite", dataDir: null });
+    await migrateToLatest(store.db);
+    const dump = await store.pglite!.dumpDataDir("none");
+    await store.close();
+    const partial = `${cached}.${process.pid}.tmp`;
+    writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
+    renameSync(partial, cached);
+    return dump;
+  })();
+  return template;
 }
