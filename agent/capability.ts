@@ -27,7 +27,11 @@ export const agentCapability: Capability = {
     registerIdleSweep();
     if (ctx.role === "chat") return undefined;
     const { config, logger } = runtime;
-    await runtime.queue.repeat("sweep", { kind: "idle" }, { everyMs: IDLE_SWEEP_EVERY_MS, key: "sweep-idle" });
+    await runtime.queue.repeat(
+      "sweep",
+      { kind: "idle" },
+      { everyMs: IDLE_SWEEP_EVERY_MS, key: "sweep-idle" },
+    );
     if (!config.model.baseUrl) {
       registerWithoutModel(runtime);
       return undefined;
@@ -57,7 +61,9 @@ export const agentCapability: Capability = {
     const unsubscribe = registerAgentJobs(runtime, deps);
     await runtime.queue.repeat("learn", {}, { everyMs: LEARN_EVERY_MS, key: "learn-daily" });
     const evict = setInterval(() => {
-      gateway.evictIdle().catch((error: unknown) => logger.warn({ err: error }, "closing idle MCP clients failed"));
+      gateway
+        .evictIdle()
+        .catch((error: unknown) => logger.warn({ err: error }, "closing idle MCP clients failed"));
     }, EVICT_EVERY_MS);
     evict.unref();
     return {

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { InProcessEventBus } from "../../jobs/events/in-process.ts";
+import type { EventBus } from "../../jobs/events/port.ts";
 import type { DomainEvent } from "../../jobs/events/types.ts";
 import { loadRunPolicy } from "../../jobs/execution/policy-adapter.ts";
 import { RunService } from "../../jobs/execution/run-service.ts";
@@ -29,7 +30,7 @@ import { McpToolGateway } from "../tool-gateway.ts";
 export interface AgentHarness {
   store: TestStore;
   readonly model: ScriptedModelServer;
-  events: InProcessEventBus;
+  events: EventBus;
   published: DomainEvent[];
   gateway: McpToolGateway;
   deps: AgentDeps;
@@ -53,13 +54,15 @@ export async function startAgentHarness(
     mcpDeps?: Partial<McpServerDeps>;
     /** The queue for `run` and sweeps; default an in-process queue nobody consumes. */
     queue?: QueuePort;
+    /** The event bus; default in-process. Closed by close(). */
+    events?: EventBus;
   } = {},
 ): Promise<AgentHarness> {
   const store = await createTestStore(options.dialect);
   let model = await startScriptedModel({ script: options.script ?? [] });
   const modelPort = (server: ScriptedModelServer) =>
     createOpenAiModel({ baseUrl: server.url, apiKey: "test", model: "scripted", timeoutMs: 10_000 });
-  const events = new InProcessEventBus();
+  const events = options.events ?? new InProcessEventBus();
   const published: DomainEvent[] = [];
   events.subscribe("*", (event) => {
     published.push(event);
