@@ -1,6 +1,7 @@
 import { agentCapability } from "../agent/capability.ts";
 import { chatCapability } from "../bot/capability.ts";
 import { executionCapability } from "../jobs/execution/capability.ts";
+import { mcpCapability } from "../mcp-server/capability.ts";
 import { CommandRegistry, type Roles } from "../bot/core/bot-commands.ts";
 import type { CommandIO } from "./command-module.ts";
 import type { HttpHandler } from "./http-server.ts";
@@ -37,6 +38,7 @@ export interface Capability {
  */
 const CAPABILITIES: Capability[] = [
   executionCapability,
+  mcpCapability,
   agentCapability,
   chatCapability,
 ];
