@@ -1,4 +1,5 @@
 import pino, { type Logger } from "pino";
+import { REDACTED, redact, redactObject } from "../policy/redact.ts";
 import type { Config } from "./config.ts";
 
 export type { Logger };
@@ -21,15 +22,30 @@ const SECRET_FIELDS = [
 const redactPaths = SECRET_FIELDS.flatMap((f) => [f, `*.${f}`, `*.*.${f}`, `headers.${f}`]);
 
 /** Structured JSON logs; to stderr (stdout belongs to the terminal chat) or a file. */
-export function createLogger(config: Pick<Config, "log">, name = "oikos"): Logger {
-  const destination = config.log.file
-    ? pino.destination({ dest: config.log.file, mkdir: true, sync: false })
-    : pino.destination({ fd: 2, sync: true });
+export function createLogger(
+  config: Pick<Config, "log">,
+  name = "oikos",
+  stream?: pino.DestinationStream,
+): Logger {
+  const destination = stream
+    ? stream
+    : config.log.file
+      ? pino.destination({ dest: config.log.file, mkdir: true, sync: false })
+      : pino.destination({ fd: 2, sync: true });
   return pino(
     {
       name,
       level: config.log.level,
-      redact: { paths: redactPaths, censor: "[REDACTED]" },
+      redact: { paths: redactPaths, censor: REDACTED },
+      hooks: {
+        // Free-text messages and error strings may quote a command line or a URL with a token.
+        logMethod(args, method) {
+          method.apply(this, args.map((a) => (typeof a === "string" ? redact(a) : a)) as typeof args);
+        },
+      },
+      formatters: {
+        log: (object) => redactObject(object),
+      },
     },
     destination,
   );
