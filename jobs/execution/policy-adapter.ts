@@ -1,9 +1,9 @@
-import { createHash } from "node:crypto";
 import { type Classifier, loadClassifier } from "../../policy/classify.ts";
+import { commandKey } from "../../policy/command-key.ts";
+import { decideRun, type PlanState } from "../../policy/decide-run.ts";
 import { redact } from "../../policy/redact.ts";
-import type { Classification } from "../../policy/risk.ts";
-import { decideOnFacts } from "./gate-decision.ts";
-import type { RunPolicy, TargetCheck } from "./run-policy.ts";
+import { checkTarget } from "../../policy/target-check.ts";
+import type { RunGateDecision, RunGateFacts, RunPolicy } from "./run-policy.ts";
 
 /** The run service's policy port over the real policy/ modules (grammar loaded once per process). */
 export async function loadRunPolicy(): Promise<RunPolicy> {
@@ -14,30 +14,52 @@ export function createRunPolicy(classifier: Classifier): RunPolicy {
   return {
     lint: (command) => classifier.lint(command),
     classify: (command, targetType) => classifier.classify(command, targetType),
-    checkTarget,
+    checkTarget: (classification, target, candidates) => checkTarget(classification, target, candidates),
     commandKey,
-    decide: decideOnFacts,
+    decide,
     redact,
   };
 }
 
-const GUEST_TYPES = new Set(["lxc", "vm", "container", "ct"]);
-const HOST_ONLY_TOOLS = /^(qm|pct|pvesh|pvecm|pveam|vzdump)\b/;
-
-function checkTarget(_command: string, classification: Classification, targetType: string): TargetCheck {
-  if (!GUEST_TYPES.has(targetType)) return { ok: true };
-  const bad = classification.segments.find((segment) =>
-    HOST_ONLY_TOOLS.test(segment.text.replace(/^`|`$/g, "").trim()),
-  );
-  if (!bad) return { ok: true };
-  return {
-    ok: false,
-    reason: `${bad.text.split(/\s+/)[0]} is a Proxmox host tool and does not exist inside a ${targetType}`,
-    nextStep: "run it on the Proxmox host that owns the guest (see get_relations for its host)",
-  };
+/** Store plan statuses in policy's words; a superseded plan is no plan. */
+function planState(plan: RunGateFacts["plan"]): PlanState {
+  switch (plan?.status) {
+    case "proposed":
+      return "proposed";
+    case "approved":
+      return "approved";
+    case "denied":
+      return "rejected";
+    default:
+      return "none";
+  }
 }
 
-function commandKey(target: string, command: string): string {
-  const normalised = command.trim().replace(/\s+/g, " ");
-  return createHash("sha256").update(`${target}\n${normalised}`).digest("hex").slice(0, 32);
+function decide(facts: RunGateFacts): RunGateDecision {
+  const decision = decideRun({
+    sessionKnown: true, // the run service refused unknown sessions already
+    risk: facts.risk,
+    reasons: facts.reasons,
+    command: facts.command,
+    targetSlug: facts.targetSlug,
+    planState: planState(facts.plan),
+    assentWindowOpen: facts.assentWindowOpen,
+    destructiveWindowOpenForTarget: facts.destructiveWindowOpen,
+    pendingApprovalExecutionId: facts.pendingApproval
+      ? (facts.pendingApproval.executionId ?? facts.pendingApproval.approvalId)
+      : null,
+    failuresOfKey: facts.failuresOfKey,
+    preplanReadOnlyCalls: facts.preplanReadOnlyCalls,
+    affectsSelf: facts.selfTargetDisruption,
+  });
+  switch (decision.decision) {
+    case "allow":
+      return { kind: "allow" };
+    case "needs_approval":
+      return { kind: "needs_approval", reason: decision.reason };
+    case "needs_typed_confirmation":
+      return { kind: "needs_typed_confirmation", reason: decision.reason, phrase: decision.phrase };
+    case "refuse":
+      return { kind: "refuse", code: decision.code, reason: decision.reason, nextStep: decision.nextStep };
+  }
 }

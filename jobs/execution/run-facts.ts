@@ -1,5 +1,4 @@
 import type { Kysely } from "kysely";
-import type { Risk } from "../../policy/risk.ts";
 import type { Database, Session } from "../../store/schema.ts";
 import type { RunGateFacts } from "./run-policy.ts";
 
@@ -106,25 +105,18 @@ export async function loadSessionFacts(
 
 export function gateFacts(
   facts: SessionFacts,
-  input: {
-    risk: Risk;
-    targetSlug: string;
-    targetType: string;
-    selfTargetDisruption: boolean;
-    confirmAction: string;
-  },
+  input: Pick<
+    RunGateFacts,
+    "risk" | "reasons" | "command" | "targetSlug" | "targetType" | "selfTargetDisruption"
+  >,
 ): RunGateFacts {
   return {
-    risk: input.risk,
-    targetSlug: input.targetSlug,
-    targetType: input.targetType,
+    ...input,
     plan: facts.plan,
     assentWindowOpen: facts.assentWindowOpen,
     destructiveWindowOpen: facts.destructiveWindowOpen,
     pendingApproval: facts.pendingApproval,
     failuresOfKey: facts.failuresOfKey,
     preplanReadOnlyCalls: facts.session.preplan_read_only_calls,
-    selfTargetDisruption: input.selfTargetDisruption,
-    confirmAction: input.confirmAction,
   };
 }

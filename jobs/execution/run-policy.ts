@@ -3,6 +3,9 @@ import type { Classification, Risk } from "../../policy/risk.ts";
 /** Facts the risk gate decides on, gathered from the store for one `run` call. */
 export interface RunGateFacts {
   risk: Risk;
+  /** Classifier reasons, for refusal texts and approval cards. */
+  reasons: readonly string[];
+  command: string;
   targetSlug: string;
   targetType: string;
   /** The session's current plan: none yet, or its generation and status. */
@@ -13,8 +16,6 @@ export interface RunGateFacts {
   pendingApproval: { approvalId: string; executionId: string | null } | null;
   failuresOfKey: number;
   preplanReadOnlyCalls: number;
-  /** The verb an operator types to confirm it: `confirm <confirmAction> <targetSlug>` (policy/consent grammar). */
-  confirmAction: string;
   /** The target runs oikos itself and the command would stop, restart or destroy it. */
   selfTargetDisruption: boolean;
 }
@@ -27,11 +28,24 @@ export type RunGateDecision =
 
 export type TargetCheck = { ok: true } | { ok: false; reason: string; nextStep: string };
 
+/** What the capability check knows of a target (policy/target-check.ts TargetFacts). */
+export interface TargetFacts {
+  slug: string;
+  type: string;
+  attributes: Readonly<Record<string, unknown>>;
+  parentSlug?: string;
+}
+
 /** The slice of policy/ the run service uses; policy-adapter.ts builds it from the real modules. */
 export interface RunPolicy {
   lint(command: string): { ok: true } | { ok: false; problems: { message: string }[] };
   classify(command: string, targetType: string): Classification;
-  checkTarget(command: string, classification: Classification, targetType: string): TargetCheck;
+  /** `candidates`: other entities that might run it instead (the target's host), for the suggestion. */
+  checkTarget(
+    classification: Classification,
+    target: TargetFacts,
+    candidates: readonly TargetFacts[],
+  ): TargetCheck;
   commandKey(target: string, command: string): string;
   decide(facts: RunGateFacts): RunGateDecision;
   redact(text: string): string;

@@ -2,13 +2,12 @@ import type { Kysely } from "kysely";
 import type { Classification } from "../../policy/risk.ts";
 import { createExecutionApproval, DEFAULT_APPROVAL_TTL_MS } from "../../store/approvals.ts";
 import { QUEUE_WAIT_MS } from "../../store/consent.ts";
-import { listEntitySlugs } from "../../store/entities.ts";
+import { findEntity, listEntitySlugs } from "../../store/entities.ts";
 import { createExecution } from "../../store/executions.ts";
 import type { Database, Entity, Execution, Session } from "../../store/schema.ts";
 import type { EventBus } from "../events/port.ts";
 import type { QueuePort } from "../queue/port.ts";
 import type { Target } from "../ssh/target.ts";
-import { confirmActionOf } from "./confirm-action.ts";
 import { type ExecutionView, executionView } from "./execution-view.ts";
 import { gateFacts, loadSessionFacts } from "./run-facts.ts";
 import type { RunGateFacts, RunPolicy } from "./run-policy.ts";
@@ -182,12 +181,12 @@ export class RunService {
     };
     if (classification.risk === "reject") {
       return earlyRefusal(
-        "rejected",
+        "command_rejected",
         `this command is refused: ${classification.reasons.join("; ")}`,
         "use a safer form of the command",
       );
     }
-    const targetCheck = policy.checkTarget(request.command, classification, resolved.entity.type);
+    const targetCheck = await this.#checkTarget(classification, resolved.entity);
     if (!targetCheck.ok) return earlyRefusal("wrong_target", targetCheck.reason, targetCheck.nextStep);
     const self = selfTargetsFrom(this.#o.selfTargets, selfEntities);
     const facts = gateFacts(sessionFacts, {
@@ -196,7 +195,8 @@ export class RunService {
       targetType: resolved.entity.type,
       selfTargetDisruption:
         classification.risk !== "read_only" && disruptsSelf(self, request.target, request.command),
-      confirmAction: confirmActionOf(classification),
+      reasons: classification.reasons,
+      command: request.command,
     });
     return {
       ok: true,
@@ -345,6 +345,20 @@ export class RunService {
       .set((eb) => ({ preplan_read_only_calls: eb("preplan_read_only_calls", "+", 1) }))
       .where("id", "=", sessionId)
       .execute();
+  }
+
+  /** policy checkTarget; on a refusal asked again with the owning host as a candidate to suggest. */
+  async #checkTarget(classification: Classification, entity: Entity) {
+    const facts = (e: Entity) => ({
+      slug: e.slug,
+      type: e.type,
+      attributes: e.attributes,
+      ...(e.parent_slug ? { parentSlug: e.parent_slug } : {}),
+    });
+    const first = this.#o.policy.checkTarget(classification, facts(entity), []);
+    if (first.ok || !entity.parent_slug) return first;
+    const parent = await findEntity(this.#o.db, entity.parent_slug);
+    return parent ? this.#o.policy.checkTarget(classification, facts(entity), [facts(parent)]) : first;
   }
 
   async #selfEntities(): Promise<Entity[]> {

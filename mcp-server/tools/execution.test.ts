@@ -9,6 +9,7 @@ import {
   startExecutionStack,
 } from "../../jobs/execution/testing/execution-stack.ts";
 import { approvePlan, decideApproval } from "../../store/consent.ts";
+import { upsertEntities } from "../../store/entities.ts";
 import { getExecution } from "../../store/executions.ts";
 import { type SshLab, sshLabUnavailable, startSshLab } from "../../test-support/sshd/ssh-lab.ts";
 import { callTool } from "../test-support.ts";
@@ -29,7 +30,12 @@ describe("gated run over MCP against real sshd", {
 
   before(async () => {
     lab = await startSshLab({ hosts: [{ name: "alpha" }, { name: "beta" }] });
-    stack = await startExecutionStack({ lab, fileUrl: import.meta.url, waitMs: 10_000 });
+    stack = await startExecutionStack({
+      lab,
+      fileUrl: import.meta.url,
+      waitMs: 10_000,
+      selfTargets: ["host:beta"],
+    });
     client = stack.client;
   });
   after(async () => {
@@ -103,7 +109,7 @@ describe("gated run over MCP against real sshd", {
     assert.match(rb.text, /plan_not_approved/);
     const c = await createTestSession(stack, "s-c");
     const rc = await run(c, { target: "host:alpha", command: `touch ${marker("c")}` });
-    assert.match(rc.text, /plan_first/);
+    assert.match(rc.text, /plan_required/);
     const check = await run(a, { target: "host:alpha", command: `ls ${lab.host("alpha").stateDir}` });
     assert.match(String((check.json as Json).stdout), /mutation-a/);
     assert.doesNotMatch(String((check.json as Json).stdout), /mutation-[bc]/);
@@ -219,7 +225,45 @@ describe("gated run over MCP against real sshd", {
     const json = result.json as Json;
     assert.equal(json.status, "pending_approval");
     assert.equal(json.risk, "destructive");
-    assert.match(String(json.message), /must type `confirm rm host:beta`/);
+    assert.match(String(json.message), /must type `confirm delete host:beta`/);
+  });
+
+  test("a host-only tool on a container is refused and pointed at its host", async () => {
+    await upsertEntities(
+      stack.store.db,
+      [
+        {
+          slug: "lxc:guest",
+          type: "lxc",
+          name: "guest",
+          transport: "pct-exec",
+          parentSlug: "host:alpha",
+          attributes: { vmid: 101 },
+        },
+      ],
+      { by: "test" },
+    );
+    const session = await createTestSession(stack, "s-wrong-target");
+    const result = await run(session, { target: "lxc:guest", command: "qm list" });
+    assert.equal(result.isError, true);
+    assert.match(result.text, /wrong_target/);
+    assert.match(result.text, /run it on host:alpha/);
+  });
+
+  test("restarting what runs oikos itself needs a typed confirmation even in an approved plan", async () => {
+    const session = await createTestSession(stack, "s-self", { status: "proposed" });
+    await approvePlan(stack.store.db, { sessionId: session, generation: 1, by: "op", via: "reaction" });
+    const result = await run(session, { target: "host:beta", command: "systemctl restart oikos" });
+    assert.equal(result.isError, false, result.text);
+    const json = result.json as Json;
+    assert.equal(json.status, "pending_approval");
+    assert.match(String(json.message), /must type `confirm \w+ host:beta`/);
+    // the assent window still covers an ordinary config_mutation of this session elsewhere
+    const elsewhere = await run(session, {
+      target: "host:alpha",
+      command: `touch ${lab.host("alpha").stateDir}/self-${process.pid}`,
+    });
+    assert.equal((elsewhere.json as Json).status, "completed", elsewhere.text);
   });
 
   test("cancel_execution stops a running command", async () => {
