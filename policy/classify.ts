@@ -34,6 +34,10 @@ export function createClassifier(parser: BashParser): Classifier {
   };
 }
 
+export function joinLineContinuations(command: string): string {
+  return command.includes("\\\n") ? command.replace(/(?<!\\)((?:\\\\)*)\\\n/g, "$1") : command;
+}
+
 function rejected(reason: string, text: string): Classification {
   return {
     risk: "reject",
@@ -56,7 +60,8 @@ export function classifyWith(parser: BashParser, command: string, targetType: st
     );
   }
   if (command.trim() === "") return rejected("the command is empty", command);
-  const parsed = parser.parse(command);
+  // bash joins `\<newline>` before it splits words (`r\<newline>m` is `rm`); tree-sitter does not.
+  const parsed = parser.parse(joinLineContinuations(command));
   const localCommands = new Set<string>();
   const segments: Segment[] = walkScript(parsed, { parser, targetType, localCommands });
   const commands = [...localCommands];

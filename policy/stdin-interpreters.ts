@@ -1,6 +1,30 @@
 import type { Arg } from "./command-view.ts";
+import { afterOptions } from "./command-view.ts";
 import { RULES } from "./rules/index.ts";
 
+const SSH_VALUE_OPTIONS = [
+  "-b",
+  "-c",
+  "-D",
+  "-E",
+  "-e",
+  "-F",
+  "-I",
+  "-i",
+  "-J",
+  "-L",
+  "-l",
+  "-m",
+  "-O",
+  "-o",
+  "-p",
+  "-Q",
+  "-R",
+  "-S",
+  "-W",
+  "-w",
+  "-B",
+];
 const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", "fish", "rbash"]);
 const INTERPRETERS = new Set([
   "python",
@@ -21,7 +45,42 @@ function basename(name: string): string {
   return slash >= 0 ? name.slice(slash + 1) : name;
 }
 
-/** Follows wrappers (`sudo`, `env`, `nice` …) to the command that actually runs. */
+const EXEC_HOSTS = new Set([
+  "docker",
+  "podman",
+  "nerdctl",
+  "docker-compose",
+  "podman-compose",
+  "kubectl",
+  "oc",
+  "pct",
+  "qm",
+]);
+const EXEC_VALUE_OPTIONS = [
+  "-e",
+  "--env",
+  "--env-file",
+  "-u",
+  "--user",
+  "-w",
+  "--workdir",
+  "-n",
+  "--namespace",
+  "-c",
+  "--container",
+  "--timeout",
+];
+
+/** `docker exec -i web sh`, `kubectl exec -i pod -- sh`, `pct exec 101 -- sh`: the command run inside. */
+function execInner(args: Arg[]): Arg[] {
+  const exec = args.findIndex((arg) => arg.value === "exec");
+  if (exec < 0) return [];
+  const rest = args.slice(exec + 1);
+  const dash = rest.findIndex((arg) => arg.value === "--");
+  return dash >= 0 ? rest.slice(dash + 1) : afterOptions(rest, EXEC_VALUE_OPTIONS, 1);
+}
+
+/** Follows wrappers (`sudo`, `env`, `nice`, `docker exec` …) to the command that actually runs. */
 export function unwrapArgv(argv: Arg[]): Arg[] {
   let current = argv;
   for (let i = 0; i < 8; i++) {
@@ -30,8 +89,11 @@ export function unwrapArgv(argv: Arg[]): Arg[] {
     if (head.dynamic !== "none") return current;
     const name = basename(head.value);
     const rule = RULES.get(name);
-    if (!rule?.inner) return current;
-    const inner = rule.inner({ name, args: current.slice(1), text: "" });
+    const inner = EXEC_HOSTS.has(name)
+      ? execInner(current.slice(1))
+      : rule?.inner
+        ? rule.inner({ name, args: current.slice(1), text: "" })
+        : [];
     if (inner.length === 0) return current;
     current = inner;
   }
@@ -53,6 +115,10 @@ export function readsScriptFromStdin(argv: Arg[]): string | null {
     name = basename((resolved[0] as Arg).value);
   }
   const args = resolved.slice(1);
+  // `at` and `batch` run what arrives on stdin; so does `ssh host` without a remote command.
+  if ((name === "at" || name === "batch") && !args.some((arg) => /^-[a-zA-Z]*[flrdc]/.test(arg.value)))
+    return name;
+  if (name === "ssh" && afterOptions(args, SSH_VALUE_OPTIONS, 1).length === 0) return "ssh";
   if (name === "source" || name === ".") {
     const file = args[0]?.value;
     return file === "/dev/stdin" || file === "-" || file === "/proc/self/fd/0" ? name : null;

@@ -42,7 +42,16 @@ const ANSI_ESCAPES: Record<string, string> = {
 };
 
 function unescapeAnsiC(raw: string): string {
-  return raw.replace(/\\(.)/g, (match, ch: string) => ANSI_ESCAPES[ch] ?? match);
+  return raw.replace(
+    /\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|[0-7]{1,3}|c.|.)/g,
+    (match, esc: string) => {
+      const kind = esc[0] as string;
+      if (kind === "x" || kind === "u" || kind === "U")
+        return String.fromCodePoint(Number.parseInt(esc.slice(1), 16));
+      if (/[0-7]/.test(kind)) return String.fromCharCode(Number.parseInt(esc, 8));
+      return ANSI_ESCAPES[esc] ?? match;
+    },
+  );
 }
 
 /** Evaluates a word-like node (word, string, raw_string, concatenation, expansion …). */

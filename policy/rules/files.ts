@@ -504,8 +504,6 @@ export const FILE_RULES: CommandRule[] = [
       "gpasswd",
       "adduser",
       "addgroup",
-      "at",
-      "batch",
       "locale-gen",
       "update-alternatives",
       "update-grub",

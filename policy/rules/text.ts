@@ -139,7 +139,32 @@ function shellTextOf(expression: string): { text: string; computed: boolean } {
   return { text, computed };
 }
 
-function tarRefine(view: CommandView): Finding[] {
+const VISIBLY_DESTRUCTIVE_CODE =
+  /\b(rm\s+-[a-z]*[rf]|rmtree|os\.remove|os\.unlink|unlink\s*\(|rmdirSync|rmSync|unlinkSync|mkfs|wipefs|dd\s+if=|reboot|shutdown|poweroff|drop\s+(table|database)|truncate\s+table|zfs\s+destroy|zpool\s+destroy)\b/i;
+
+/** `python3 -c '…'`, `perl -e '…'`: still unprovable, but visibly destructive code is destructive. */
+function inlineCodeRefine(view: CommandView): Finding[] {
+  const code = view.args.find((_arg, i) => i > 0 && /^-[a-zA-Z]*[ce]$/.test(view.args[i - 1]?.value ?? ""));
+  const match = code ? VISIBLY_DESTRUCTIVE_CODE.exec(code.value) : null;
+  if (!match) return [];
+  return [
+    finding(
+      "destructive",
+      `${quoteSegment(view.text)}: the inline code visibly runs \`${match[0]}\` (destructive)`,
+    ),
+  ];
+}
+
+function tarArchive(view: CommandView, letters: string): Arg | undefined {
+  const file = view.args.find((arg) => arg.value.startsWith("--file="));
+  if (file) return { ...file, value: file.value.slice(7) };
+  const flag = view.args.findIndex((arg) => arg.value === "-f" || arg.value === "--file");
+  if (flag >= 0) return view.args[flag + 1];
+  // Bundled letters (`czf x.tgz`, `-cvf x.tar`): the archive is the argument after the bundle.
+  return letters.includes("f") ? view.args[1] : undefined;
+}
+
+function tarRefine(view: CommandView, ctx: RuleContext): Finding[] {
   const q = quoteSegment(view.text);
   const first = view.args[0]?.value ?? "";
   const letters = first.startsWith("--") ? "" : first.replace(/^-/, "");
@@ -160,6 +185,8 @@ function tarRefine(view: CommandView): Finding[] {
     return [finding("config_mutation", `${q} extracts files (config_mutation)`)];
   }
   if (listing) return [finding("read_only", `${q} only lists an archive (read-only)`)];
+  const archive = tarArchive(view, letters);
+  if (archive && archive.value !== "-") return [ctx.writeTo(archive, q)];
   return [finding("config_mutation", `${q} creates or changes an archive (config_mutation)`)];
 }
 
@@ -221,10 +248,13 @@ export const TEXT_RULES: CommandRule[] = [
     ],
     what: "runs a program oikos cannot inspect",
     risk: "config_mutation",
+    refine: inlineCodeRefine,
     flags: { readOnly: ["--version", "-V"] },
     examples: [
       ["python3 --version", "read_only"],
-      ["python3 -c 'import os; os.remove(\"x\")'", "config_mutation"],
+      ["python3 -c 'print(1)'", "config_mutation"],
+      ["python3 -c 'import os; os.remove(\"x\")'", "destructive"],
+      ["perl -e 'unlink glob \"*.log\"'", "config_mutation"],
       ["perl script.pl", "config_mutation"],
     ],
   },
@@ -255,6 +285,8 @@ export const TEXT_RULES: CommandRule[] = [
       ["tar -czf /backup/etc.tgz /etc", "config_mutation"],
       ["tar xzf app.tgz -C /opt/app", "config_mutation"],
       ["tar -xf evil.tar -C /", "destructive"],
+      ["tar -cf /dev/sda /etc", "destructive"],
+      ["tar czf - /etc | ssh b 'cat > etc.tgz'", "config_mutation"],
     ],
   },
   {

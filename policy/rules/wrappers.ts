@@ -478,6 +478,41 @@ export const WRAPPER_RULES: CommandRule[] = [
     ],
   },
   {
+    names: ["trap"],
+    what: "sets a signal handler",
+    risk: "read_only",
+    wrapper: true,
+    refine: (view, ctx) => {
+      const handler = view.args.find((arg) => !arg.value.startsWith("-"));
+      if (!handler || view.args.length < 2)
+        return [finding("read_only", `${quoteSegment(view.text)} lists or resets traps`)];
+      return ctx.classifyScript(handler.value, view.text, handler.dynamic);
+    },
+    examples: [
+      ["trap 'rm -f /tmp/lock' EXIT", "destructive"],
+      ["trap 'echo done' EXIT", "read_only"],
+      ["trap -p", "read_only"],
+    ],
+  },
+  {
+    names: ["at", "batch"],
+    what: "schedules commands read from stdin or a file",
+    risk: "config_mutation",
+    refine: (view, ctx) => {
+      if (hasOption(view.args, ["-l", "-r", "-d", "-c"])) return [];
+      if (ctx.stdinScript)
+        return ctx.classifyScript(ctx.stdinScript.text, view.text, ctx.stdinScript.dynamic);
+      return [];
+    },
+    flags: { readOnly: ["-l"], destructive: ["-r", "-d"] },
+    examples: [
+      ["at now + 1 hour <<< 'systemctl restart nginx'", "config_mutation"],
+      ["at now <<< 'reboot'", "destructive"],
+      ["at -l", "read_only"],
+      ["echo reboot | at now", "reject"],
+    ],
+  },
+  {
     names: ["eval"],
     what: "evaluates text as a command",
     risk: "read_only",
