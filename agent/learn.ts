@@ -86,10 +86,7 @@ export async function learnFromFeedback(db: Kysely<Database>, now = new Date()):
     const key = patternKey(sample);
     const sessions = new Set(group.rows.map((r) => r.sessionId));
     if (sessions.size < MIN_OCCURRENCES) continue;
-    const lastSeenAt = group.rows.reduce(
-      (max, r) => (r.createdAt > max ? r.createdAt : max),
-      group.rows[0]!.createdAt,
-    );
+    const lastSeenAt = new Date(Math.max(...group.rows.map((r) => r.createdAt.getTime())));
     const status = await upsertPattern(db, {
       kind: group.kind,
       key,

@@ -179,7 +179,11 @@ describe("task gates driven through the agent loop", () => {
         when: match.lastUserMessage("fix gitea"),
         reply: call("run", { target: "lxc:gitea", command: "systemctl restart gitea", purpose: "fix it" }),
       },
-      { name: "comply", when: after("run", "plan_first"), reply: call("set_goal", { goal: "fix gitea" }) },
+      {
+        name: "comply",
+        when: after("run", /Refused \(plan_/),
+        reply: call("set_goal", { goal: "fix gitea" }),
+      },
       {
         name: "plan",
         when: after("set_goal"),
@@ -193,7 +197,7 @@ describe("task gates driven through the agent loop", () => {
     const result = await requestTurn(h.deps, sessionId, "message");
     assert.deepEqual(result, { status: "ran", turns: ["stopped"] });
     const [refusal] = await toolResults(h, sessionId, "run");
-    assert.match(refusal!, /plan_first/);
+    assert.match(refusal!, /Refused \(plan_(first|required)\)/);
     assert.match(refusal!, /propose_plan/);
     const executions = await h.store.db
       .selectFrom("executions")
@@ -202,5 +206,42 @@ describe("task gates driven through the agent loop", () => {
       .execute();
     assert.deepEqual(executions, []);
     assert.deepEqual(h.model.unmatched, []);
+  });
+
+  test("ask_operator ends the turn; the next operator message answers it and resumes", async () => {
+    await h.useScript([
+      {
+        name: "ask",
+        when: match.lastUserMessage("nfs"),
+        reply: call("ask_operator", { prompt: "Fix in place or migrate?", options: ["fix", "migrate"] }),
+      },
+      { name: "eager", when: after("ask_operator"), reply: { text: "I will just pick one." } },
+      { name: "answered", when: match.lastUserMessage("migrate"), reply: { text: "Migrating, then." } },
+    ]);
+    const sessionId = await h.newSession();
+    await h.say(sessionId, "the nfs export hangs");
+    assert.deepEqual(await requestTurn(h.deps, sessionId, "message"), { status: "ran", turns: ["stopped"] });
+    assert.deepEqual(h.model.remaining(), ["eager", "answered"]);
+    const waiting = await h.store.db
+      .selectFrom("sessions")
+      .select("status")
+      .where("id", "=", sessionId)
+      .executeTakeFirstOrThrow();
+    assert.equal(waiting.status, "awaiting_input");
+    assert.ok(h.published.some((e) => e.type === "question.raised"));
+    await h.say(sessionId, "migrate");
+    assert.deepEqual(await requestTurn(h.deps, sessionId, "answer"), { status: "ran", turns: ["answered"] });
+    const question = await h.store.db
+      .selectFrom("questions")
+      .selectAll()
+      .where("session_id", "=", sessionId)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual([question.status, question.answer], ["answered", "migrate"]);
+    const resumed = await h.store.db
+      .selectFrom("sessions")
+      .select("status")
+      .where("id", "=", sessionId)
+      .executeTakeFirstOrThrow();
+    assert.equal(resumed.status, "planning");
   });
 });
