@@ -24,6 +24,8 @@ export class CardRenderer {
   readonly #cards: CardRefs;
   readonly #logger: Logger;
   readonly #chains = new Map<string, Promise<void>>();
+  /** What each card last showed: an event that changes nothing visible edits nothing. */
+  readonly #lastRendered = new Map<string, string>();
 
   constructor(deps: {
     db: Kysely<Database>;
@@ -168,6 +170,7 @@ export class CardRenderer {
     const card = await build();
     if (!card) return;
     const ref = await adapter.post(place.room, place.thread, { card });
+    this.#lastRendered.set(`${adapter.platform}\u0000${ref.messageId}`, JSON.stringify(card));
     await this.#cards.save({ ref, kind, sessionId: place.sessionId, subjectId });
     if (!adapter.prefersButtons) for (const key of card.reactions ?? []) await adapter.react(ref, key);
   }
@@ -181,6 +184,11 @@ export class CardRenderer {
     const record = await this.#cards.bySubject(adapter.platform, kind, subjectId);
     if (!record) return;
     const card = await build(record.decisionNote);
-    if (card) await adapter.edit(record.ref, { card });
+    if (!card) return;
+    const key = `${adapter.platform}\u0000${record.ref.messageId}`;
+    const rendered = JSON.stringify(card);
+    if (this.#lastRendered.get(key) === rendered) return;
+    await adapter.edit(record.ref, { card });
+    this.#lastRendered.set(key, rendered);
   }
 }

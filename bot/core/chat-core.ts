@@ -221,6 +221,7 @@ export class ChatCore {
       decision,
       user: event.user,
       via: event.kind === "reaction" ? "reaction" : "button",
+      eventId: event.eventId,
       note:
         event.kind === "reaction" ? event.key : `the ${decision === "approve" ? "Approve" : "Deny"} button`,
     });

@@ -19,6 +19,8 @@ export interface ConsentAct {
   user: string;
   via: ConsentVia;
   /** How it looks in the room: "✅", "the Approve button", "typed “go ahead”". */
+  /** The platform event of the gesture (recorded with the message the agent sees). */
+  eventId?: string;
   note: string;
   typedPhrase?: string;
 }
@@ -199,6 +201,18 @@ export class ConsentHandler {
       .where("platform", "=", ref.platform)
       .where("message_id", "=", ref.messageId)
       .execute();
+    if (act.via !== "phrase") {
+      // A tap is the operator's answer as much as typed words are: the agent sees it in the
+      // history (as it sees "go ahead"), which is also what wakes its next turn.
+      const what = result.changes[0]?.what ?? "decision recorded";
+      const verb = act.decision === "approve" ? "Approved" : "Denied";
+      await this.#deps.recordMessage({
+        sessionId,
+        text: `${verb} (${act.note}): ${what}.`,
+        author: act.user,
+        eventId: act.eventId ?? ref.messageId,
+      });
+    }
     const outcome = await applyFollowUps(result.followUps, { queue, events });
     for (const failure of outcome.failed) {
       logger.error(

@@ -1,8 +1,8 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../../store/schema.ts";
-import { type Card, tailOf } from "../card.ts";
+import type { Card } from "../card.ts";
 import { riskBadge } from "../risk-badge.ts";
-import { decisionLine } from "./plan-card.ts";
+import { decisionLine, executionProgress } from "./card-lines.ts";
 
 /**
  * One card per gated execution: command, target, risk, purpose. After the decision the same
@@ -60,39 +60,4 @@ export async function buildApprovalCard(
     if (progress.output) card.output = progress.output;
   }
   return card;
-}
-
-export interface ExecutionView {
-  status: string;
-  exit_code: number | null;
-  duration_ms: number | null;
-  stdout: string | null;
-  stderr: string | null;
-  output_truncated: boolean;
-  status_reason: string | null;
-}
-
-/** One line for where an execution stands, and its output tail once it finished. */
-export function executionProgress(execution: ExecutionView): { line: string; output?: Card["output"] } {
-  const took = execution.duration_ms !== null ? ` in ${(execution.duration_ms / 1000).toFixed(1)} s` : "";
-  let line: string;
-  switch (execution.status) {
-    case "queued":
-    case "approved":
-      line = "⏳ queued";
-      break;
-    case "running":
-      line = "⏳ running…";
-      break;
-    case "succeeded":
-    case "completed":
-      line = `✅ finished, exit ${execution.exit_code ?? 0}${took}`;
-      break;
-    default:
-      line = `❌ ${execution.status}${execution.exit_code !== null ? `, exit ${execution.exit_code}` : ""}${took}${execution.status_reason ? ` — ${execution.status_reason}` : ""}`;
-  }
-  const text = [execution.stdout ?? "", execution.stderr ?? ""].filter((s) => s.trim()).join("\n");
-  if (!text.trim()) return { line };
-  const { tail, omittedLines } = tailOf(text);
-  return { line, output: { label: "output", tail, omittedLines } };
 }

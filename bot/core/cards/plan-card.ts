@@ -1,8 +1,8 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../../store/schema.ts";
 import type { Card } from "../card.ts";
-import { clock } from "../card.ts";
 import { riskBadge, stepIcon } from "../risk-badge.ts";
+import { decisionLine, executionProgress } from "./card-lines.ts";
 
 /**
  * The plan card: numbered steps with a risk badge each, what approval the plan needs, and once
@@ -28,11 +28,31 @@ export async function buildPlanCard(
     .where("generation", "=", generation)
     .orderBy("seq")
     .execute();
+  const executions = await db
+    .selectFrom("executions")
+    .select([
+      "step_seq",
+      "status",
+      "exit_code",
+      "duration_ms",
+      "stdout",
+      "stderr",
+      "output_truncated",
+      "status_reason",
+      "finished_at",
+    ])
+    .where("session_id", "=", sessionId)
+    .where("plan_generation", "=", generation)
+    .orderBy("created_at")
+    .execute();
+  const latestRun = new Map(executions.filter((e) => e.step_seq !== null).map((e) => [e.step_seq, e]));
   const lines = steps.map((s) => {
     const target = s.target ? ` on \`${s.target}\`` : "";
     const note = s.status === "replaced" && s.replaced_reason ? ` (replaced: ${s.replaced_reason})` : "";
     const elapsed = s.started_at && s.finished_at ? ` (${seconds(s.started_at, s.finished_at)})` : "";
-    return `${stepIcon(s.status)} ${s.seq}. ${s.title}${target} — ${riskBadge(s.risk)}${elapsed}${note}`;
+    const run = latestRun.get(s.seq);
+    const result = run ? ` · ${executionProgress(run).line}` : "";
+    return `${stepIcon(s.status)} ${s.seq}. ${s.title}${target} — ${riskBadge(s.risk)}${elapsed}${result}${note}`;
   });
   const risky = steps.some((s) => s.risk === "destructive");
   const card: Card = {
@@ -40,6 +60,9 @@ export async function buildPlanCard(
     title: generation > 1 ? `📋 Revised plan (v${generation})` : "📋 Plan",
     lines: lines.length > 0 ? lines : ["(no steps)"],
   };
+  const lastFinished = executions.filter((e) => e.finished_at !== null && e.step_seq !== null).at(-1);
+  const output = lastFinished ? executionProgress(lastFinished).output : undefined;
+  if (lastFinished && output) card.output = { ...output, label: `output of step ${lastFinished.step_seq}` };
   if (plan.status === "proposed" && plan.needs_approval) {
     card.badge = "needs your approval";
     card.hint =
@@ -61,14 +84,6 @@ export async function buildPlanCard(
     );
   }
   return card;
-}
-
-export function decisionLine(status: string, by: string | null, via: string | null, at: Date | null): string {
-  const icon = status === "approved" ? "✅" : status === "denied" ? "❌" : "•";
-  const who = by ? ` by ${by}` : "";
-  const how = via ? ` via ${via}` : "";
-  const when = at ? ` at ${clock(new Date(at))}` : "";
-  return `${icon} ${status}${who}${how}${when}`;
 }
 
 function seconds(from: Date, to: Date): string {

@@ -1,0 +1,46 @@
+import type { Card } from "../card.ts";
+import { clock, tailOf } from "../card.ts";
+
+/** "✅ approved by @alice via ✅ at 14:02 UTC" */
+export function decisionLine(status: string, by: string | null, via: string | null, at: Date | null): string {
+  const icon = status === "approved" ? "✅" : status === "denied" ? "❌" : "•";
+  const who = by ? ` by ${by}` : "";
+  const how = via ? ` via ${via}` : "";
+  const when = at ? ` at ${clock(new Date(at))}` : "";
+  return `${icon} ${status}${who}${how}${when}`;
+}
+
+export interface ExecutionView {
+  status: string;
+  exit_code: number | null;
+  duration_ms: number | null;
+  stdout: string | null;
+  stderr: string | null;
+  output_truncated: boolean;
+  status_reason: string | null;
+}
+
+/** One line for where an execution stands, and its output tail once it finished. */
+export function executionProgress(execution: ExecutionView): { line: string; output?: Card["output"] } {
+  const took = execution.duration_ms !== null ? ` in ${(execution.duration_ms / 1000).toFixed(1)} s` : "";
+  let line: string;
+  switch (execution.status) {
+    case "queued":
+    case "approved":
+      line = "⏳ queued";
+      break;
+    case "running":
+      line = "⏳ running…";
+      break;
+    case "succeeded":
+    case "completed":
+      line = `✅ finished, exit ${execution.exit_code ?? 0}${took}`;
+      break;
+    default:
+      line = `❌ ${execution.status}${execution.exit_code !== null ? `, exit ${execution.exit_code}` : ""}${took}${execution.status_reason ? ` — ${execution.status_reason}` : ""}`;
+  }
+  const text = [execution.stdout ?? "", execution.stderr ?? ""].filter((s) => s.trim()).join("\n");
+  if (!text.trim()) return { line };
+  const { tail, omittedLines } = tailOf(text);
+  return { line, output: { label: "output", tail, omittedLines } };
+}
