@@ -46,23 +46,33 @@ export function finding(risk: Risk, reason: string): Finding {
   return { risk, reason };
 }
 
+const BUNDLE = /^-[A-Za-z0-9]{2,}$/;
+
 /** True when `token` is `flag`, `--flag=value`, or a bundle of short flags holding it (`-rf` has `-f`). */
 export function optionMatches(token: string, flag: string, bundles = true): boolean {
   if (token === flag) return true;
-  if (flag.startsWith("--")) return token.startsWith(`${flag}=`);
-  if (flag.length === 2 && flag[0] === "-" && bundles && /^-[A-Za-z0-9]{2,}$/.test(token)) {
-    return token.includes(flag[1] as string);
-  }
-  // A short option with its value attached: `-ofile`, `-n5`.
-  if (flag.length === 2 && flag[0] === "-" && !bundles) return false;
-  return false;
+  if (flag.startsWith("--"))
+    return token.length > flag.length && token.startsWith(flag) && token[flag.length] === "=";
+  return (
+    bundles && flag.length === 2 && flag[0] === "-" && BUNDLE.test(token) && token.includes(flag[1] as string)
+  );
 }
 
 export function hasOption(args: readonly Arg[], flags: readonly string[], bundles = true): Arg | undefined {
   for (const arg of args) {
-    if (arg.value === "--") return undefined;
-    if (!arg.value.startsWith("-")) continue;
-    for (const flag of flags) if (optionMatches(arg.value, flag, bundles)) return arg;
+    const token = arg.value;
+    if (token === "--") return undefined;
+    if (token.length < 2 || token[0] !== "-") continue;
+    const long = token[1] === "-";
+    const bundle = bundles && !long && token.length > 2 && BUNDLE.test(token);
+    for (const flag of flags) {
+      if (token === flag) return arg;
+      if (long) {
+        if (token.length > flag.length && token[flag.length] === "=" && token.startsWith(flag)) return arg;
+      } else if (bundle && flag.length === 2 && flag[0] === "-" && token.includes(flag[1] as string)) {
+        return arg;
+      }
+    }
   }
   return undefined;
 }

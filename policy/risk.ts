@@ -40,10 +40,12 @@ export interface Classification {
 
 /** Short, single-line rendering of a command fragment for reason strings. */
 export function quoteSegment(text: string, max = 80): string {
-  const oneLine = text
-    .replace(/\s*\\\n\s*/g, " ")
-    .replace(/\s+/g, " ")
-    .trim();
+  const oneLine = /\s\s|[\n\t\r\\]/.test(text)
+    ? text
+        .replace(/\s*\\\n\s*/g, " ")
+        .replace(/\s+/g, " ")
+        .trim()
+    : text.trim();
   const clipped = oneLine.length > max ? `${oneLine.slice(0, max - 1)}…` : oneLine;
   return `\`${clipped}\``;
 }
