@@ -16,7 +16,7 @@ import type { ExecOptions, ExecResult } from "../ssh/exec-result.ts";
 import type { Target } from "../ssh/target.ts";
 import { publishFinished } from "./execution-events.ts";
 import { TargetLimiter } from "./target-limiter.ts";
-import { resolveTarget, type TargetDefaults } from "./target-resolver.ts";
+import { type ResolvedTarget, resolveTarget, type TargetDefaults } from "./target-resolver.ts";
 
 /** What runs a command on a target: jobs/ssh TransportRouter satisfies it. */
 export interface CommandRunner {
@@ -75,13 +75,17 @@ async function runExecution(
   if (row.status !== "queued") return; // duplicate delivery, cancelled or expired meanwhile
   const release = await limiter.acquire(row.target, job.signal);
   try {
-    const claimed = await claimExecution(db, row.id, workerId);
+    // Looking the target up does not depend on winning the claim: both in one round trip's time.
+    const [claimed, resolved] = await Promise.all([
+      claimExecution(db, row.id, workerId),
+      resolveTarget(db, row.target, options.targets),
+    ]);
     if (!claimed) return;
     // Progress for renderers; the command must not wait for them.
     void events
       .publish({ type: "execution.started", sessionId: claimed.session_id, executionId: claimed.id })
       .catch(() => {});
-    const status = await execute(options, workerId, claimed, job.signal);
+    const status = await execute(options, workerId, claimed, resolved, job.signal);
     if (status) await publishFinished(events, claimed, status);
   } finally {
     release();
@@ -93,10 +97,10 @@ async function execute(
   options: ExecuteWorkerOptions,
   workerId: string,
   row: Execution,
+  resolved: ResolvedTarget,
   jobSignal: AbortSignal,
 ): Promise<ExecutionStatus | undefined> {
   const { db } = options;
-  const resolved = await resolveTarget(db, row.target, options.targets);
   if (!resolved.ok) {
     const failed = await transitionExecution(db, row.id, {
       from: "running",

@@ -3,7 +3,7 @@ import type { Classification } from "../../policy/risk.ts";
 import { createExecutionApproval, DEFAULT_APPROVAL_TTL_MS } from "../../store/approvals.ts";
 import { QUEUE_WAIT_MS } from "../../store/consent.ts";
 import { findEntity, listEntitySlugs } from "../../store/entities.ts";
-import { createExecution } from "../../store/executions.ts";
+import { createExecution, newExecutionId } from "../../store/executions.ts";
 import type { Database, Entity, Execution, Session } from "../../store/schema.ts";
 import type { EventBus } from "../events/port.ts";
 import type { QueuePort } from "../queue/port.ts";
@@ -13,7 +13,7 @@ import { gateFacts, loadSessionFacts } from "./run-facts.ts";
 import type { RunGateFacts, RunPolicy } from "./run-policy.ts";
 import { disruptsSelf, selfTargetsFrom } from "./self-protection.ts";
 import { resolveTarget } from "./target-resolver.ts";
-import { waitForResult } from "./wait-for-result.ts";
+import { waitForResult, watchExecution } from "./wait-for-result.ts";
 
 export interface RunServiceOptions {
   db: Kysely<Database>;
@@ -98,11 +98,23 @@ export class RunService {
       decision.kind === "refuse" ? `refused:${decision.code}` : decision.kind,
     );
     if (decision.kind === "allow") {
-      // the classification row and the execution row are independent: write them at once
-      const [execution] = await Promise.all([this.enqueue(request, gated), record]);
-      if (gated.facts.risk === "read_only" && gated.facts.plan === null)
+      // Subscribed before the job exists, so the result cannot finish unseen; the classification
+      // row and the execution row are independent and written at once.
+      const id = newExecutionId();
+      const watch = watchExecution(this.#o.db, this.#o.events, id);
+      try {
+        await Promise.all([this.enqueue(request, gated, id), record]);
+      } catch (error) {
+        watch.cancel();
+        throw error;
+      }
+      if (gated.facts.risk === "read_only" && gated.facts.plan === null) {
         await this.countPreplanRead(gated.session.id);
-      return this.awaitResult(execution.id);
+      }
+      const row = await watch.result(this.#o.waitMs);
+      if (!row) throw new Error(`execution ${id} vanished`);
+      const view = executionView(row);
+      return view.finished ? { kind: "finished", execution: view } : { kind: "pending", execution: view };
     }
     await record;
     if (decision.kind === "refuse") return refused(decision.code, decision.reason, decision.nextStep);
@@ -210,12 +222,13 @@ export class RunService {
   }
 
   /** An allowed command: execution row (queued) + `execute` job. */
-  async enqueue(request: RunRequest, gated: Extract<Gated, { ok: true }>): Promise<Execution> {
+  async enqueue(request: RunRequest, gated: Extract<Gated, { ok: true }>, id?: string): Promise<Execution> {
     const now = this.now();
     const timeoutMs = request.timeoutMs ?? this.#o.timeoutMs;
     const execution = await createExecution(
       this.#o.db,
       {
+        ...(id ? { id } : {}),
         sessionId: gated.session.id,
         planGeneration: gated.facts.plan?.generation ?? null,
         stepSeq: request.stepSeq ?? null,

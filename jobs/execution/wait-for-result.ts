@@ -3,17 +3,18 @@ import { getExecution, isTerminalExecutionStatus } from "../../store/executions.
 import type { Database, Execution } from "../../store/schema.ts";
 import type { EventBus } from "../events/port.ts";
 
+export interface ExecutionWatch {
+  /** Resolves after execution.finished for this id or after `waitMs`, with the row as it is then. */
+  result(waitMs: number): Promise<Execution | undefined>;
+  /** Stop watching without reading (the execution was never created). */
+  cancel(): void;
+}
+
 /**
- * Waits up to `waitMs` for an execution to end, driven by execution.finished events (the row is
- * read once after subscribing, once per matching event and once at the deadline: no polling).
- * Returns the row as it is at the end of the wait, finished or not.
+ * Subscribes to execution.finished for one id before the execution exists (the `run` fast path:
+ * nothing can finish unseen, so no initial read is needed). Event-driven: no polling.
  */
-export async function waitForResult(
-  db: Kysely<Database>,
-  events: EventBus,
-  executionId: string,
-  waitMs: number,
-): Promise<Execution | undefined> {
+export function watchExecution(db: Kysely<Database>, events: EventBus, executionId: string): ExecutionWatch {
   let wake: () => void = () => {};
   const woken = new Promise<void>((resolve) => {
     wake = resolve;
@@ -21,17 +22,38 @@ export async function waitForResult(
   const unsubscribe = events.subscribe("execution.finished", (event) => {
     if (event.executionId === executionId) wake();
   });
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    const first = await getExecution(db, executionId);
-    if (!first || isTerminalExecutionStatus(first.status) || waitMs <= 0) return first;
-    const deadline = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, waitMs);
-    });
-    await Promise.race([woken, deadline]);
-    return await getExecution(db, executionId);
-  } finally {
-    clearTimeout(timer);
-    unsubscribe();
+  return {
+    cancel: unsubscribe,
+    async result(waitMs) {
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        if (waitMs > 0) {
+          await Promise.race([woken, new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)))]);
+        }
+        return await getExecution(db, executionId);
+      } finally {
+        clearTimeout(timer);
+        unsubscribe();
+      }
+    },
+  };
+}
+
+/**
+ * Waits up to `waitMs` for an existing execution to end, driven by execution.finished events (the
+ * row is read once after subscribing and once when woken or at the deadline: no polling).
+ */
+export async function waitForResult(
+  db: Kysely<Database>,
+  events: EventBus,
+  executionId: string,
+  waitMs: number,
+): Promise<Execution | undefined> {
+  const watch = watchExecution(db, events, executionId);
+  const first = await getExecution(db, executionId);
+  if (!first || isTerminalExecutionStatus(first.status) || waitMs <= 0) {
+    await watch.result(0);
+    return first;
   }
+  return watch.result(waitMs);
 }
