@@ -5,7 +5,7 @@ import { approvePlan } from "../store/consent.ts";
 import { upsertEntities } from "../store/entities.ts";
 import { closeWindows } from "../store/windows.ts";
 import { match } from "../test-support/scripted-model/index.ts";
-import { continueJobId, handleContinue } from "./continuation.ts";
+import { continueJobId, handleContinue, onExecutionFinished } from "./continuation.ts";
 import { registerAgentJobs } from "./register-jobs.ts";
 import { type AgentHarness, startAgentHarness } from "./testing/agent-harness.ts";
 import { after, call } from "./testing/script.ts";
@@ -154,6 +154,47 @@ describe("continuation: execution.finished resumes an approved plan", () => {
       .where("seq", "=", 1)
       .executeTakeFirstOrThrow();
     assert.equal(step.status, "done", "the linked step still closes");
+    const decision = await onExecutionFinished(
+      { db: h.store.db, queue },
+      { type: "execution.finished", sessionId, executionId, status: "completed" },
+    );
+    assert.equal(decision, "skipped");
     assert.equal(h.model.requests.length, 0);
+  });
+
+  test("an individually approved execution continues even without an approved plan", async () => {
+    const { sessionId, executionId } = await planWithExecution(false);
+    await h.store.db
+      .insertInto("approvals")
+      .values({
+        id: `ap-${executionId}`,
+        session_id: sessionId,
+        subject: "execution",
+        execution_id: executionId,
+        status: "approved",
+        expires_at: new Date(Date.now() + 3_600_000),
+      })
+      .execute();
+    await h.store.db
+      .updateTable("executions")
+      .set({ approval_id: `ap-${executionId}` })
+      .where("id", "=", executionId)
+      .execute();
+    await h.useScript([
+      { name: "resume", when: match.lastSystemNote(/^Execution finished/), reply: { text: "Continuing." } },
+    ]);
+    await finish(executionId, sessionId);
+    await h.model.waitForRequests(1);
+    assert.equal(h.model.requests[0]!.step, "resume");
+    await waitFor(
+      async () =>
+        (
+          await h.store.db
+            .selectFrom("sessions")
+            .select("turn_owner")
+            .where("id", "=", sessionId)
+            .executeTakeFirst()
+        )?.turn_owner === null,
+    );
   });
 });

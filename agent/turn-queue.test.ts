@@ -54,6 +54,7 @@ describe(`agent-turn jobs on the ${redisUrl ? "BullMQ" : "in-process"} queue`, (
       return row?.turn_owner === null && answered !== undefined;
     });
     assert.equal(h.model.peakConcurrency, 1);
+    assert.equal(h.gateway.listCalls, 1, "tools/list once per MCP session, then cached");
     assert.equal(h.model.requests.length, 1);
     assert.deepEqual(h.model.unmatched, []);
   });

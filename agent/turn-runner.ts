@@ -99,6 +99,8 @@ async function prepareSession(deps: AgentDeps, sessionId: string, reason: TurnRe
   const answeredBefore = session.status === "awaiting_input" && !question;
   await syncStatusWithPlan(deps, session, answered || answeredBefore);
   if (reason === "nudge") {
+    // The sweep saw an idle executing session; if anything moved it on since, there is nothing to nudge.
+    if (session.status !== "executing") return false;
     await addNudgeNote(deps, sessionId);
     return true;
   }
