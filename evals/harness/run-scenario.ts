@@ -90,6 +90,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
       unmatchedModelRequests: model?.unmatched.length ?? 0,
     });
     failures.push(...(completed ? evaluated : evaluated.map((f) => `(after timeout) ${f}`)));
+    if (failures.length > 0 && process.env.OIKOS_EVAL_DEBUG) await dumpState(system, model);
     if (system.double.violations.length > 0)
       failures.push(`bot sent ${system.double.violations.length} Matrix event(s) violating the spec schemas`);
   } catch (error) {
@@ -150,4 +151,30 @@ async function seed(system: EvalSystem, scenario: Scenario, homelab: Homelab): P
     if (written.status === "unknown_entities")
       throw new Error(`knowledge about unknown ${written.slugs.join(", ")}`);
   }
+}
+
+/** OIKOS_EVAL_DEBUG=1: the transcript, jobs and executions of a failed scenario, on stderr. */
+async function dumpState(system: EvalSystem, model: ScriptedModelServer | undefined): Promise<void> {
+  const db = system.store.db;
+  const out = (line: string) => process.stderr.write(`${line}\n`);
+  for (const m of await db.selectFrom("messages").selectAll().orderBy("id").execute()) {
+    const calls = m.tool_calls ? ` calls=${JSON.stringify(m.tool_calls)}` : "";
+    out(`msg ${m.role}${m.name ? `(${m.name})` : ""}: ${m.content.slice(0, 400)}${calls.slice(0, 400)}`);
+  }
+  for (const j of await db.selectFrom("queue_jobs").selectAll().orderBy("created_at").execute()) {
+    out(`job ${j.queue} ${j.status} ${JSON.stringify(j.data)} ${JSON.stringify(j).slice(0, 300)}`);
+  }
+  for (const e of await db.selectFrom("executions").selectAll().execute()) {
+    out(
+      `exec ${e.status} ${e.target} ${e.command} exit=${e.exit_code} ${e.status_reason ?? ""} ${(e.stderr ?? "").slice(0, 200)}`,
+    );
+  }
+  for (const p of await db.selectFrom("plans").selectAll().execute()) out(`plan ${JSON.stringify(p)}`);
+  out(`model steps used: ${model?.requests.map((r) => r.step).join(", ")}`);
+  out(
+    `bot posts: ${system.double
+      .sentBy(BOT)
+      .map((e) => String(e.content.body ?? "").slice(0, 120))
+      .join(" | ")}`,
+  );
 }

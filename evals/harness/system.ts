@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { pino } from "pino";
 import { type Composition, compose } from "../../app/compose.ts";
 import { type Config, ConfigSchema } from "../../app/config.ts";
 import { silentLogger } from "../../app/logger.ts";
@@ -96,21 +97,24 @@ export class EvalSystem {
   }
 
   async #boot(): Promise<void> {
-    const logger = silentLogger();
+    const logger = process.env.OIKOS_EVAL_LOG
+      ? pino({ level: process.env.OIKOS_EVAL_LOG }, pino.destination(2))
+      : silentLogger();
     const registered = new Set<string>();
     const queue = recordRegistrations(
       createQueue({
         redisUrl: this.config.redis.url,
         prefix: this.config.redis.prefix,
         journal: new KyselyJobJournal(this.store.db),
-        onError: () => {},
+        onError: (error, job) => logger.error({ err: error, job }, "eval: job failed"),
       }),
       registered,
     );
     const events = createEventBus({
       redisUrl: this.config.redis.url,
       prefix: this.config.redis.prefix,
-      onError: () => {},
+      onError: (error, event) =>
+        logger.error({ err: error, event: event?.type }, "eval: event handler failed"),
     });
     const runtime: Runtime = {
       config: this.config,
