@@ -24,14 +24,18 @@ export function registerAgentJobs(
   ports.queue.register(
     "agent-turn",
     async (job) => {
-      await requestTurn(deps, job.data.sessionId, job.data.reason);
+      await reportFailure(deps, job.data.sessionId, () =>
+        requestTurn(deps, job.data.sessionId, job.data.reason),
+      );
     },
     { concurrency },
   );
   ports.queue.register(
     "continue",
     async (job) => {
-      await handleContinue(deps, job.data, options.continueOptions);
+      await reportFailure(deps, job.data.sessionId, () =>
+        handleContinue(deps, job.data, options.continueOptions),
+      );
     },
     { concurrency },
   );
@@ -42,4 +46,26 @@ export function registerAgentJobs(
   return ports.events.subscribe("execution.finished", async (event) => {
     await onExecutionFinished({ db: deps.db, queue: ports.queue }, event);
   });
+}
+
+/** A turn that crashed is logged and the operator told how to go on; the job still fails for the queue's record. */
+async function reportFailure(
+  deps: AgentDeps,
+  sessionId: string,
+  work: () => Promise<unknown>,
+): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    deps.logger?.error({ err: error, sessionId }, "agent turn failed");
+    await deps.events
+      .publish({
+        type: "agent.message",
+        sessionId,
+        text: 'Something went wrong on my side during this turn (it is logged). Nothing was lost: reply "continue" to retry.',
+        final: true,
+      })
+      .catch(() => {});
+    throw error;
+  }
 }
