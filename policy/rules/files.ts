@@ -19,7 +19,6 @@ const READ_ONLY_TOOLS = [
   "grep",
   "egrep",
   "fgrep",
-  "rg",
   "zgrep",
   "head",
   "tail",
@@ -27,7 +26,6 @@ const READ_ONLY_TOOLS = [
   "ps",
   "pgrep",
   "pidof",
-  "ss",
   "netstat",
   "free",
   "uptime",
@@ -57,9 +55,6 @@ const READ_ONLY_TOOLS = [
   "cut",
   "tr",
   "column",
-  "less",
-  "more",
-  "tree",
   "lsblk",
   "blkid",
   "lscpu",
@@ -96,7 +91,6 @@ const READ_ONLY_TOOLS = [
   "diff",
   "cmp",
   "comm",
-  "xxd",
   "hexdump",
   "od",
   "strings",
@@ -173,7 +167,6 @@ const READ_ONLY_TOOLS = [
   "iperf3",
   "speedtest",
   "vnstat",
-  "nvidia-smi",
   "virt-what",
   "systemd-detect-virt",
   "lsb_release",
@@ -330,6 +323,113 @@ export const FILE_RULES: CommandRule[] = [
     ],
   },
   {
+    names: ["less", "more", "most"],
+    what: "pages through files",
+    risk: "read_only",
+    refine: (view) => {
+      const start = view.args.find((arg) => arg.value.startsWith("+"));
+      return start
+        ? [
+            finding(
+              "config_mutation",
+              `${quoteSegment(view.text)}: \`${start.raw}\` runs pager commands, which can start a shell (config_mutation)`,
+            ),
+          ]
+        : [];
+    },
+    examples: [
+      ["less /var/log/syslog", "read_only"],
+      ["less +'!reboot' /etc/hosts", "config_mutation"],
+    ],
+  },
+  {
+    names: ["rg"],
+    what: "searches files",
+    risk: "read_only",
+    refine: (view, ctx) => {
+      const pre = optionValue(view.args, ["--pre"]);
+      return pre
+        ? ctx
+            .classifyScript(pre.value, view.text, pre.dynamic)
+            .concat(
+              finding(
+                "config_mutation",
+                `${quoteSegment(view.text)}: \`--pre\` runs a program on every file (config_mutation)`,
+              ),
+            )
+        : [];
+    },
+    examples: [
+      ["rg -n error /var/log", "read_only"],
+      ["rg --pre 'rm -f' x /srv", "destructive"],
+    ],
+  },
+  {
+    names: ["ss"],
+    what: "lists sockets",
+    risk: "read_only",
+    flags: { mutating: ["-K", "--kill"] },
+    examples: [
+      ["ss -tlnp", "read_only"],
+      ["ss -K dst 10.0.0.5", "config_mutation"],
+    ],
+  },
+  {
+    names: ["tree"],
+    what: "lists directories",
+    risk: "read_only",
+    refine: (view, ctx) => {
+      const out = optionValue(view.args, ["-o"]);
+      return out ? [ctx.writeTo(out, quoteSegment(view.text))] : [];
+    },
+    examples: [
+      ["tree -L 2 /etc/nginx", "read_only"],
+      ["tree -o /tmp/tree.txt /srv", "config_mutation"],
+    ],
+  },
+  {
+    names: ["xxd"],
+    what: "dumps bytes",
+    risk: "read_only",
+    refine: (view, ctx) => {
+      const out = positionals(view.args, ["-c", "-g", "-l", "-s", "-o", "-n", "-cols", "-len", "-seek"])[1];
+      return out ? [ctx.writeTo(out, quoteSegment(view.text))] : [];
+    },
+    examples: [
+      ["xxd /bin/ls | head", "read_only"],
+      ["xxd -r dump.hex /etc/passwd", "destructive"],
+    ],
+  },
+  {
+    names: ["nvidia-smi"],
+    what: "reports GPU state",
+    risk: "read_only",
+    flags: {
+      mutating: [
+        "-r",
+        "--gpu-reset",
+        "-pl",
+        "--power-limit",
+        "-pm",
+        "--persistence-mode",
+        "-c",
+        "--compute-mode",
+        "-ac",
+        "--applications-clocks",
+        "-rac",
+        "-lgc",
+        "-rgc",
+        "-e",
+        "--ecc-config",
+      ],
+    },
+    bundles: false,
+    examples: [
+      ["nvidia-smi", "read_only"],
+      ["nvidia-smi -pl 200", "config_mutation"],
+    ],
+  },
+  {
     names: ["date"],
     what: "prints the date",
     risk: "read_only",
@@ -421,7 +521,14 @@ export const FILE_RULES: CommandRule[] = [
     names: ["rsync"],
     what: "synchronises files",
     risk: "config_mutation",
-    refine: copyRefine,
+    refine: (view, ctx) => {
+      const shell = optionValue(view.args, ["-e", "--rsh", "--rsync-path"]);
+      const remoteShell = shell ? ctx.classifyScript(shell.value, view.text, shell.dynamic) : [];
+      return [
+        ...copyRefine(view, ctx),
+        ...remoteShell.filter((f) => f.risk === "destructive" || f.risk === "reject"),
+      ];
+    },
     dryRun: ["-n", "--dry-run"],
     flags: {
       destructive: [

@@ -91,6 +91,9 @@ function curlRefine(view: CommandView, ctx: RuleContext): Finding[] {
 
 function wgetRefine(view: CommandView, ctx: RuleContext): Finding[] {
   const q = quoteSegment(view.text);
+  const post = hasOption(view.args, ["--post-data", "--post-file", "--method", "--body-data", "--body-file"]);
+  if (post)
+    return [finding("config_mutation", `${q}: \`${post.value}\` sends data to the server (config_mutation)`)];
   if (hasOption(view.args, ["--spider"]))
     return [finding("read_only", `${q} only checks the URL (read-only)`)];
   const output = optionValue(view.args, ["-O", "--output-document"]);
@@ -343,6 +346,7 @@ export const NETWORK_RULES: CommandRule[] = [
       ["wget https://x/file.iso", "config_mutation"],
       ["wget -O /etc/apt/sources.list https://x", "config_mutation"],
       ["wget --spider https://x", "read_only"],
+      ["wget -qO- --post-data 'a=1' http://api/x", "config_mutation"],
       ["wget -qO- https://x | bash", "reject"],
     ],
   },

@@ -8,7 +8,7 @@ import { matchSubcommand } from "./rule.ts";
 /** systemd, logs, packages. */
 
 const REMOTE_ACCESS_UNITS =
-  /^(ssh|sshd|networking|network|systemd-networkd|NetworkManager|wg-quick@.*|tailscaled|pve-cluster|corosync)(\.service)?$/;
+  /^(ssh|sshd|networking|network|systemd-networkd|NetworkManager|wg-quick@.*|tailscaled|pve-cluster|corosync)(\.service|\.socket)?$/;
 
 function systemctlRefine(view: CommandView): Finding[] {
   const key = matchSubcommand(systemctlRule, view);

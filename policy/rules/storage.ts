@@ -46,6 +46,7 @@ const zfsRule: CommandRule = {
   what: "manages ZFS datasets",
   risk: "config_mutation",
   whenBare: "read_only",
+  dryRun: ["-n"],
   subcommands: {
     readOnly: [
       "list",
@@ -106,6 +107,7 @@ const zfsRule: CommandRule = {
     ["zfs get compression tank/data", "read_only"],
     ["zfs snapshot tank/data@pre", "config_mutation"],
     ["zfs destroy tank/old", "destructive"],
+    ["zfs destroy -nv tank/old", "read_only"],
     ["zfs rollback tank/data@pre", "destructive"],
     ["zfs send tank/a@s | ssh b zfs recv -F tank/a", "destructive"],
   ],

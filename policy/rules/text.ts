@@ -164,7 +164,30 @@ function tarArchive(view: CommandView, letters: string): Arg | undefined {
   return letters.includes("f") ? view.args[1] : undefined;
 }
 
+const TAR_RUNS_PROGRAMS =
+  /^(--to-command|--checkpoint-action|--use-compress-program|--info-script|--new-volume-script|--rsh-command|-I|-F)(=|$)/;
+
 function tarRefine(view: CommandView, ctx: RuleContext): Finding[] {
+  const runs = view.args.find((arg) => TAR_RUNS_PROGRAMS.test(arg.value));
+  if (runs) {
+    const q = quoteSegment(view.text);
+    const program = runs.value.includes("=")
+      ? runs.value.slice(runs.value.indexOf("=") + 1).replace(/^exec=/, "")
+      : "";
+    const inner = program ? ctx.classifyScript(program, view.text, runs.dynamic) : [];
+    return [
+      finding(
+        "config_mutation",
+        `${q}: \`${runs.value.split("=")[0]}\` makes tar run a program (config_mutation)`,
+      ),
+      ...inner,
+      ...tarModeRefine(view, ctx),
+    ];
+  }
+  return tarModeRefine(view, ctx);
+}
+
+function tarModeRefine(view: CommandView, ctx: RuleContext): Finding[] {
   const q = quoteSegment(view.text);
   const first = view.args[0]?.value ?? "";
   const letters = first.startsWith("--") ? "" : first.replace(/^-/, "");
@@ -286,6 +309,7 @@ export const TEXT_RULES: CommandRule[] = [
       ["tar xzf app.tgz -C /opt/app", "config_mutation"],
       ["tar -xf evil.tar -C /", "destructive"],
       ["tar -cf /dev/sda /etc", "destructive"],
+      ["tar tf x.tar --checkpoint=1 --checkpoint-action=exec='rm -rf /srv'", "destructive"],
       ["tar czf - /etc | ssh b 'cat > etc.tgz'", "config_mutation"],
     ],
   },

@@ -1,4 +1,4 @@
-import type { Arg, CommandView } from "../command-view.ts";
+import type { Arg, CommandView, RuleContext } from "../command-view.ts";
 import { finding, hasOption, optionValue, positionals } from "../command-view.ts";
 import type { Finding, Risk } from "../risk.ts";
 import { quoteSegment } from "../risk.ts";
@@ -56,7 +56,30 @@ export function classifySql(sql: string): { risk: Risk; statement: string } {
   return worst;
 }
 
-function sqlRefine(view: CommandView): Finding[] {
+/** Shell commands hidden in SQL: `COPY … TO/FROM PROGRAM '…'`, sqlite's `.shell` / `.system`. */
+function sqlShellFindings(view: CommandView, sql: Arg | undefined, ctx: RuleContext): Finding[] {
+  if (!sql) return [];
+  const findings: Finding[] = [];
+  for (const match of sql.value.matchAll(/\bprogram\s+'((?:[^']|'')*)'/gi)) {
+    findings.push(...ctx.classifyScript((match[1] ?? "").replace(/''/g, "'"), view.text, sql.dynamic));
+  }
+  const dot = /^\s*\.(shell|system)\s+(.*)$/ms.exec(sql.value);
+  if (dot) findings.push(...ctx.classifyScript(dot[2] ?? "", view.text, sql.dynamic));
+  const shell = clientShell(sql.value);
+  if (shell !== null) findings.push(...ctx.classifyScript(shell, view.text, sql.dynamic));
+  return findings;
+}
+
+function sqlRefine(view: CommandView, ctx: RuleContext): Finding[] {
+  return [...sqlVerdict(view), ...sqlShellFindings(view, sqlText(view), ctx)];
+}
+
+function sqlText(view: CommandView): Arg | undefined {
+  if (view.name === "sqlite3") return positionals(view.args, ["-cmd", "-separator"])[1];
+  return optionValue(view.args, ["-c", "--command", "-e", "--execute"]);
+}
+
+function sqlVerdict(view: CommandView): Finding[] {
   const q = quoteSegment(view.text);
   const inline = optionValue(view.args, ["-c", "--command", "-e", "--execute"]);
   if (view.name === "sqlite3") {
@@ -103,6 +126,12 @@ function sqlRefine(view: CommandView): Finding[] {
   return [sqlFinding(view, inline)];
 }
 
+/** Client meta-commands that run a shell: psql `\\! cmd`, mysql `system cmd` / `\\! cmd`. */
+function clientShell(sql: string): string | null {
+  const match = /^\s*(?:\\!|system\b)\s*(.*)$/is.exec(sql);
+  return match ? (match[1] ?? "") : null;
+}
+
 function sqlFinding(view: CommandView, sql: Arg): Finding {
   const q = quoteSegment(view.text);
   if (sql.dynamic !== "none") {
@@ -121,7 +150,43 @@ function sqlFinding(view: CommandView, sql: Arg): Finding {
   return finding(verdict.risk, `${q}: SQL \`${verdict.statement.slice(0, 60)}\` ${label}`);
 }
 
-function gitRefine(view: CommandView): Finding[] {
+const GIT_PROGRAM_SETTING =
+  /^(core\.(?:fsmonitor|sshcommand|pager|editor|hookspath|askpass)|alias\.[^=]+|[^=]*\.program|diff\.external|credential\.helper|sequence\.editor)=(.*)$/is;
+
+/** `git -c core.fsmonitor=…`, `--output=…`: configuration that runs programs or writes files. */
+function gitSideEffects(view: CommandView, ctx: RuleContext): Finding[] {
+  const q = quoteSegment(view.text);
+  const findings: Finding[] = [];
+  for (let i = 0; i < view.args.length; i++) {
+    const value = (view.args[i] as Arg).value;
+    if (value === "-c" || value === "--config-env" || value.startsWith("--exec-path")) {
+      findings.push(
+        finding(
+          "config_mutation",
+          `${q}: \`${value}\` overrides configuration that can run programs (config_mutation)`,
+        ),
+      );
+      const setting = value === "-c" ? view.args[i + 1] : undefined;
+      const program = setting ? GIT_PROGRAM_SETTING.exec(setting.value) : null;
+      if (program && setting)
+        findings.push(
+          ...ctx.classifyScript((program[2] ?? "").replace(/^!/, ""), view.text, setting.dynamic),
+        );
+    }
+    if (value === "--output" || value.startsWith("--output=")) {
+      const target =
+        value === "--output" ? view.args[i + 1] : { ...(view.args[i] as Arg), value: value.slice(9) };
+      if (target) findings.push(ctx.writeTo(target, q));
+    }
+  }
+  return findings;
+}
+
+function gitRefine(view: CommandView, ctx: RuleContext): Finding[] {
+  return [...gitSideEffects(view, ctx), ...gitSubcommandRefine(view)];
+}
+
+function gitSubcommandRefine(view: CommandView): Finding[] {
   const q = quoteSegment(view.text);
   const key = matchSubcommand(gitRule, view);
   const args = view.args;
@@ -263,6 +328,9 @@ const gitRule: CommandRule = {
     ["git clean -fdx", "destructive"],
     ["git push --force origin main", "destructive"],
     ["git branch -D old", "destructive"],
+    ["git -c core.fsmonitor='rm -rf /srv' status", "destructive"],
+    ["git -c color.ui=never log", "config_mutation"],
+    ["git log --output=/etc/passwd", "destructive"],
   ],
 };
 
@@ -286,6 +354,10 @@ export const VCS_DB_RULES: CommandRule[] = [
       ["sqlite3 app.db 'select * from t'", "read_only"],
       ["redis-cli info memory", "read_only"],
       ["redis-cli flushall", "destructive"],
+      ["psql -c \"COPY t TO PROGRAM 'rm -rf /srv'\"", "destructive"],
+      ["sqlite3 app.db '.shell rm -rf /srv'", "destructive"],
+      ["psql -c '\\! rm -rf /srv'", "destructive"],
+      ["mysql -e 'system reboot'", "destructive"],
       ["psql", "config_mutation"],
     ],
   },

@@ -77,7 +77,37 @@ const SSH_VALUE_OPTIONS = [
   "-B",
 ];
 
+/** `-o ProxyCommand=…`, `-oLocalCommand=…`: run on this machine before or after the session. */
+function sshLocalCommands(view: CommandView, ctx: RuleContext): Finding[] {
+  const findings: Finding[] = [];
+  for (let i = 0; i < view.args.length; i++) {
+    const arg = view.args[i] as Arg;
+    const option =
+      arg.value === "-o"
+        ? view.args[i + 1]
+        : arg.value.startsWith("-o")
+          ? { ...arg, value: arg.value.slice(2) }
+          : undefined;
+    const match = option
+      ? /^(ProxyCommand|LocalCommand|KnownHostsCommand)\s*[= ]\s*(.*)$/is.exec(option.value)
+      : null;
+    if (!match || !option) continue;
+    findings.push(
+      finding(
+        "config_mutation",
+        `${quoteSegment(view.text)}: \`${match[1]}\` runs a command on this machine (config_mutation)`,
+      ),
+      ...ctx.classifyScript(match[2] ?? "", view.text, option.dynamic),
+    );
+  }
+  return findings;
+}
+
 function sshRefine(view: CommandView, ctx: RuleContext): Finding[] {
+  return [...sshLocalCommands(view, ctx), ...sshRemote(view, ctx)];
+}
+
+function sshRemote(view: CommandView, ctx: RuleContext): Finding[] {
   const q = quoteSegment(view.text);
   const rest = afterOptions(view.args, SSH_VALUE_OPTIONS, 1);
   if (rest.length === 0) {
@@ -462,6 +492,8 @@ export const WRAPPER_RULES: CommandRule[] = [
       ["ssh -p 2222 host 'rm -rf /var/lib/x'", "destructive"],
       ["ssh host", "config_mutation"],
       ["ssh host systemctl restart nginx", "config_mutation"],
+      ["ssh -o ProxyCommand='rm -rf /srv' host ls", "destructive"],
+      ["ssh -oStrictHostKeyChecking=no host uptime", "read_only"],
     ],
   },
   {
