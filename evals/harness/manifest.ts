@@ -48,6 +48,8 @@ const when = z
     none: z.string().optional(),
     system: z.string().optional(),
     no_tools: z.boolean().optional(),
+    /** The model's most recent tool call, as `name {json arguments}`. */
+    last_call: z.string().optional(),
   })
   .strict();
 export type StepWhen = z.infer<typeof when>;
@@ -102,6 +104,8 @@ const operatorAction = z.union([
     })
     .strict(),
   z.object({ wait: waitFor }).strict(),
+  /** Types the confirmation phrase the pending approval of the thread's session asks for. */
+  z.object({ type_phrase: z.string().default("main"), as: z.string().optional() }).strict(),
   z.object({ restart: z.object({ during: z.string().optional() }).default({}) }).strict(),
   z.object({ set_world: z.object({ host: z.string(), vars: z.record(z.string(), z.unknown()) }) }).strict(),
 ]);

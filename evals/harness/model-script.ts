@@ -23,8 +23,17 @@ function matcherOf(when: StepWhen | undefined): Matcher {
   if (when.any !== undefined) parts.push(match.anyMessage(regex(when.any)));
   if (when.none !== undefined) parts.push(match.not(match.anyMessage(regex(when.none))));
   if (when.system !== undefined) parts.push(match.systemMentions(regex(when.system)));
+  if (when.last_call !== undefined) parts.push(lastCallMatches(regex(when.last_call)));
   if (when.no_tools !== undefined) parts.push(match.toolsOffered(!when.no_tools));
   return match.all(...parts);
+}
+
+/** The newest tool call the model made (`name {arguments}`) matches: sequencing by what was just done. */
+function lastCallMatches(pattern: RegExp): Matcher {
+  return (request) => {
+    const call = request.body.messages.flatMap((m) => m.tool_calls ?? []).at(-1);
+    return call !== undefined && pattern.test(`${call.function.name} ${call.function.arguments}`);
+  };
 }
 
 /** The newest value of `"key":"…"` in the request's tool results (e.g. the execution id run returned). */

@@ -49,6 +49,22 @@ export class OperatorDriver {
       return;
     }
     if ("wait" in action) return this.wait(action.wait);
+    if ("type_phrase" in action) {
+      const label = action.type_phrase;
+      const sessionId = await this.sessionId(label);
+      const row = await this.#system.store.db
+        .selectFrom("approvals")
+        .select("required_phrase")
+        .where("session_id", "=", sessionId ?? "none")
+        .where("status", "=", "pending")
+        .where("required_phrase", "is not", null)
+        .executeTakeFirst();
+      if (!row?.required_phrase) throw new Error(`no approval in thread ${label} asks for a typed phrase`);
+      double.message(USERS[action.as ?? "alice"] ?? action.as!, room, row.required_phrase, {
+        thread: this.threads.get(label)!,
+      });
+      return;
+    }
     if ("restart" in action) return this.#system.restart();
     if ("set_world" in action) return this.#homelab.setVars(action.set_world.host, action.set_world.vars);
   }
