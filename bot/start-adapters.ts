@@ -1,17 +1,27 @@
 import type { Runtime } from "../app/runtime.ts";
 import type { ChatAdapter, InboundSink } from "./core/chat-adapter.ts";
-import { createMatrixAdapter } from "./matrix/create.ts";
-import { createSlackAdapter } from "./slack/create.ts";
 
-/** Starts the Matrix and Slack adapters the config enables; returns those that started. */
+/**
+ * Starts the Matrix and Slack adapters the config enables; returns those that started. The SDKs
+ * are imported only when configured: the embedded default never loads them.
+ */
 export async function startConfiguredAdapters(
   runtime: Runtime,
   adapters: Map<string, ChatAdapter>,
   sink: InboundSink,
 ): Promise<ChatAdapter[]> {
-  const candidates = [createMatrixAdapter(runtime), createSlackAdapter(runtime)].filter(
-    (a): a is NonNullable<typeof a> => a !== undefined,
-  );
+  const { chat } = runtime.config;
+  const candidates: ChatAdapter[] = [];
+  if (chat.matrix.homeserverUrl && chat.matrix.accessToken) {
+    const { createMatrixAdapter } = await import("./matrix/create.ts");
+    const adapter = createMatrixAdapter(runtime);
+    if (adapter) candidates.push(adapter);
+  }
+  if (chat.slack.botToken) {
+    const { createSlackAdapter } = await import("./slack/create.ts");
+    const adapter = createSlackAdapter(runtime);
+    if (adapter) candidates.push(adapter);
+  }
   const started: ChatAdapter[] = [];
   for (const adapter of candidates) {
     adapters.set(adapter.platform, adapter);
