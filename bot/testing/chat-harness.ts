@@ -1,5 +1,5 @@
 import { silentLogger } from "../../app/logger.ts";
-import { InProcessEventBus } from "../../jobs/events/in-process.ts";
+import { createEventBus } from "../../jobs/events/create.ts";
 import type { EventBus } from "../../jobs/events/port.ts";
 import { createQueue } from "../../jobs/queue/create.ts";
 import type { QueuePort } from "../../jobs/queue/port.ts";
@@ -11,6 +11,7 @@ import { insertPlanGeneration, type NewStep } from "../../store/plans.ts";
 import { answerOpenQuestion } from "../../store/questions.ts";
 import { KyselyJobJournal } from "../../store/queue-journal.ts";
 import { createSession } from "../../store/sessions.ts";
+import { redisTestPrefix, redisTestUrl } from "../../test-support/redis.ts";
 import { createTestStore, type TestStore } from "../../test-support/store.ts";
 import { RoomAccess, type RoomAccessConfig } from "../core/access.ts";
 import { approvalsCommand, cancelCommand, sweepCommand } from "../core/admin-commands.ts";
@@ -21,7 +22,7 @@ import { ChatCore } from "../core/chat-core.ts";
 import type { ChatCoreDeps } from "../core/core-deps.ts";
 
 /**
- * The chat core wired to real parts (a fresh database, the in-process queue and event bus) for
+ * The chat core wired to real parts (a fresh database, the in-process queue, the event bus) for
  * bot tests. The agent and the execution worker are not running: tests play their part by
  * writing plans/executions with their store functions and publishing the events they publish.
  */
@@ -39,7 +40,9 @@ export async function createChatHarness(access: RoomAccessConfig): Promise<ChatH
   const store = await createTestStore();
   const db = store.db;
   const queue = createQueue({ journal: new KyselyJobJournal(db) });
-  const events = new InProcessEventBus();
+  // The Redis event bus when REDIS_URL is set (a channel prefix of its own), else in-process.
+  const redisUrl = redisTestUrl();
+  const events = createEventBus(redisUrl ? { redisUrl, prefix: redisTestPrefix(import.meta.url) } : {});
   const commands = new CommandRegistry();
   commands.add({
     name: "help",
