@@ -17,6 +17,7 @@ import { SdkMatrixApi } from "./matrix-api.ts";
 const BOT = "@oikos:double.test";
 const ALICE = "@alice:double.test";
 const MALLORY = "@mallory:double.test";
+const CAROL = "@carol:double.test";
 
 // A full task over the Matrix Client-Server API double: every event the bot sends is checked
 // against the spec schemas by the double; the agent's and the worker's part is played by
@@ -55,10 +56,11 @@ describe("matrix adapter against the homeserver double", () => {
     botToken = double.registerUser(BOT);
     double.registerUser(ALICE);
     double.registerUser(MALLORY);
-    room = double.createRoom({ creator: ALICE, members: [MALLORY] });
+    double.registerUser(CAROL);
+    room = double.createRoom({ creator: ALICE, members: [MALLORY, CAROL], powerLevels: { [CAROL]: 50 } });
     encryptedRoom = double.createRoom({ creator: ALICE, encrypted: true });
     double.invite(room, ALICE, BOT);
-    h = await createChatHarness({ operators: [ALICE], admins: [ALICE] });
+    h = await createChatHarness({ operators: [ALICE], admins: [ALICE], minPowerLevel: 50 });
     await startAdapter();
   });
   after(async () => {
@@ -167,6 +169,23 @@ describe("matrix adapter against the homeserver double", () => {
     assert.match(newContent.body, /✅ approved by @alice:double\.test via ✅ at \d\d:\d\d UTC/);
     assert.match(String(edit.content.body), /^\* /);
     assert.equal((await plan()).decided_via, "reaction");
+    const own = await db()
+      .selectFrom("audit_log")
+      .select("details")
+      .where("action", "=", "consent.ignored")
+      .where("actor", "=", BOT)
+      .execute();
+    assert.ok(own.length >= 2, "the bot's own ✅ ❌ on its card are ignored and audited");
+    assert.ok(own.every((row) => (row.details as { reason: string }).reason === "self"));
+  });
+
+  test("a member at the configured power level is an operator in that room", async () => {
+    const carolRoot = double.message(CAROL, room, "check the backup job");
+    const session = await eventually("carol's session", () =>
+      db().selectFrom("sessions").selectAll().where("thread", "=", carolRoot).executeTakeFirst(),
+    );
+    assert.equal(session.created_by, CAROL);
+    await db().deleteFrom("sessions").where("id", "=", session.id).execute();
   });
 
   test("approval card survives a rate limit, ✅ approves it, progress edits show the result", async () => {
@@ -282,7 +301,10 @@ describe("matrix adapter against the homeserver double", () => {
       .select("data")
       .where("queue", "=", "agent-turn")
       .execute();
-    const forMessages = turns.filter((t) => (t.data as { reason: string }).reason === "message");
+    const forMessages = turns.filter((t) => {
+      const data = t.data as { reason: string; sessionId: string };
+      return data.reason === "message" && data.sessionId === sessionId;
+    });
     assert.equal(forMessages.length, 2, "one turn for the first message, one for the reply");
     assert.ok(marker);
   });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { PassThrough } from "node:stream";
 import { after, before, describe, test } from "node:test";
+import { askQuestion } from "../../store/questions.ts";
 import { findSessionByThread } from "../../store/sessions.ts";
 import {
   type ChatHarness,
@@ -199,6 +200,34 @@ describe("terminal chat through the core", () => {
       .execute();
     assert.equal(windows.length, 1);
     assert.equal(windows[0]!.opened_by, "alice");
+  });
+
+  test("a question card with numbered options; replying with a number answers it and wakes the agent", async () => {
+    const question = await askQuestion(h.store.db, {
+      sessionId,
+      prompt: "Which gitea should I keep?",
+      why: "two installs were found",
+      options: ["the LXC one", "the docker one"],
+    });
+    await h.events.publish({ type: "question.raised", sessionId, questionId: question.id });
+    const card = take();
+    assert.match(card, /❓ Question/);
+    assert.match(card, /1\. the LXC one\n.*2\. the docker one/);
+    assert.match(card, /Reply in this thread with a number/);
+    await terminal.send("2");
+    const row = await h.store.db
+      .selectFrom("questions")
+      .selectAll()
+      .where("id", "=", question.id)
+      .executeTakeFirstOrThrow();
+    assert.equal(row.status, "answered");
+    assert.equal(row.answer, "the docker one");
+    assert.equal(row.answered_by, "alice");
+    assert.match(take(), /answered by alice: the docker one/);
+    const answers = (await queuedJobs(h, "agent-turn")).filter(
+      (j) => (j as { reason: string }).reason === "answer",
+    );
+    assert.equal(answers.length, 1);
   });
 
   test("the completion summary is a reply in the thread; the next message starts a new session", async () => {
