@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after as afterAll, before, describe, test } from "node:test";
+import { approvePlan } from "../store/consent.ts";
 import { upsertEntities } from "../store/entities.ts";
 import { match } from "../test-support/scripted-model/index.ts";
 import { type AgentHarness, startAgentHarness } from "./testing/agent-harness.ts";
@@ -170,6 +171,33 @@ describe("task gates driven through the agent loop", () => {
       .executeTakeFirstOrThrow();
     assert.equal(plan.needs_approval, true);
     assert.equal(plan.status, "proposed");
+    // Approved with a reaction (no message in the thread): the consent turn still resumes, with a short note.
+    h.model.push({
+      name: "approved",
+      when: match.lastSystemNote(/approved plan 1\. Advance: update_plan_step\(1, running\)/),
+      reply: call("update_plan_step", { seq: 1, status: "running" }),
+    });
+    h.model.push({
+      name: "then",
+      when: after("update_plan_step", '"status":"running"'),
+      reply: { text: "Restarting." },
+    });
+    assert.equal(
+      (await approvePlan(h.store.db, { sessionId, generation: 1, by: "op", via: "reaction" })).ok,
+      true,
+    );
+    assert.deepEqual(await requestTurn(h.deps, sessionId, "consent"), { status: "ran", turns: ["answered"] });
+    const executing = await h.store.db
+      .selectFrom("sessions")
+      .select("status")
+      .where("id", "=", sessionId)
+      .executeTakeFirstOrThrow();
+    assert.equal(executing.status, "executing");
+    assert.deepEqual(
+      await requestTurn(h.deps, sessionId, "consent"),
+      { status: "idle" },
+      "a repeated consent adds nothing",
+    );
   });
 
   test("run before a plan: a mutation is refused with the next action, research stays allowed", async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import { appendMessage, listMessages } from "../store/messages.ts";
+import { appendMessage, hasNote, listMessages } from "../store/messages.ts";
 import { currentPlan, nextOpenStep } from "../store/plans.ts";
 import { answerOpenQuestion, openQuestion } from "../store/questions.ts";
 import type { Session } from "../store/schema.ts";
@@ -104,16 +104,16 @@ async function prepareSession(deps: AgentDeps, sessionId: string, reason: TurnRe
     await addNudgeNote(deps, sessionId);
     return true;
   }
+  if (reason === "consent") await addDecisionNote(deps, sessionId);
   await touchSession(deps.db, sessionId, now);
   const seen = session.seen_message_id === null ? 0n : BigInt(session.seen_message_id);
-  return messages.some((m) => BigInt(m.id) > seen && isInput(m));
+  return (await listMessages(deps.db, sessionId)).some((m) => BigInt(m.id) > seen && isInput(m));
 }
 
-/** What the model must respond to: operator messages and continuation notes (not its own output or fault notes). */
+/** What the model must respond to: operator messages, continuation and decision notes (not its own output or fault notes). */
 function isInput(message: { role: string; name: string | null }): boolean {
-  return (
-    message.role === "user" || (message.role === "system" && (message.name ?? "").startsWith("execution:"))
-  );
+  const name = message.name ?? "";
+  return message.role === "user" || (message.role === "system" && /^(execution|decision):/.test(name));
 }
 
 async function questionCreatedAt(deps: AgentDeps, questionId: string): Promise<Date> {
@@ -157,6 +157,32 @@ async function addNudgeNote(deps: AgentDeps, sessionId: string): Promise<void> {
   await appendMessage(
     deps.db,
     { sessionId, role: "system", content, name: "nudge", author: "oikos" },
+    clockOf(deps),
+  );
+}
+
+/**
+ * A plan decided by reaction or button leaves no message in the transcript: one short note says what
+ * was decided and what to do next (once per plan generation). Approval by phrase adds it too; the
+ * operator's words are in the history anyway.
+ */
+async function addDecisionNote(deps: AgentDeps, sessionId: string): Promise<void> {
+  const plan = await currentPlan(deps.db, sessionId);
+  if (!plan || !["approved", "denied"].includes(plan.plan.status) || !plan.plan.needsApproval) return;
+  const marker = `decision:plan:${plan.plan.generation}`;
+  if (await hasNote(deps.db, sessionId, marker)) return;
+  const next = nextOpenStep(plan.steps);
+  const content =
+    plan.plan.status === "approved"
+      ? `The operator approved plan ${plan.plan.generation}. ` +
+        (next
+          ? `Advance: update_plan_step(${next.seq}, running), then run it; step by step in order.`
+          : "Every step is closed: verify the goal, then complete_task.")
+      : `The operator denied plan ${plan.plan.generation}. Do not run its mutations; ask what they want instead ` +
+        "(ask_operator) or propose a revised plan.";
+  await appendMessage(
+    deps.db,
+    { sessionId, role: "system", content, name: marker, author: "oikos" },
     clockOf(deps),
   );
 }
