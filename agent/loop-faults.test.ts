@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after as afterAll, before, describe, test } from "node:test";
 import { listMessages } from "../store/messages.ts";
 import { match } from "../test-support/scripted-model/index.ts";
+import { createOpenAiModel } from "./openai-model.ts";
 import { type AgentHarness, startAgentHarness } from "./testing/agent-harness.ts";
 import { after, call } from "./testing/script.ts";
 import { requestTurn } from "./turn-runner.ts";
@@ -155,5 +156,33 @@ describe("agent loop: model faults, bounded turns, one turn per session", () => 
       .where("id", "=", sessionId)
       .executeTakeFirstOrThrow();
     assert.deepEqual(holder, { turn_owner: null, turn_pending: false });
+  });
+
+  test("a model call that times out is retried", async () => {
+    await h.useScript([
+      { name: "hangs", when: match.lastUserMessage("slow"), reply: { text: "too late", delayMs: 2_000 } },
+      { name: "answers", when: match.lastUserMessage("slow"), reply: { text: "In time." } },
+    ]);
+    const patient = h.deps.model;
+    h.deps.model = createOpenAiModel({
+      baseUrl: h.model.url,
+      apiKey: "t",
+      model: "scripted",
+      timeoutMs: 300,
+    });
+    try {
+      const sessionId = await h.newSession();
+      await h.say(sessionId, "slow question");
+      assert.deepEqual(await requestTurn(h.deps, sessionId, "message"), {
+        status: "ran",
+        turns: ["answered"],
+      });
+      assert.deepEqual(
+        h.model.requests.map((r) => r.step),
+        ["hangs", "answers"],
+      );
+    } finally {
+      h.deps.model = patient;
+    }
   });
 });

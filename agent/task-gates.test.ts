@@ -272,4 +272,53 @@ describe("task gates driven through the agent loop", () => {
       .executeTakeFirstOrThrow();
     assert.equal(resumed.status, "planning");
   });
+
+  test("a new direction: set_goal closes the old goal and its open steps, so a new plan is accepted", async () => {
+    await h.useScript([
+      ...planned("check gitea"),
+      {
+        name: "start",
+        when: after("propose_plan", '"generation":1'),
+        reply: call("update_plan_step", { seq: 1, status: "running" }),
+      },
+      { name: "said", when: after("update_plan_step"), reply: { text: "Inspecting." } },
+      {
+        name: "pivot",
+        when: match.lastUserMessage("forget that"),
+        reply: call("set_goal", { goal: "Upgrade nextcloud" }),
+      },
+      {
+        name: "replan",
+        when: after("set_goal", "superseded_goal"),
+        reply: call("propose_plan", { steps: [{ title: "Read nextcloud version", risk: "read_only" }] }),
+      },
+      { name: "ok", when: after("propose_plan", '"generation":2'), reply: { text: "New plan ready." } },
+    ]);
+    const sessionId = await h.newSession();
+    await h.say(sessionId, "check gitea");
+    await requestTurn(h.deps, sessionId, "message");
+    await h.say(sessionId, "forget that, upgrade nextcloud instead");
+    await requestTurn(h.deps, sessionId, "message");
+    const goals = await h.store.db
+      .selectFrom("goals")
+      .selectAll()
+      .where("session_id", "=", sessionId)
+      .orderBy("id")
+      .execute();
+    assert.deepEqual(
+      goals.map((g) => [g.goal, g.status, g.summary]),
+      [
+        ["check gitea", "superseded", "superseded by: Upgrade nextcloud"],
+        ["Upgrade nextcloud", "active", null],
+      ],
+    );
+    const old = await h.store.db
+      .selectFrom("plan_steps")
+      .selectAll()
+      .where("session_id", "=", sessionId)
+      .where("generation", "=", 1)
+      .execute();
+    assert.ok(old.every((step) => step.status === "replaced" && step.replaced_reason === "superseded"));
+    assert.deepEqual(h.model.unmatched, []);
+  });
 });
