@@ -67,7 +67,7 @@ function fill(value: unknown, request: RecordedRequest): unknown {
 
 function replyOf(reply: StepReply): (request: RecordedRequest) => ScriptedReply {
   return (request) => ({
-    ...(reply.text !== undefined ? { text: reply.text } : {}),
+    ...(reply.text !== undefined ? { text: fill(reply.text, request) as string } : {}),
     ...(reply.tools
       ? {
           toolCalls: reply.tools.map((t) => ({
