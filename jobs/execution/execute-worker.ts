@@ -213,12 +213,23 @@ export async function recoverExecution(
       set: { worker_id: null, heartbeat_at: null },
     });
     if (!requeued) return null;
-    await queue.enqueue(
-      "execute",
-      { executionId: row.id },
-      { jobId: `execute:${row.id}:${requeued.attempts}` },
-    );
-    return "read-only: re-queued";
+    try {
+      await queue.enqueue(
+        "execute",
+        { executionId: row.id },
+        { jobId: `execute:${row.id}:${requeued.attempts}` },
+      );
+      return "read-only: re-queued";
+    } catch (error) {
+      // The queue is shutting down: a queued row without a job would wait for the sweep to expire it.
+      const given = await transitionExecution(db, row.id, {
+        from: "queued",
+        to: "interrupted",
+        reason: `${reason}; read-only, but it could not be re-queued (${error instanceof Error ? error.message : String(error)})`,
+      });
+      if (given) await publishFinished(events, given, "interrupted");
+      return "interrupted (could not re-queue)";
+    }
   }
   const interrupted = await transitionExecution(db, row.id, {
     from: "running",
