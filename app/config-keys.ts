@@ -43,6 +43,8 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { path: "chat.shell.user", env: "OIKOS_SHELL_USER", doc: "Who you are in the terminal chat", defaultText: "operator" },
   { path: "chat.matrix.homeserverUrl", env: "MATRIX_HOMESERVER_URL", doc: "Matrix homeserver base URL; set with an access token to enable Matrix", defaultText: "(unset)" },
   { path: "chat.matrix.accessToken", env: "MATRIX_ACCESS_TOKEN", doc: "Access token of the bot account", defaultText: "(unset)", secret: true },
+  { path: "chat.matrix.userId", env: "MATRIX_USER_ID", doc: "Bot user id for password login (instead of an access token)", defaultText: "(unset)" },
+  { path: "chat.matrix.password", env: "MATRIX_PASSWORD", doc: "Bot password: logs in at start, logs out at stop (no token stored)", defaultText: "(unset)", secret: true },
   { path: "chat.matrix.rooms", env: "MATRIX_ROOMS", doc: "Comma-separated room ids the bot serves (and may join)", defaultText: "(none)" },
   { path: "chat.matrix.minPowerLevel", env: "MATRIX_MIN_POWER_LEVEL", doc: "Power level that also makes a room member an operator", defaultText: "(unset)" },
   { path: "chat.slack.botToken", env: "SLACK_BOT_TOKEN", doc: "Slack bot token (xoxb-…); set to enable Slack", defaultText: "(unset)", secret: true },

@@ -74,6 +74,8 @@ export const ConfigSchema = z.object({
         .object({
           homeserverUrl: url.optional(),
           accessToken: z.string().min(1).optional(),
+          userId: z.string().min(1).optional(),
+          password: z.string().min(1).optional(),
           rooms: csv.default([]),
           minPowerLevel: int(0, 100).optional(),
         })

@@ -12,9 +12,12 @@ export async function startConfiguredAdapters(
 ): Promise<ChatAdapter[]> {
   const { chat } = runtime.config;
   const candidates: ChatAdapter[] = [];
-  if (chat.matrix.homeserverUrl && chat.matrix.accessToken) {
+  if (
+    chat.matrix.homeserverUrl &&
+    (chat.matrix.accessToken || (chat.matrix.userId && chat.matrix.password))
+  ) {
     const { createMatrixAdapter } = await import("./matrix/create.ts");
-    const adapter = createMatrixAdapter(runtime);
+    const adapter = await createMatrixAdapter(runtime);
     if (adapter) candidates.push(adapter);
   }
   if (chat.slack.botToken) {

@@ -18,6 +18,8 @@ export interface MatrixAdapterOptions {
   /** Long-poll length of one /sync. Default 30 000 ms. */
   syncTimeoutMs?: number;
   retry?: RetryOptions;
+  /** The token came from a password login: log it out at stop so devices do not pile up. */
+  logoutOnStop?: boolean;
 }
 
 export const ENCRYPTED_ROOM_NOTICE =
@@ -79,6 +81,11 @@ export class MatrixAdapter implements ChatAdapter {
     this.#abort.abort();
     await this.#loop;
     await this.#queues.idle();
+    if (this.#options.logoutOnStop) {
+      await this.#options.api
+        .logout()
+        .catch((error: unknown) => this.#options.logger.warn({ err: error }, "matrix: logout failed"));
+    }
   }
 
   async post(room: string, thread: string | null, message: Outbound): Promise<MessageRef> {

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { IStorageProvider } from "matrix-bot-sdk";
-import { LogService, MatrixClient } from "matrix-bot-sdk";
+import { LogService, MatrixAuth, MatrixClient } from "matrix-bot-sdk";
 import { OikosError } from "../../app/errors.ts";
 import type { Logger } from "../../app/logger.ts";
 import { type SyncResponse, syncResponseSchema } from "./sync-schema.ts";
@@ -19,6 +19,8 @@ export interface MatrixApi {
   join(room: string): Promise<void>;
   leave(room: string): Promise<void>;
   typing(room: string, user: string, typing: boolean, timeoutMs: number): Promise<void>;
+  /** Ends this access token's session (used when oikos logged in with a password). */
+  logout(): Promise<void>;
 }
 
 export function newTxnId(): string {
@@ -107,10 +109,28 @@ export class SdkMatrixApi implements MatrixApi {
     await this.#client.leaveRoom(room);
   }
 
+  async logout(): Promise<void> {
+    await this.#client.doRequest("POST", "/_matrix/client/v3/logout", null, {});
+  }
+
   async typing(room: string, user: string, typing: boolean, timeoutMs: number): Promise<void> {
     const path = `/_matrix/client/v3/rooms/${encodeURIComponent(room)}/typing/${encodeURIComponent(user)}`;
     await this.#client.doRequest("PUT", path, null, typing ? { typing, timeout: timeoutMs } : { typing });
   }
+}
+
+/** Password login through the SDK: a fresh device each start, logged out again at stop. */
+export async function loginWithPassword(
+  homeserverUrl: string,
+  userId: string,
+  password: string,
+): Promise<string> {
+  const client = await new MatrixAuth(homeserverUrl.replace(/\/$/, "")).passwordLogin(
+    userId,
+    password,
+    "oikos",
+  );
+  return client.accessToken;
 }
 
 let routed = false;

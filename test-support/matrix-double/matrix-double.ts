@@ -32,6 +32,7 @@ export class MatrixDouble {
   readonly typing: { room: string; user: string; typing: boolean }[] = [];
   readonly rateLimited: string[] = [];
   readonly #tokens = new Map<string, string>();
+  readonly #passwords = new Map<string, string>();
   readonly #txns = new Map<string, string>();
   readonly #server: Server;
   readonly #abort = new AbortController();
@@ -61,9 +62,15 @@ export class MatrixDouble {
   }
 
   /** A user who can call the API with the returned access token. */
-  registerUser(userId: string, token = `tok_${userId.replace(/\W/g, "_")}`): string {
+  registerUser(userId: string, token = `tok_${userId.replace(/\W/g, "_")}`, password?: string): string {
     this.#tokens.set(token, userId);
+    if (password !== undefined) this.#passwords.set(userId, password);
     return token;
+  }
+
+  /** Access tokens currently valid for `userId` (a logout removes its token). */
+  tokensOf(userId: string): string[] {
+    return [...this.#tokens].filter(([, user]) => user === userId).map(([token]) => token);
   }
 
   createRoom(input: Parameters<HomeserverState["createRoom"]>[0]): string {
@@ -132,6 +139,7 @@ export class MatrixDouble {
     const [, , version, ...rest] = parts;
     if (version !== "v3" && version !== "r0")
       return send(res, 404, { errcode: "M_UNRECOGNIZED", error: `unsupported version ${version}` });
+    if (method === "POST" && rest[0] === "login") return this.#login(res, await readJson(req));
     const user = this.#auth(req, url);
     if (!user)
       return send(res, 401, { errcode: "M_UNKNOWN_TOKEN", error: "unknown or missing access token" });
@@ -141,10 +149,33 @@ export class MatrixDouble {
     }
     if (method === "POST" && rest[0] === "user" && rest[2] === "filter")
       return send(res, 200, { filter_id: "1" });
+    if (method === "POST" && rest[0] === "logout") {
+      const token = req.headers.authorization?.slice(7) ?? "";
+      this.#tokens.delete(token);
+      return send(res, 200, {});
+    }
     if (method === "GET" && rest[0] === "sync") return this.#sync(res, user, url);
     if (method === "POST" && rest[0] === "join") return this.#join(res, user, rest[1]!);
     if (rest[0] === "rooms") return this.#room(req, res, method, user, rest.slice(1), body, url);
     return send(res, 404, { errcode: "M_UNRECOGNIZED", error: `no route ${method} ${url.pathname}` });
+  }
+
+  #login(res: ServerResponse, body: unknown) {
+    const b = body as { type?: string; identifier?: { type?: string; user?: string }; password?: string };
+    if (b.type !== "m.login.password" || b.identifier?.type !== "m.id.user" || !b.identifier.user) {
+      return send(res, 400, {
+        errcode: "M_UNKNOWN",
+        error: "only m.login.password with an m.id.user identifier",
+      });
+    }
+    const name = b.identifier.user;
+    const userId = name.startsWith("@") ? name : `@${name}:${this.state.serverName}`;
+    if (this.#passwords.get(userId) === undefined || this.#passwords.get(userId) !== b.password) {
+      return send(res, 403, { errcode: "M_FORBIDDEN", error: "Invalid username or password" });
+    }
+    const token = `tok_login_${Math.random().toString(36).slice(2)}`;
+    this.#tokens.set(token, userId);
+    return send(res, 200, { user_id: userId, access_token: token, device_id: "LOGIN" });
   }
 
   #auth(req: IncomingMessage, url: URL): string | undefined {
