@@ -321,4 +321,50 @@ describe("task gates driven through the agent loop", () => {
     assert.ok(old.every((step) => step.status === "replaced" && step.replaced_reason === "superseded"));
     assert.deepEqual(h.model.unmatched, []);
   });
+
+  test("a run that must wait for the operator ends the turn (refused before approval, or approval requested)", async () => {
+    await h.useScript([
+      ...planned("clean gitea", [{ title: "Remove gitea cache", target: "lxc:gitea", risk: "destructive" }]),
+      {
+        name: "early-run",
+        when: match.lastUserMessage("just do it"),
+        reply: call("run", {
+          target: "lxc:gitea",
+          command: "rm -rf /var/lib/gitea/cache",
+          purpose: "clean",
+          step_seq: 1,
+        }),
+      },
+      { name: "eager", when: after("run"), reply: call("whoami") },
+      {
+        name: "approved-run",
+        when: match.lastSystemNote(/approved plan 1/),
+        reply: call("run", {
+          target: "lxc:gitea",
+          command: "rm -rf /var/lib/gitea/cache",
+          purpose: "clean",
+          step_seq: 1,
+        }),
+      },
+    ]);
+    const sessionId = await h.newSession();
+    await h.say(sessionId, "clean gitea cache please");
+    await requestTurn(h.deps, sessionId, "message");
+    await h.say(sessionId, "just do it");
+    assert.deepEqual(await requestTurn(h.deps, sessionId, "message"), { status: "ran", turns: ["stopped"] });
+    assert.match((await toolResults(h, sessionId, "run"))[0]!, /end your turn/i);
+    assert.equal(
+      (await approvePlan(h.store.db, { sessionId, generation: 1, by: "op", via: "button" })).ok,
+      true,
+    );
+    assert.deepEqual(await requestTurn(h.deps, sessionId, "consent"), { status: "ran", turns: ["stopped"] });
+    assert.match((await toolResults(h, sessionId, "run"))[1]!, /"status":"pending_approval"/);
+    assert.deepEqual(h.model.remaining(), ["eager"]);
+    const executions = await h.store.db
+      .selectFrom("executions")
+      .select("status")
+      .where("session_id", "=", sessionId)
+      .execute();
+    assert.deepEqual(executions, [{ status: "pending_approval" }]);
+  });
 });

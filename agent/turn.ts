@@ -9,13 +9,17 @@ import { systemPrompt } from "./prompt.ts";
 
 export type TurnEnd =
   | "answered" // the model replied with text and no tool calls
-  | "stopped" // a tool ended the turn (plan awaiting approval, question, completion)
+  | "stopped" // a tool ended the turn (plan or execution awaiting approval, question, completion)
   | "exhausted" // iterations used up; a status report was produced
   | "model_failed" // every attempt failed; the session stays resumable
   | "lease_lost";
 
 /** Tool results that end the turn: the structure, not the prompt, makes the model stop. */
 function endsTurn(name: string, isError: boolean, text: string): boolean {
+  if (name === "run" || name === "run_many") {
+    // Waiting for the operator: an approval was requested, or the gate refused and said to wait.
+    return isError ? /end your turn/i.test(text) : /"status":"pending_approval"/.test(text);
+  }
   if (isError) return false;
   if (name === "ask_operator" || name === "complete_task") return true;
   return name === "propose_plan" && /"needs_approval":true/.test(text);
