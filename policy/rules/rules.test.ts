@@ -1,12 +1,99 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { loadClassifier } from "../classify.ts";
-import { ALL_RULES, DUPLICATE_NAMES } from "./index.ts";
+import { ALL_RULES, DUPLICATE_NAMES, RULES } from "./index.ts";
 
 const classifier = await loadClassifier();
 
 test("no command name is claimed by two rules", () => {
   assert.deepEqual(DUPLICATE_NAMES, []);
+});
+
+test("every command family the classifier must cover has a rule", () => {
+  const required = [
+    "qm",
+    "pct",
+    "pvesh",
+    "pvecm",
+    "vzdump",
+    "zfs",
+    "zpool",
+    "lvs",
+    "lvremove",
+    "docker",
+    "docker-compose",
+    "systemctl",
+    "journalctl",
+    "apt",
+    "apt-get",
+    "dpkg",
+    "exportfs",
+    "mount",
+    "umount",
+    "iptables",
+    "nft",
+    "ip",
+    "rclone",
+    "curl",
+    "wget",
+    "find",
+    "sed",
+    "awk",
+    "git",
+    "psql",
+    "mysql",
+    "cat",
+    "ls",
+    "stat",
+    "df",
+    "du",
+    "grep",
+    "head",
+    "tail",
+    "wc",
+    "ps",
+    "ss",
+    "netstat",
+    "free",
+    "uptime",
+    "hostname",
+    "id",
+    "whoami",
+    "cp",
+    "mv",
+    "rm",
+    "chmod",
+    "chown",
+    "mkdir",
+    "ln",
+    "touch",
+    "truncate",
+    "shred",
+    "mkfs",
+    "wipefs",
+    "dd",
+    "reboot",
+    "shutdown",
+    "kill",
+    "pkill",
+    "sudo",
+    "env",
+    "nice",
+    "nohup",
+    "timeout",
+    "command",
+    "exec",
+    "xargs",
+    "bash",
+    "sh",
+    "ssh",
+    "kubectl",
+    "tee",
+    "sort",
+    "eval",
+  ];
+  const missing = required.filter((name) => !RULES.has(name));
+  assert.deepEqual(missing, []);
 });
 
 test("every rule carries at least one example", () => {

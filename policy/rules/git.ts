@@ -1,0 +1,194 @@
+import type { Arg, CommandView, RuleContext } from "../command-view.ts";
+import { finding, hasOption, positionals } from "../command-view.ts";
+import type { Finding } from "../risk.ts";
+import { quoteSegment } from "../risk.ts";
+import type { CommandRule } from "./rule.ts";
+import { matchSubcommand } from "./rule.ts";
+
+/** git: read-only inspection vs history-changing and destructive subcommands. */
+
+const GIT_PROGRAM_SETTING =
+  /^(core\.(?:fsmonitor|sshcommand|pager|editor|hookspath|askpass)|alias\.[^=]+|[^=]*\.program|diff\.external|credential\.helper|sequence\.editor)=(.*)$/is;
+
+/** `git -c core.fsmonitor=…`, `--output=…`: configuration that runs programs or writes files. */
+function gitSideEffects(view: CommandView, ctx: RuleContext): Finding[] {
+  const q = quoteSegment(view.text);
+  const findings: Finding[] = [];
+  for (let i = 0; i < view.args.length; i++) {
+    const value = (view.args[i] as Arg).value;
+    if (value === "-c" || value === "--config-env" || value.startsWith("--exec-path")) {
+      findings.push(
+        finding(
+          "config_mutation",
+          `${q}: \`${value}\` overrides configuration that can run programs (config_mutation)`,
+        ),
+      );
+      const setting = value === "-c" ? view.args[i + 1] : undefined;
+      const program = setting ? GIT_PROGRAM_SETTING.exec(setting.value) : null;
+      if (program && setting)
+        findings.push(
+          ...ctx.classifyScript((program[2] ?? "").replace(/^!/, ""), view.text, setting.dynamic),
+        );
+    }
+    if (value === "--output" || value.startsWith("--output=")) {
+      const target =
+        value === "--output" ? view.args[i + 1] : { ...(view.args[i] as Arg), value: value.slice(9) };
+      if (target) findings.push(ctx.writeTo(target, q));
+    }
+  }
+  return findings;
+}
+
+function gitRefine(view: CommandView, ctx: RuleContext): Finding[] {
+  return [...gitSideEffects(view, ctx), ...gitSubcommandRefine(view)];
+}
+
+function gitSubcommandRefine(view: CommandView): Finding[] {
+  const q = quoteSegment(view.text);
+  const key = matchSubcommand(gitRule, view);
+  const args = view.args;
+  const has = (flags: string[]) => hasOption(args, flags) !== undefined;
+  const rest = positionals(args, ["-C", "-c", "--git-dir", "--work-tree"]).slice(1);
+  switch (key) {
+    case "branch":
+      if (has(["-D", "--delete"]) || has(["-d"]))
+        return [finding("destructive", `${q} deletes a branch (destructive)`)];
+      if (rest.length > 0 || has(["-m", "-M", "-c", "-C", "--set-upstream-to", "-u"]))
+        return [finding("config_mutation", `${q} creates or changes a branch (config_mutation)`)];
+      return [];
+    case "tag":
+      if (has(["-d", "--delete"])) return [finding("destructive", `${q} deletes a tag (destructive)`)];
+      if (rest.length > 0 && !has(["-l", "--list"]))
+        return [finding("config_mutation", `${q} creates a tag (config_mutation)`)];
+      return [];
+    case "remote":
+      if (rest.length > 0 && !["show", "get-url"].includes((rest[0] as Arg).value))
+        return [finding("config_mutation", `${q} changes remotes (config_mutation)`)];
+      return [];
+    case "config":
+      if (has(["--get", "--get-all", "--list", "-l", "--get-regexp", "--show-origin"]) || rest.length <= 1)
+        return [];
+      return [finding("config_mutation", `${q} changes git configuration (config_mutation)`)];
+    case "stash":
+      if (rest[0] && ["list", "show"].includes(rest[0].value)) return [];
+      if (rest[0] && ["drop", "clear"].includes(rest[0].value))
+        return [finding("destructive", `${q} throws away stashed changes (destructive)`)];
+      return [finding("config_mutation", `${q} stashes changes (config_mutation)`)];
+    case "reset":
+      return has(["--hard"]) ? [finding("destructive", `${q} discards local changes (destructive)`)] : [];
+    case "push":
+      return has(["-f", "--force", "--force-with-lease", "--delete", "-d", "--mirror"])
+        ? [finding("destructive", `${q} overwrites or deletes remote history (destructive)`)]
+        : [];
+    case "clean":
+      return has(["-n", "--dry-run"]) ? [finding("read_only", `${q} is a dry run (read-only)`)] : [];
+    case "checkout":
+      return args.some((arg) => arg.value === "--" || arg.value === ".") || has(["-f", "--force"])
+        ? [finding("destructive", `${q} discards local changes (destructive)`)]
+        : [];
+    default:
+      return [];
+  }
+}
+
+const gitRule: CommandRule = {
+  names: ["git"],
+  what: "works with a repository",
+  risk: "config_mutation",
+  valueOptions: ["-C", "-c", "--git-dir", "--work-tree", "--namespace"],
+  subcommands: {
+    readOnly: [
+      "status",
+      "log",
+      "diff",
+      "show",
+      "branch",
+      "tag",
+      "remote",
+      "config",
+      "rev-parse",
+      "ls-files",
+      "ls-remote",
+      "ls-tree",
+      "blame",
+      "describe",
+      "shortlog",
+      "reflog",
+      "grep",
+      "cat-file",
+      "rev-list",
+      "help",
+      "version",
+      "whatchanged",
+      "count-objects",
+      "fsck",
+      "verify-commit",
+      "check-ignore",
+      "name-rev",
+      "merge-base",
+      "show-ref",
+      "var",
+      "for-each-ref",
+      "worktree list",
+      "submodule status",
+      "stash",
+      "lfs ls-files",
+      "lfs status",
+    ],
+    mutating: [
+      "pull",
+      "fetch",
+      "commit",
+      "checkout",
+      "switch",
+      "merge",
+      "rebase",
+      "add",
+      "mv",
+      "cherry-pick",
+      "revert",
+      "init",
+      "clone",
+      "submodule update",
+      "submodule init",
+      "worktree add",
+      "am",
+      "apply",
+      "gc",
+      "notes",
+      "bisect",
+      "reset",
+      "push",
+    ],
+    destructive: [
+      "clean",
+      "restore",
+      "rm",
+      "filter-branch",
+      "filter-repo",
+      "update-ref",
+      "prune",
+      "worktree remove",
+      "reflog expire",
+      "reflog delete",
+    ],
+  },
+  refine: gitRefine,
+  examples: [
+    ["git status", "read_only"],
+    ["git log --oneline -20", "read_only"],
+    ["git -C /opt/app diff HEAD~1", "read_only"],
+    ["git branch -a", "read_only"],
+    ["git config --get remote.origin.url", "read_only"],
+    ["git pull --ff-only", "config_mutation"],
+    ["git reset --hard origin/main", "destructive"],
+    ["git clean -fdx", "destructive"],
+    ["git push --force origin main", "destructive"],
+    ["git branch -D old", "destructive"],
+    ["git -c core.fsmonitor='rm -rf /srv' status", "destructive"],
+    ["git -c color.ui=never log", "config_mutation"],
+    ["git log --output=/etc/passwd", "destructive"],
+  ],
+};
+
+export const GIT_RULES: CommandRule[] = [gitRule];
