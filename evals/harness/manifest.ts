@@ -87,6 +87,8 @@ const waitFor = z
     execution: z.string().optional(),
     calls: z.object({ host: z.string(), tool: z.string(), count: z.number().int().min(1) }).optional(),
     quiet: z.boolean().optional(),
+    /** No agent turn holds any session (commands may still run). */
+    turns_idle: z.boolean().optional(),
     ms: z.number().int().min(0).optional(),
     timeout_s: z.number().min(1).optional(),
   })

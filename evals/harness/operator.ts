@@ -160,6 +160,18 @@ export class OperatorDriver {
         deadline,
       );
     }
+    if (spec.turns_idle) {
+      await this.#until(
+        "every agent turn to end",
+        async () =>
+          (await db
+            .selectFrom("sessions")
+            .select("id")
+            .where("turn_owner", "is not", null)
+            .executeTakeFirst()) === undefined,
+        deadline,
+      );
+    }
     if (spec.quiet) await this.quiet(deadline);
   }
 
