@@ -141,3 +141,13 @@ function copyFast(cursor: Cursor, table: TypeTable, typeId: number): SyntaxNode 
   }
   return node;
 }
+
+/** The first ERROR or MISSING node, depth first (for messages that point at the problem). */
+export function firstError(node: SyntaxNode): SyntaxNode | null {
+  if (node.type === "ERROR" || node.missing) return node;
+  for (const child of node.children) {
+    const found = firstError(child);
+    if (found) return found;
+  }
+  return null;
+}

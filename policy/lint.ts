@@ -1,4 +1,5 @@
 import type { ParsedScript, SyntaxNode } from "./bash-parser.ts";
+import { firstError } from "./bash-parser.ts";
 import { quoteSegment } from "./risk.ts";
 
 /** Commands larger than this are refused: put long scripts in a reviewed file instead. */
@@ -75,15 +76,6 @@ function describeError(parsed: ParsedScript): string {
   const text = source.slice(bad.start, bad.end).trim().slice(0, 60);
   if (text === "") return `bash parse error on line ${line}: the command ends unexpectedly`;
   return `bash parse error on line ${line} near \`${text}\`; check quoting, separators and brackets there`;
-}
-
-function firstError(node: SyntaxNode): SyntaxNode | null {
-  if (node.type === "ERROR" || node.missing) return node;
-  for (const child of node.children) {
-    const found = firstError(child);
-    if (found) return found;
-  }
-  return null;
 }
 
 function scanWords(node: SyntaxNode, source: string, problems: LintProblem[]): void {

@@ -1,14 +1,16 @@
 import type { BashParser, ParsedScript, SyntaxNode } from "./bash-parser.ts";
+import { firstError } from "./bash-parser.ts";
 import type { Arg, RuleContext } from "./command-view.ts";
 import { argsText, finding } from "./command-view.ts";
-import { isCriticalWriteTarget, isHarmlessDevice } from "./paths.ts";
+import { RISKY_ENVIRONMENT, visibleDestructiveWord } from "./dynamic-names.ts";
+import type { Stdin } from "./redirects.ts";
+import { redirectFindings, stdinOf, toArg, writeTo } from "./redirects.ts";
 import type { Finding, Risk, Segment } from "./risk.ts";
 import { maxRisk, quoteSegment, riskRank } from "./risk.ts";
 import { RULES } from "./rules/index.ts";
 import { evaluateRule } from "./rules/rule.ts";
 import { readsScriptFromStdin } from "./stdin-interpreters.ts";
 import type { WordValue } from "./words.ts";
-import { wordValue } from "./words.ts";
 
 const MAX_DEPTH = 8;
 
@@ -55,15 +57,6 @@ export function describeParseError(parsed: ParsedScript): string {
   }
   const text = parsed.source.slice(bad.start, bad.end);
   return `${quoteSegment(parsed.source)} cannot be parsed as bash near \`${text.trim().slice(0, 60)}\``;
-}
-
-export function firstError(node: SyntaxNode): SyntaxNode | null {
-  if (node.type === "ERROR" || node.missing) return node;
-  for (const child of node.children) {
-    const found = firstError(child);
-    if (found) return found;
-  }
-  return null;
 }
 
 function text(node: SyntaxNode, state: WalkState): string {
@@ -116,27 +109,7 @@ function namedStages(pipeline: SyntaxNode): SyntaxNode[] {
 
 function visitPipeline(stages: SyntaxNode[], state: WalkState): void {
   for (const stage of stages) visit(stage, state);
-  for (let i = 1; i < stages.length; i++) {
-    const argv = stageArgv(stages[i] as SyntaxNode, state);
-    if (!argv) continue;
-    const interpreter = readsScriptFromStdin(argv);
-    if (interpreter) {
-      const upstream = stages
-        .slice(0, i)
-        .map((stage) => text(stage, state))
-        .join(" | ");
-      const whole = `${upstream} | ${text(stages[i] as SyntaxNode, state)}`;
-      state.segments.push(
-        segmentOf(whole, [
-          finding(
-            "reject",
-            `${quoteSegment(whole)} pipes text into \`${interpreter}\`, so what runs cannot be checked; ` +
-              "save it to a file, read it, then run the reviewed commands directly",
-          ),
-        ]),
-      );
-    }
-  }
+  checkPipeIntoInterpreter(stages, state);
 }
 
 function stageArgv(stage: SyntaxNode, state: WalkState): Arg[] | null {
@@ -150,22 +123,16 @@ function stageArgv(stage: SyntaxNode, state: WalkState): Arg[] | null {
   return commandArgv(node, state);
 }
 
-function toArg(node: SyntaxNode, state: WalkState): Arg {
-  const value = wordValue(node, state.source);
-  return { value: value.text, raw: text(node, state), dynamic: value.dynamic };
+function argOf(node: SyntaxNode, state: WalkState): Arg {
+  return toArg(node, state.source);
 }
 
 function commandArgv(node: SyntaxNode, state: WalkState): Arg[] {
   const argv: Arg[] = [];
   for (const child of node.children) {
-    if (child.field === "name" || child.field === "argument") argv.push(toArg(child, state));
+    if (child.field === "name" || child.field === "argument") argv.push(argOf(child, state));
   }
   return argv;
-}
-
-interface Stdin {
-  text: string;
-  dynamic: WordValue["dynamic"];
 }
 
 function visitRedirected(node: SyntaxNode, state: WalkState): void {
@@ -177,7 +144,7 @@ function visitRedirected(node: SyntaxNode, state: WalkState): void {
     visitCommand(body, state, redirects, node);
   } else {
     if (body) visit(body, state);
-    const findings = redirectFindings(redirects, state);
+    const findings = redirectFindings(redirects, state.source);
     if (findings.length > 0) state.segments.push(segmentOf(text(node, state), findings));
   }
   for (const redirect of redirects) visitRedirectChildren(redirect, body ?? null, state);
@@ -196,21 +163,21 @@ function visitRedirectChildren(redirect: SyntaxNode, body: SyntaxNode | null, st
       if (startsWithPipe) {
         // The body is the first stage; it is already classified, so only check the tail.
         for (const stage of stages) visit(stage, state);
-        visitPipelineTail([body, ...stages], state);
+        checkPipeIntoInterpreter([body, ...stages], state);
         continue;
       }
     }
     if (child.type === "command" && body && redirect.children.some((c) => c.type === "|")) {
       visit(child, state);
-      visitPipelineTail([body, child], state);
+      checkPipeIntoInterpreter([body, child], state);
       continue;
     }
     visit(child, state);
   }
 }
 
-function visitPipelineTail(stages: SyntaxNode[], state: WalkState): void {
-  // Only the stdin-interpreter check; the stages were visited already.
+/** `curl … | sh`: a later stage that runs the program it reads on stdin makes the pipeline a reject. */
+function checkPipeIntoInterpreter(stages: SyntaxNode[], state: WalkState): void {
   for (let i = 1; i < stages.length; i++) {
     const argv = stageArgv(stages[i] as SyntaxNode, state);
     if (!argv) continue;
@@ -227,64 +194,6 @@ function visitPipelineTail(stages: SyntaxNode[], state: WalkState): void {
       ]),
     );
   }
-}
-
-function stdinOf(redirects: SyntaxNode[], state: WalkState): Stdin | null {
-  for (const redirect of redirects) {
-    if (redirect.type === "heredoc_redirect") {
-      const start = redirect.children.find((child) => child.type === "heredoc_start");
-      const bodyNode = redirect.children.find((child) => child.type === "heredoc_body");
-      if (!bodyNode) return { text: "", dynamic: "none" };
-      const quoted = start ? /^["'\\]/.test(text(start, state)) : false;
-      let dynamic: WordValue["dynamic"] = "none";
-      if (!quoted) {
-        for (const child of bodyNode.children) {
-          if (child.type === "command_substitution") dynamic = "command";
-          else if (child.type !== "heredoc_content" && dynamic === "none") dynamic = "variable";
-        }
-      }
-      return { text: text(bodyNode, state), dynamic };
-    }
-    if (redirect.type === "herestring_redirect") {
-      const value = redirect.children.find((child) => child.named);
-      if (value) {
-        const v = wordValue(value, state.source);
-        return { text: v.text, dynamic: v.dynamic };
-      }
-    }
-  }
-  return null;
-}
-
-function redirectFindings(redirects: SyntaxNode[], state: WalkState): Finding[] {
-  const findings: Finding[] = [];
-  for (const redirect of redirects) {
-    if (redirect.type !== "file_redirect") continue;
-    const operator = redirect.children.find((child) => !child.named)?.type ?? "";
-    const destination = redirect.children.find((child) => child.field === "destination");
-    if (!destination) continue;
-    if (!/^(>|>>|&>|&>>|>\||<>|>&)$/.test(operator)) continue;
-    if (operator === ">&" && /^(\d+|-)$/.test(text(destination, state))) continue;
-    findings.push(writeTo(toArg(destination, state), `redirect \`${text(redirect, state)}\``));
-  }
-  return findings;
-}
-
-function writeTo(path: Arg, how: string): Finding {
-  if (path.dynamic !== "none") {
-    return finding(
-      "config_mutation",
-      `${how} writes to \`${path.raw}\`, a path decided at run time (config_mutation)`,
-    );
-  }
-  if (isHarmlessDevice(path.value)) return finding("read_only", `${how} writes only to ${path.value}`);
-  if (isCriticalWriteTarget(path.value)) {
-    return finding(
-      "destructive",
-      `${how} overwrites \`${path.value}\`, a device or system file (destructive)`,
-    );
-  }
-  return finding("config_mutation", `${how} writes the file \`${path.value}\` (config_mutation)`);
 }
 
 function visitCommand(node: SyntaxNode, state: WalkState, redirects: SyntaxNode[], outer: SyntaxNode): void {
@@ -305,42 +214,14 @@ function visitCommand(node: SyntaxNode, state: WalkState, redirects: SyntaxNode[
       );
     }
   }
-  const stdin = stdinOf(allRedirects, state);
+  const stdin = stdinOf(allRedirects, state.source);
   if (argv.length > 0) findings.push(...classifyArgv(argv, state, state.depth, stdin, state.elsewhere));
   else if (assignments.length > 0) {
     findings.push(finding("read_only", `${quoteSegment(text(node, state))} only sets shell variables`));
   }
-  findings.push(...redirectFindings(allRedirects, state));
+  findings.push(...redirectFindings(allRedirects, state.source));
   state.segments.push(segmentOf(text(outer, state), findings));
   for (const child of node.children) visit(child, state);
-}
-
-const RISKY_ENVIRONMENT = new Set([
-  "LD_PRELOAD",
-  "LD_LIBRARY_PATH",
-  "LD_AUDIT",
-  "PATH",
-  "BASH_ENV",
-  "ENV",
-  "PROMPT_COMMAND",
-  "IFS",
-  "SHELLOPTS",
-  "PYTHONPATH",
-  "PERL5OPT",
-  "NODE_OPTIONS",
-  "GIT_SSH_COMMAND",
-  "PAGER",
-  "EDITOR",
-]);
-
-const DESTRUCTIVE_WORDS =
-  /^(rm|shred|wipefs|dd|destroy|delete|del|purge|prune|reboot|shutdown|poweroff|halt|truncate|unlink|rmdir|format|wipe|zap|drop|-rf|-fr|--force|--delete|--no-preserve-root|mkfs(\..+)?|lvremove|vgremove|pvremove|userdel|kill|killall)$/i;
-
-function visibleDestructiveWord(args: Arg[]): string | null {
-  for (const arg of args) {
-    for (const token of arg.raw.split(/[^A-Za-z0-9_.-]+/)) if (DESTRUCTIVE_WORDS.test(token)) return token;
-  }
-  return null;
 }
 
 function basename(name: string): string {

@@ -1,0 +1,79 @@
+import type { SyntaxNode } from "./bash-parser.ts";
+import type { Arg } from "./command-view.ts";
+import { finding } from "./command-view.ts";
+import { isCriticalWriteTarget, isHarmlessDevice } from "./paths.ts";
+import type { Finding } from "./risk.ts";
+import type { WordValue } from "./words.ts";
+import { wordValue } from "./words.ts";
+
+/** Redirections: what a command writes, and the script a heredoc or here-string feeds it. */
+
+export interface Stdin {
+  text: string;
+  dynamic: WordValue["dynamic"];
+}
+
+export function toArg(node: SyntaxNode, source: string): Arg {
+  const value = wordValue(node, source);
+  return { value: value.text, raw: source.slice(node.start, node.end), dynamic: value.dynamic };
+}
+
+export function stdinOf(redirects: SyntaxNode[], source: string): Stdin | null {
+  for (const redirect of redirects) {
+    if (redirect.type === "heredoc_redirect") {
+      const start = redirect.children.find((child) => child.type === "heredoc_start");
+      const bodyNode = redirect.children.find((child) => child.type === "heredoc_body");
+      if (!bodyNode) return { text: "", dynamic: "none" };
+      const quoted = start ? /^["'\\]/.test(source.slice(start.start, start.end)) : false;
+      let dynamic: WordValue["dynamic"] = "none";
+      if (!quoted) {
+        for (const child of bodyNode.children) {
+          if (child.type === "command_substitution") dynamic = "command";
+          else if (child.type !== "heredoc_content" && dynamic === "none") dynamic = "variable";
+        }
+      }
+      return { text: source.slice(bodyNode.start, bodyNode.end), dynamic };
+    }
+    if (redirect.type === "herestring_redirect") {
+      const value = redirect.children.find((child) => child.named);
+      if (value) {
+        const v = wordValue(value, source);
+        return { text: v.text, dynamic: v.dynamic };
+      }
+    }
+  }
+  return null;
+}
+
+export function redirectFindings(redirects: SyntaxNode[], source: string): Finding[] {
+  const findings: Finding[] = [];
+  for (const redirect of redirects) {
+    if (redirect.type !== "file_redirect") continue;
+    const operator = redirect.children.find((child) => !child.named)?.type ?? "";
+    const destination = redirect.children.find((child) => child.field === "destination");
+    if (!destination) continue;
+    if (!/^(>|>>|&>|&>>|>\||<>|>&)$/.test(operator)) continue;
+    if (operator === ">&" && /^(\d+|-)$/.test(source.slice(destination.start, destination.end))) continue;
+    findings.push(
+      writeTo(toArg(destination, source), `redirect \`${source.slice(redirect.start, redirect.end)}\``),
+    );
+  }
+  return findings;
+}
+
+export function writeTo(path: Arg, how: string): Finding {
+  if (path.dynamic !== "none") {
+    return finding(
+      "config_mutation",
+      `${how} writes to \`${path.raw}\`, a path decided at run time (config_mutation)`,
+    );
+  }
+  if (isHarmlessDevice(path.value)) return finding("read_only", `${how} writes only to ${path.value}`);
+  if (isCriticalWriteTarget(path.value)) {
+    return finding(
+      "destructive",
+      `${how} overwrites \`${path.value}\`, a device or system file (destructive)`,
+    );
+  }
+  return finding("config_mutation", `${how} writes the file \`${path.value}\` (config_mutation)`);
+}
