@@ -119,6 +119,8 @@ const TABLE: readonly (readonly [string, Consent])[] = [
   ["confirm wipe host:hubris", typed("wipe", "host:hubris")],
   ["yes, confirm destroy lxc:test-1", typed("destroy", "lxc:test-1")],
   ["  confirm   delete   service:gitea  ", typed("delete", "service:gitea")],
+  ["confirm reboot local", typed("reboot", "local")],
+  ["confirm delete service:nextcloud/db", typed("delete", "service:nextcloud/db")],
   ["confirm destroy", A],
   ["confirm destroy old-nextcloud", A],
   ["confirmed destroy lxc:old-nextcloud", A],

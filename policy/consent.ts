@@ -5,7 +5,8 @@
  *
  * Typed confirmation grammar (the only consent that can release a destructive command):
  *   confirm <action> <target-slug>        e.g. `confirm destroy lxc:old-nextcloud`
- * action: a word (letters, digits, `-`, `_`); target-slug: `<type>:<name>`.
+ * action: a word (letters, digits, `-`, `_`); target-slug: `<type>:<name>`, or `local` for the
+ * machine oikos runs on.
  */
 
 export type Consent =
@@ -172,7 +173,7 @@ const NEUTRAL_PHRASES = [
 const CONDITIONALS = new Set(["if", "unless", "only if", "provided", "assuming"]);
 
 const TYPED =
-  /(^|[\s,;:!.])confirm\s+([a-z][a-z0-9_-]*)\s+([a-z][a-z0-9_-]*:[A-Za-z0-9][A-Za-z0-9._-]*)(?=$|[\s,;!.?])/i;
+  /(^|[\s,;:!.])confirm\s+([a-z][a-z0-9_-]*)\s+([a-z][a-z0-9_-]*:[A-Za-z0-9][A-Za-z0-9._/@-]*|local)(?=$|[\s,;!.?])/i;
 
 function normalise(text: string): string {
   return text
