@@ -161,4 +161,8 @@ export const CONFIG_MUTATION_CORPUS: readonly string[] = [
   "docker exec -u www-data nextcloud php occ upgrade",
   "docker compose exec web sh -c 'kill -HUP 1'",
   "qm guest exec 100 -- systemctl restart sshd",
+  "qm guest cmd 100 fsfreeze-freeze",
+  "git -C /opt/app log $RANGE",
+  "docker compose $ACTION",
+  "mount -o remount,rw /",
 ];

@@ -93,6 +93,7 @@ function gitSubcommandRefine(view: CommandView): Finding[] {
 
 const gitRule: CommandRule = {
   names: ["git"],
+  dynamicArgsUnsafe: true,
   what: "works with a repository",
   risk: "config_mutation",
   valueOptions: ["-C", "-c", "--git-dir", "--work-tree", "--namespace"],

@@ -23,6 +23,16 @@ function guestExecRefine(view: CommandView, ctx: RuleContext): Finding[] {
   const key = PCT_QM_RULES.map((rule) =>
     rule.names.includes(view.name) ? matchSubcommand(rule, view) : null,
   ).find(Boolean);
+  if (key === "guest cmd") {
+    const agentCommand = argsAfter(view, 3)[0]?.value ?? "";
+    if (/^(get-\S+|network-get-interfaces|info|ping|fsfreeze-status)$/.test(agentCommand)) return [];
+    return [
+      finding(
+        "config_mutation",
+        `${quoteSegment(view.text)}: guest agent command \`${agentCommand}\` changes the guest (config_mutation)`,
+      ),
+    ];
+  }
   if (key !== "exec" && key !== "guest exec") {
     if (view.name === "pct" && key === "restore" && hasOption(view.args, ["--force"])) {
       return [
@@ -53,6 +63,7 @@ const PCT_QM_RULES: CommandRule[] = [
         "listsnapshot",
         "cloudinit dump",
         "guest exec-status",
+        "guest cmd",
         "help",
         "guest exec",
       ],
@@ -102,6 +113,8 @@ const PCT_QM_RULES: CommandRule[] = [
       ["qm destroy 100 --purge", "destructive"],
       ["qm rollback 100 pre-upgrade", "destructive"],
       ["qm guest exec 100 -- cat /etc/hostname", "read_only"],
+      ["qm guest cmd 100 network-get-interfaces", "read_only"],
+      ["qm guest cmd 100 fsfreeze-freeze", "config_mutation"],
       ["qm guest exec 100 -- rm -rf /data", "destructive"],
     ],
   },

@@ -34,6 +34,13 @@ export interface CommandRule {
   };
   /** Options that make the whole command a dry run (`rsync -n`, `apt-get -s`). */
   dryRun?: readonly string[];
+  /**
+   * Arguments decided at run time (`$X`) could be options that change what the command does. By
+   * default that floors flag-sensitive commands to config_mutation, except after a known
+   * subcommand (`docker logs $c`); set this to keep the floor there too (`git log $X` could be
+   * `--output=…`).
+   */
+  dynamicArgsUnsafe?: boolean;
   /** Whether `-abc` bundles short flags (false for tools with single-dash long options). */
   bundles?: boolean;
   /** The command only runs another command; its own verdict adds nothing (sudo, env, nice …). */
@@ -72,7 +79,11 @@ function subcommandPath(rule: CommandRule, view: CommandView): { key: string | n
       continue;
     }
     first ??= arg;
-    if (arg.dynamic !== "none") break;
+    if (arg.dynamic !== "none") {
+      // `docker compose $SUB`: the word that would pick the subcommand is only known at run time.
+      if (words.length === 0 || prefixes.has(words.join(" "))) return { key: null, first: arg };
+      break;
+    }
     words.push(arg.value);
     const path = words.join(" ");
     if (keys.has(path)) matched = path;
@@ -128,6 +139,7 @@ export function evaluateRule(rule: CommandRule, view: CommandView, ctx: RuleCont
   let risk: Risk = rule.risk;
   let reason = `${q} ${rule.what}`;
   const inner = rule.inner ? rule.inner(view) : [];
+  let matchedKey: string | null = null;
 
   if (rule.inner) {
     // For wrappers `whenBare` is the risk when there is no inner command (`sudo -i`, `chroot /mnt`).
@@ -135,6 +147,7 @@ export function evaluateRule(rule: CommandRule, view: CommandView, ctx: RuleCont
   } else if (rule.subcommands) {
     const { key, first } = subcommandPath(rule, view);
     if (key) {
+      matchedKey = key;
       risk = subcommandRisk(rule, key);
       reason = `${q}: \`${view.name} ${key}\` ${describe(risk)}`;
     } else if (!first) {
@@ -180,7 +193,8 @@ export function evaluateRule(rule: CommandRule, view: CommandView, ctx: RuleCont
 
   if (rule.refine) findings.push(...rule.refine(view, ctx));
 
-  if (flags?.mutating || flags?.destructive || rule.refine) {
+  const afterKnownSubcommand = matchedKey !== null && !rule.dynamicArgsUnsafe;
+  if ((flags?.mutating || flags?.destructive || rule.refine) && !afterKnownSubcommand) {
     const dynamicOption = view.args.find((arg) => arg.dynamic !== "none" && /^["']?[$`]/.test(arg.raw));
     if (dynamicOption && !rule.wrapper) {
       findings.push(

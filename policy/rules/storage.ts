@@ -186,12 +186,14 @@ export const STORAGE_RULES: CommandRule[] = [
     whenBare: "read_only",
     flags: {
       readOnly: ["-l", "--show-labels"],
-      mutating: ["-a", "--all", "-o", "--options", "-t", "--types"],
+      mutating: ["-a", "--all"],
     },
     examples: [
       ["mount", "read_only"],
       ["mount | grep nfs", "read_only"],
       ["mount -a", "config_mutation"],
+      ["mount -l -t nfs4", "read_only"],
+      ["mount -o remount,rw /", "config_mutation"],
       ["mount /dev/sdb1 /mnt", "config_mutation"],
     ],
   },
