@@ -50,6 +50,7 @@ const GOOD = [
   "awk -F: '{print $1}' /etc/passwd # comment with ' quote",
   "for i in 1 2; do echo $i; done",
   "sed -n '1,20p' /etc/fstab",
+  "printf %s\\\\n a b",
 ];
 
 for (const command of GOOD) {

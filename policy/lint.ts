@@ -82,10 +82,12 @@ function scanWords(node: SyntaxNode, source: string, problems: LintProblem[]): v
   if (node.type === "command") checkSpacedFlags(node, source, problems);
   if (node.type === "word" || node.type === "command_name") {
     const raw = source.slice(node.start, node.end);
-    const match = /\\n/.exec(raw);
+    // An unescaped backslash before `n` (`a\\nb`), not an escaped backslash (`%s\\\\n`).
+    const match = /(?:^|[^\\])(?:\\\\)*(\\n)/.exec(raw);
     if (match && node.type === "word" && !problems.some((p) => p.code === "literal_newline_escape")) {
-      const before = raw.slice(0, match.index) || "…";
-      const after = raw.slice(match.index + 2) || "…";
+      const at = match.index + match[0].length - 2;
+      const before = raw.slice(0, at) || "…";
+      const after = raw.slice(at + 2) || "…";
       problems.push({
         code: "literal_newline_escape",
         message: `\`${raw}\` contains a literal \`\\n\` between \`${before}\` and \`${after}\`; separate commands with a real newline or \`;\`, or quote the text if the backslash is meant`,
