@@ -34,6 +34,14 @@ export function stdinOf(redirects: SyntaxNode[], source: string): Stdin | null {
       }
       return { text: source.slice(bodyNode.start, bodyNode.end), dynamic };
     }
+    if (redirect.type === "file_redirect") {
+      // `sh < <(curl …)`: stdin comes from a command's output, so the script is only known at run time.
+      const operator = redirect.children.find((child) => !child.named)?.type;
+      const destination = redirect.children.find((child) => child.field === "destination");
+      if (operator === "<" && destination && wordValue(destination, source).dynamic === "command") {
+        return { text: source.slice(destination.start, destination.end), dynamic: "command" };
+      }
+    }
     if (redirect.type === "herestring_redirect") {
       const value = redirect.children.find((child) => child.named);
       if (value) {

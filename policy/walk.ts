@@ -119,6 +119,9 @@ function stageArgv(stage: SyntaxNode, state: WalkState): Arg[] | null {
     if (!body) return null;
     node = body;
   }
+  if ((node.type === "subshell" || node.type === "compound_statement") && namedStages(node).length === 1) {
+    return stageArgv(namedStages(node)[0] as SyntaxNode, state);
+  }
   if (node.type !== "command") return null;
   return commandArgv(node, state);
 }
