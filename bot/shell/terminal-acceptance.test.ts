@@ -151,6 +151,8 @@ test("printf a conversation: plan card, +1 approves, the execution result, the t
   assert.match(out, /output of step 1:\n.*created \//);
   assert.match(out, /created \/.*marker/);
   assert.match(out, /│ oikos \[#\d+\] ✅ Task success/);
+  assert.match(out, /verified: mkdir exited 0 and echoed the path/);
+  assert.match(out, /changed: `host:workstation` oikos\.marker = /);
   assert.ok(existsSync(join(dir, "marker")), "the command ran on the local target");
   assert.ok(
     out.indexOf("📋 Plan") < out.indexOf("approved by operator"),
