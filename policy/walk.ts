@@ -268,7 +268,8 @@ function classifyArgv(
       finding("read_only", `${q} calls the shell function \`${head.value}\`, classified where it is defined`),
     ];
   }
-  const rule = RULES.get(name);
+  // Families named by prefix: `mkfs.<fs>`, `fsck.<fs>`.
+  const rule = RULES.get(name) ?? RULES.get(name.replace(/^(mkfs|fsck)\..*$/, "$1"));
   if (!rule) {
     if (head.value.includes("/") && !head.value.startsWith("/usr/") && !head.value.startsWith("/bin/")) {
       return [

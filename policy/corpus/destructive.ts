@@ -117,4 +117,9 @@ export const DESTRUCTIVE_CORPUS: readonly string[] = [
   "tar -xf rootfs.tar -C /",
   "awk 'BEGIN { system(\"rm -rf /tmp/cache\") }'",
   "mv /boot/vmlinuz-6.8 /tmp/",
+  "mkfs.f2fs /dev/sdc1",
+  "mkfs.btrfs -f /dev/sdd",
+  "apt-get autoremove --purge -y",
+  "ceph osd pool delete rbd rbd --yes-i-really-really-mean-it",
+  "rbd rm rbd/vm-100-disk-0",
 ];

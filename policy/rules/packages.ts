@@ -9,6 +9,7 @@ export const PACKAGE_RULES: CommandRule[] = [
     risk: "config_mutation",
     valueOptions: ["-o", "-t", "--target-release", "-c"],
     dryRun: ["-s", "--simulate", "--just-print", "--dry-run", "--recon", "--no-act"],
+    flags: { destructive: ["--purge"] },
     subcommands: {
       readOnly: [
         "list",
@@ -52,6 +53,7 @@ export const PACKAGE_RULES: CommandRule[] = [
       ["apt-get install -y nginx", "config_mutation"],
       ["apt-get -s upgrade", "read_only"],
       ["apt purge nginx", "destructive"],
+      ["apt-get autoremove --purge -y", "destructive"],
     ],
   },
   {

@@ -164,7 +164,8 @@ export function evaluateRule(rule: CommandRule, view: CommandView, ctx: RuleCont
   }
 
   const flags = rule.flags;
-  if (flags?.readOnly && risk !== "read_only") {
+  // A read-only flag lowers only the default: never a subcommand the table calls mutating or destructive.
+  if (flags?.readOnly && risk !== "read_only" && matchedKey === null) {
     const flag = hasOption(view.args, flags.readOnly, bundles);
     if (flag) {
       risk = "read_only";

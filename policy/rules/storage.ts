@@ -114,6 +114,68 @@ const zfsRule: CommandRule = {
 };
 
 export const STORAGE_RULES: CommandRule[] = [
+  {
+    names: ["ceph"],
+    what: "manages the Ceph cluster",
+    risk: "config_mutation",
+    flags: { readOnly: ["-s", "--status"] },
+    subcommands: {
+      readOnly: [
+        "status",
+        "health",
+        "df",
+        "osd tree",
+        "osd df",
+        "osd stat",
+        "osd ls",
+        "osd pool ls",
+        "osd pool get",
+        "mon stat",
+        "mon dump",
+        "pg stat",
+        "pg dump",
+        "versions",
+        "version",
+        "fs ls",
+        "fs status",
+        "auth ls",
+        "quorum_status",
+        "log last",
+      ],
+      destructive: [
+        "osd pool delete",
+        "osd pool rm",
+        "osd purge",
+        "osd destroy",
+        "osd rm",
+        "fs rm",
+        "auth del",
+        "mon remove",
+        "pg repair",
+      ],
+    },
+    examples: [
+      ["ceph status", "read_only"],
+      ["ceph -s", "read_only"],
+      ["ceph osd tree", "read_only"],
+      ["ceph osd pool delete rbd rbd --yes-i-really-really-mean-it", "destructive"],
+      ["ceph osd out 3", "config_mutation"],
+    ],
+  },
+  {
+    names: ["rbd"],
+    what: "manages Ceph block images",
+    risk: "config_mutation",
+    subcommands: {
+      readOnly: ["ls", "list", "info", "du", "status", "snap ls", "snap list", "showmapped", "device list"],
+      destructive: ["rm", "remove", "snap rm", "snap purge", "snap rollback", "trash purge"],
+    },
+    examples: [
+      ["rbd ls -p rbd", "read_only"],
+      ["rbd rm rbd/vm-100-disk-0", "destructive"],
+      ["rbd snap create rbd/x@s", "config_mutation"],
+    ],
+  },
   zfsRule,
   {
     names: ["zpool"],
@@ -318,6 +380,7 @@ export const STORAGE_RULES: CommandRule[] = [
       ["hdparm -I /dev/sda", "read_only"],
       ["nvme list", "read_only"],
       ["nvme format /dev/nvme0n1", "destructive"],
+      ["nvme format /dev/nvme0n1 -l 0", "destructive"],
     ],
   },
 ];

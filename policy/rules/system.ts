@@ -73,6 +73,11 @@ export const SYSTEM_RULES: CommandRule[] = [
   {
     names: [
       "mkfs",
+      "mkdosfs",
+      "mkntfs",
+      "mkfs.f2fs",
+      "mkfs.msdos",
+      "mkfs.jfs",
       "mkfs.ext2",
       "mkfs.ext3",
       "mkfs.ext4",
