@@ -11,6 +11,8 @@ const BAD: readonly (readonly [command: string, code: LintCode, mentions: RegExp
   ["systemctl status nginx \\\n", "trailing_backslash", /systemctl status nginx/],
   ["echo a\\nls", "literal_newline_escape", /a\\nls.*between `a` and `ls`/],
   ["ls -la \\n df -h", "literal_newline_escape", /\\n/],
+  // seed 001 F7 verbatim: the literal \n lands in command position after &&
+  ['echo "---" && \\n curl -s localhost', "literal_newline_escape", /\\n/],
   ["head - n 20 /var/log/syslog", "spaced_flag", /`- n`.*`-n`/],
   ["tail -- f /var/log/x", "spaced_flag", /`-- f`/],
   ["echo 'abc", "unbalanced_quote", /single quote opened at `'abc`/],

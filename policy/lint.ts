@@ -84,7 +84,7 @@ function scanWords(node: SyntaxNode, source: string, problems: LintProblem[]): v
     const raw = source.slice(node.start, node.end);
     // An unescaped backslash before `n` (`a\\nb`), not an escaped backslash (`%s\\\\n`).
     const match = /(?:^|[^\\])(?:\\\\)*(\\n)/.exec(raw);
-    if (match && node.type === "word" && !problems.some((p) => p.code === "literal_newline_escape")) {
+    if (match && !problems.some((p) => p.code === "literal_newline_escape")) {
       const at = match.index + match[0].length - 2;
       const before = raw.slice(0, at) || "…";
       const after = raw.slice(at + 2) || "…";
