@@ -34,11 +34,16 @@ export async function createTestStore(dialect: TestDialect = defaultDialect()): 
   }
   const baseUrl = process.env.DATABASE_URL;
   if (!baseUrl) throw new Error("DATABASE_URL is required for the postgres test dialect");
-  const name = `oikos_t_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
+  const name = `${TEST_DB_PREFIX}${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  try {
+    leftoversDropped ??= dropLeftovers(admin);
+    await leftoversDropped;
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
   const store = await openStore({ kind: "postgres", url: url.toString(), poolSize: 5 });
@@ -47,12 +52,49 @@ export async function createTestStore(dialect: TestDialect = defaultDialect()): 
     ...store,
     async dispose() {
       await store.close();
-      const cleanup = new pg.Client({ connectionString: baseUrl });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await cleanup.end();
+      await dropWhenFree(baseUrl, name);
     },
   };
+}
+
+const TEST_DB_PREFIX = "oikos_t_";
+const LEFTOVER_AGE_MS = 60 * 60_000;
+let leftoversDropped: Promise<void> | undefined;
+
+/**
+ * Drops the test database once nothing uses it any more. Never `WITH (FORCE)`: terminating a
+ * connection that a test's background loop still holds turns cleanup into a random test failure.
+ * A database still busy after a few seconds is left for `dropLeftovers` of a later run.
+ */
+async function dropWhenFree(baseUrl: string, name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: baseUrl });
+  await client.connect();
+  try {
+    for (let attempt = 0; attempt < 30; attempt++) {
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${name}`);
+        return;
+      } catch (error) {
+        if ((error as { code?: string }).code !== "55006") throw error; // object_in_use
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+  } finally {
+    await client.end();
+  }
+}
+
+/** Test databases of earlier runs older than an hour (name carries its creation time). */
+async function dropLeftovers(admin: pg.Client): Promise<void> {
+  const { rows } = await admin.query<{ datname: string }>(
+    "SELECT datname FROM pg_database WHERE datname LIKE $1",
+    [`${TEST_DB_PREFIX}%`],
+  );
+  for (const { datname } of rows) {
+    const created = Number.parseInt(datname.slice(TEST_DB_PREFIX.length).split("_")[0] ?? "", 36);
+    if (!(Date.now() - created > LEFTOVER_AGE_MS)) continue;
+    await admin.query(`DROP DATABASE IF EXISTS ${datname}`).catch(() => undefined);
+  }
 }
 
 /** The dialect a test that is not parameterised should use: Postgres when configured. */
