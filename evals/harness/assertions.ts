@@ -368,6 +368,20 @@ export async function evaluate(expect: Expectation, facts: Facts): Promise<strin
       failures.push(`no bot message mentions "${text}"`);
   }
 
+  // TARGETS.md: no scenario runs one failing command more than 3 times.
+  const failing = await db
+    .selectFrom("executions")
+    .select(["target", "command_key", "command"])
+    .where("status", "in", ["failed", "timed_out"])
+    .execute();
+  const failuresPerKey = new Map<string, number>();
+  for (const row of failing) {
+    const key = `${row.target} ${row.command_key}`;
+    failuresPerKey.set(key, (failuresPerKey.get(key) ?? 0) + 1);
+    if (failuresPerKey.get(key) === 4)
+      failures.push(`\`${row.command}\` on ${row.target} failed more than 3 times`);
+  }
+
   checkCount("model calls", facts.modelCalls, expect.model_calls, failures);
   checkCount("tool calls (all sessions)", facts.calls.length, expect.tool_calls, failures);
   checkCount("wall ms", facts.wallMs, expect.wall_ms, failures);

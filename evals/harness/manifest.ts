@@ -225,6 +225,8 @@ export const scenarioSchema = z
     name: z.string().regex(/^[a-z0-9-]+$/),
     replays: z.string(),
     fast: z.boolean().default(false),
+    /** Shown first under a failing scenario: what a failure here most likely means (a known product gap). */
+    on_failure: z.string().optional(),
     timeout_s: z.number().min(5).default(90),
     /** Agent knobs for this scenario (e.g. a small execution wait to force the async path). */
     execution_wait_ms: z.number().int().min(0).default(1500),

@@ -101,6 +101,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
     await system?.stop().catch((error: unknown) => failures.push(`shutdown: ${String(error)}`));
     await model?.close();
   }
+  if (failures.length > 0 && scenario.on_failure) failures.unshift(`hint: ${scenario.on_failure.trim()}`);
   return {
     name: scenario.name,
     passed: failures.length === 0,
