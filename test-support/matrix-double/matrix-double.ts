@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { z } from "zod";
 import { redactionRequestSchema, schemaFor, typingRequestSchema } from "./event-schemas.ts";
 import { type DoubleEvent, HomeserverState } from "./homeserver-state.ts";
+import { isEmpty, readJson, send } from "./http-json.ts";
 
 export interface Violation {
   method: string;
@@ -325,27 +326,4 @@ export class MatrixDouble {
     });
     return false;
   }
-}
-
-function isEmpty(sync: Record<string, unknown>): boolean {
-  const rooms = sync.rooms as { join: object; invite: object };
-  return Object.keys(rooms.join).length === 0 && Object.keys(rooms.invite).length === 0;
-}
-
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of req) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString("utf8");
-  if (!text) return {};
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw Object.assign(new Error("body is not JSON"), { status: 400, errcode: "M_NOT_JSON" });
-  }
-}
-
-function send(res: ServerResponse, status: number, body: unknown): void {
-  if (res.headersSent) return;
-  res.writeHead(status, { "content-type": "application/json" });
-  res.end(JSON.stringify(body));
 }

@@ -1,7 +1,8 @@
-import { createHmac, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Block, postMessageSchema, updateMessageSchema } from "./block-kit-schemas.ts";
+import { blockActionsBody, eventEnvelope, slackSignature, slashCommandBody } from "./payloads.ts";
 
 export interface SlackMessage {
   channel: string;
@@ -129,22 +130,12 @@ export class SlackDouble {
 
   /** An Events API callback; `retryNum` marks it a retry of the same event id, as Slack does. */
   async deliverEvent(event: Record<string, unknown>, eventId: string, retryNum?: number): Promise<Delivery> {
-    const envelope = {
-      token: "legacy-verification-token",
-      team_id: "T0DOUBLE",
-      api_app_id: "A0DOUBLE",
-      event,
-      type: "event_callback",
-      event_id: eventId,
-      event_time: this.#clock,
-      authorizations: [{ team_id: "T0DOUBLE", user_id: this.botUserId, is_bot: true }],
-    };
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (retryNum !== undefined) {
       headers["x-slack-retry-num"] = String(retryNum);
       headers["x-slack-retry-reason"] = "http_timeout";
     }
-    return this.#deliver(JSON.stringify(envelope), headers);
+    return this.#deliver(eventEnvelope(event, eventId, this.#clock, this.botUserId), headers);
   }
 
   /** A click on a button the message shows now; a button that is gone cannot be clicked. */
@@ -156,57 +147,34 @@ export class SlackDouble {
       .find((x) => x.e.action_id === actionId);
     if (!button)
       throw new Error(`message ${ts} has no button ${actionId} (buttons are replaced once decided)`);
-    const payload = {
-      type: "block_actions",
-      user: { id: user, username: user, team_id: "T0DOUBLE" },
-      api_app_id: "A0DOUBLE",
-      team: { id: "T0DOUBLE" },
-      container: { type: "message", message_ts: ts, channel_id: channel, is_ephemeral: false },
-      trigger_id: `trig.${randomBytes(6).toString("hex")}`,
-      channel: { id: channel },
+    const body = blockActionsBody({
+      user,
+      channel,
       message: {
-        type: "message",
         ts,
         text: message.text,
         user: message.user,
-        blocks: message.blocks,
+        ...(message.blocks ? { blocks: message.blocks } : {}),
         ...(message.thread_ts ? { thread_ts: message.thread_ts } : {}),
       },
-      response_url: `${this.#url}/response`,
-      actions: [
-        {
-          type: "button",
-          action_id: actionId,
-          block_id: button.block.block_id ?? "b",
-          value: button.e.value,
-          action_ts: `${this.#ts()}`,
-        },
-      ],
-    };
-    return this.#deliver(new URLSearchParams({ payload: JSON.stringify(payload) }).toString(), {
-      "content-type": "application/x-www-form-urlencoded",
+      actionId,
+      blockId: button.block.block_id ?? "b",
+      value: button.e.value,
+      actionTs: this.#ts(),
+      responseUrl: `${this.#url}/response`,
     });
+    return this.#deliver(body, { "content-type": "application/x-www-form-urlencoded" });
   }
 
   async slashCommand(user: string, channel: string, command: string, text: string): Promise<Delivery> {
-    const body = new URLSearchParams({
-      token: "legacy-verification-token",
-      team_id: "T0DOUBLE",
-      channel_id: channel,
-      user_id: user,
-      command,
-      text,
-      api_app_id: "A0DOUBLE",
-      response_url: `${this.#url}/response`,
-      trigger_id: `trig.${randomBytes(6).toString("hex")}`,
-    });
-    return this.#deliver(body.toString(), { "content-type": "application/x-www-form-urlencoded" });
+    const body = slashCommandBody({ user, channel, command, text, responseUrl: `${this.#url}/response` });
+    return this.#deliver(body, { "content-type": "application/x-www-form-urlencoded" });
   }
 
   async #deliver(body: string, headers: Record<string, string>): Promise<Delivery> {
     if (!this.appUrl) throw new Error("set appUrl to the app's request URL first");
     const timestamp = String(Math.floor(Date.now() / 1000));
-    const signature = `v0=${createHmac("sha256", this.#signingSecret).update(`v0:${timestamp}:${body}`).digest("hex")}`;
+    const signature = slackSignature(this.#signingSecret, timestamp, body);
     const response = await fetch(this.appUrl, {
       method: "POST",
       headers: { ...headers, "x-slack-request-timestamp": timestamp, "x-slack-signature": signature },
