@@ -168,6 +168,12 @@ export class MatrixAdapter implements ChatAdapter {
     }
     for (const [roomId, joined] of Object.entries(rooms.join)) {
       if (!this.#options.rooms.includes(roomId)) continue;
+      if ((joined.timeline as { limited?: boolean } | undefined)?.limited && !history) {
+        this.#options.logger.warn(
+          { room: roomId },
+          "matrix: sync timeline was limited; older events in the gap were skipped",
+        );
+      }
       const events = [...(joined.state?.events ?? []), ...(joined.timeline?.events ?? [])];
       if (events.some((e) => e.type === "m.room.encryption")) await this.#refuseEncrypted(roomId);
       if (this.#encrypted.has(roomId) || history) {

@@ -23,6 +23,16 @@ export interface MatrixApi {
   logout(): Promise<void>;
 }
 
+/**
+ * An inline sync filter: up to 100 timeline events per room (servers default to ~10, and a
+ * restart after a busy hour must not skip a gap), no presence, no ephemeral noise.
+ */
+const SYNC_FILTER = JSON.stringify({
+  presence: { not_types: ["*"] },
+  account_data: { not_types: ["*"] },
+  room: { timeline: { limit: 100 }, ephemeral: { not_types: ["*"] }, account_data: { not_types: ["*"] } },
+});
+
 export function newTxnId(): string {
   return `oikos.${Date.now().toString(36)}.${randomBytes(6).toString("hex")}`;
 }
@@ -58,6 +68,7 @@ export class SdkMatrixApi implements MatrixApi {
   async sync(since: string | null, timeoutMs: number, signal: AbortSignal): Promise<SyncResponse> {
     const url = new URL(`${this.#homeserverUrl}/_matrix/client/v3/sync`);
     url.searchParams.set("timeout", String(timeoutMs));
+    url.searchParams.set("filter", SYNC_FILTER);
     if (since) url.searchParams.set("since", since);
     const response = await fetch(url, { headers: { authorization: `Bearer ${this.#accessToken}` }, signal });
     const body = (await response.json().catch(() => ({}))) as Record<string, unknown>;
