@@ -1,11 +1,11 @@
 import { agentCapability } from "../agent/capability.ts";
 import { chatCapability } from "../bot/capability.ts";
+import { CommandRegistry, type Roles } from "../bot/core/bot-commands.ts";
 import { executionCapability } from "../jobs/execution/capability.ts";
 import { mcpCapability } from "../mcp-server/capability.ts";
-import { CommandRegistry, type Roles } from "../bot/core/bot-commands.ts";
 import type { CommandIO } from "./command-module.ts";
 import type { HttpHandler } from "./http-server.ts";
-import { type Metrics, createMetrics } from "./metrics.ts";
+import { createMetrics, type Metrics } from "./metrics.ts";
 import type { Runtime } from "./runtime.ts";
 import { statusCommand } from "./status-command.ts";
 
@@ -21,6 +21,8 @@ export interface ComposeContext {
   roles: Roles;
   /** Chat adapters started by capabilities, named for `!status`. */
   chatAdapters: string[];
+  /** This process serves the terminal chat on stdin/stdout. */
+  terminalAttached: boolean;
   /** Text from the terminal that is not a command; the chat capability replaces the default. */
   onTerminalMessage: (user: string, text: string) => Promise<string | null>;
   /** Runs the terminal chat on these streams until input ends; set by the chat capability (bot/). */
@@ -36,12 +38,7 @@ export interface Capability {
  * The capabilities in start order. Each one registers its queue handlers, event subscribers,
  * chat commands and HTTP routes; `stop` runs in reverse order on shutdown.
  */
-const CAPABILITIES: Capability[] = [
-  executionCapability,
-  mcpCapability,
-  agentCapability,
-  chatCapability,
-];
+const CAPABILITIES: Capability[] = [executionCapability, mcpCapability, agentCapability, chatCapability];
 
 export interface Composition {
   ctx: ComposeContext;
@@ -61,6 +58,7 @@ export async function compose(runtime: Runtime, role: ProcessRole): Promise<Comp
     metrics: createMetrics(),
     roles,
     chatAdapters: [],
+    terminalAttached: false,
     onTerminalMessage: async () =>
       config.model.baseUrl
         ? "The agent is not wired into this build yet; only `!` commands work."

@@ -3,8 +3,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { CONFIG_KEYS } from "./config-keys.ts";
 import { loadConfig, safeUrl } from "./config.ts";
+import { CONFIG_KEYS } from "./config-keys.ts";
 import { ConfigError } from "./errors.ts";
 
 const emptyDir = () => mkdtempSync(join(tmpdir(), "oikos-config-"));
@@ -67,4 +67,12 @@ test("safeUrl drops credentials", () => {
 test("every config key is documented in the README", () => {
   const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
   for (const key of CONFIG_KEYS) assert.ok(readme.includes(`\`${key.env}\``), `README lacks ${key.env}`);
+});
+
+test("naming an HTTP port in oikos.yaml enables HTTP like the env variable does", () => {
+  const dir = emptyDir();
+  writeFileSync(join(dir, "oikos.yaml"), "http:\n  port: 9100\n");
+  assert.equal(loadConfig({ env: {}, cwd: dir }).http.enabled, true);
+  writeFileSync(join(dir, "oikos.yaml"), "http:\n  port: 9100\n  enabled: false\n");
+  assert.equal(loadConfig({ env: {}, cwd: dir }).http.enabled, false);
 });

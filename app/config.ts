@@ -6,7 +6,13 @@ import { CONFIG_KEYS } from "./config-keys.ts";
 import { ConfigError } from "./errors.ts";
 
 const csv = z.preprocess(
-  (v) => (typeof v === "string" ? v.split(",").map((s) => s.trim()).filter(Boolean) : v),
+  (v) =>
+    typeof v === "string"
+      ? v
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : v,
   z.array(z.string().min(1)),
 );
 const bool = z.preprocess((v) => {
@@ -83,10 +89,14 @@ export const ConfigSchema = z.object({
       slack: z
         .object({
           botToken: z.string().startsWith("xoxb-", "must be a bot token starting with xoxb-").optional(),
-          appToken: z.string().startsWith("xapp-", "must be an app-level token starting with xapp-").optional(),
+          appToken: z
+            .string()
+            .startsWith("xapp-", "must be an app-level token starting with xapp-")
+            .optional(),
           signingSecret: z.string().min(1).optional(),
           mode: z.enum(["socket", "http"]).default("socket"),
           port: int(0, 65535).default(3000),
+          operatorGroup: z.string().min(1).optional(),
           channels: csv.default([]),
         })
         .prefault({}),
@@ -121,7 +131,8 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const parsed = ConfigSchema.safeParse(raw);
   if (!parsed.success) throw new ConfigError(describeIssues(parsed.error));
   const config = parsed.data;
-  config.http.enabled ??= env.OIKOS_HTTP_PORT !== undefined && env.OIKOS_HTTP_PORT !== "";
+  // Naming a port (env or file) is asking for the HTTP server; otherwise it stays off.
+  config.http.enabled ??= (raw.http as { port?: unknown } | undefined)?.port !== undefined;
   if (config.chat.admins.length === 0 && config.chat.operators.length === 0) {
     config.chat.operators = [config.chat.shell.user];
     config.chat.admins = [config.chat.shell.user];
@@ -139,7 +150,9 @@ function readYamlObject(file: string): Record<string, unknown> {
   }
   if (doc === null || doc === undefined) return {};
   if (typeof doc !== "object" || Array.isArray(doc)) {
-    throw new ConfigError(`Config file ${file} must hold a mapping of keys (see the README configuration table).`);
+    throw new ConfigError(
+      `Config file ${file} must hold a mapping of keys (see the README configuration table).`,
+    );
   }
   return doc as Record<string, unknown>;
 }

@@ -38,3 +38,17 @@ test("secrets never reach a log line: fields, free text, nested strings and erro
   assert.match(out, /calling model/);
   assert.equal(lines.length, 4);
 });
+
+test("an OikosError logs its code and detailed log message, redacted", async () => {
+  const { OikosError } = await import("./errors.ts");
+  const { lines, stream } = capture();
+  const logger = createLogger({ log: { level: "info" } }, "test", stream);
+  const error = new OikosError("ssh_auth_failed", "Could not log in to host:hubris.", {
+    logMessage: "publickey refused for root@10.0.0.5 (key sk-abcdefghijklmnopqrstuvwx)",
+  });
+  logger.error({ err: error }, "run failed");
+  const entry = JSON.parse(lines[0]!) as { err: { code: string; logMessage: string; message: string } };
+  assert.equal(entry.err.code, "ssh_auth_failed");
+  assert.match(entry.err.logMessage, /publickey refused for root@10\.0\.0\.5/);
+  assert.ok(!lines[0]!.includes("sk-abcdefghijklmnopqrstuvwx"));
+});

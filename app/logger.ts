@@ -1,6 +1,7 @@
 import pino, { type Logger } from "pino";
 import { REDACTED, redact, redactObject } from "../policy/redact.ts";
 import type { Config } from "./config.ts";
+import { isOikosError } from "./errors.ts";
 
 export type { Logger };
 
@@ -44,7 +45,8 @@ export function createLogger(
         },
       },
       formatters: {
-        log: (object) => redactObject(object),
+        // Runs before pino's serializers, so errors are shaped here, then everything is redacted.
+        log: (object) => redactObject(serializeErrorFields(object)),
       },
     },
     destination,
@@ -54,4 +56,16 @@ export function createLogger(
 /** A logger that drops everything, for tests and one-shot commands. */
 export function silentLogger(): Logger {
   return pino({ level: "silent" });
+}
+
+function serializeErrorFields(object: Record<string, unknown>): Record<string, unknown> {
+  if (!(object.err instanceof Error) && !(object.error instanceof Error)) return object;
+  return { ...object, err: serializeError(object.err), error: serializeError(object.error) };
+}
+
+/** pino's error shape plus our `code` and the detailed `logMessage` meant for the log. */
+function serializeError(error: unknown): unknown {
+  if (!(error instanceof Error)) return error;
+  const base = pino.stdSerializers.err(error);
+  return isOikosError(error) ? { ...base, code: error.code, logMessage: error.logMessage } : base;
 }

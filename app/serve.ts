@@ -1,9 +1,9 @@
+import { runTerminalChat } from "../bot/shell/terminal-chat.ts";
 import type { CommandIO } from "./command-module.ts";
-import { type ProcessRole, compose } from "./compose.ts";
+import { compose, type ProcessRole } from "./compose.ts";
 import { loadConfig } from "./config.ts";
 import { type RunningHttpServer, startHttpServer } from "./http-server.ts";
 import { openRuntime } from "./runtime.ts";
-import { runTerminalChat } from "../bot/shell/terminal-chat.ts";
 
 export interface ServeOptions {
   role: ProcessRole;
@@ -21,6 +21,7 @@ export async function serve(io: CommandIO, options: ServeOptions): Promise<numbe
   const runtime = await openRuntime(config);
   let http: RunningHttpServer | undefined;
   const composition = await compose(runtime, options.role);
+  composition.ctx.terminalAttached = options.terminal;
   try {
     if (config.http.enabled) {
       http = await startHttpServer({
@@ -36,7 +37,10 @@ export async function serve(io: CommandIO, options: ServeOptions): Promise<numbe
       });
     }
     await runtime.queue.start();
-    runtime.logger.info({ role: options.role, database: runtime.store.dialect, queue: runtime.queue.kind }, "oikos started");
+    runtime.logger.info(
+      { role: options.role, database: runtime.store.dialect, queue: runtime.queue.kind },
+      "oikos started",
+    );
     const stopSignal = waitForSignal();
     if (options.terminal && composition.ctx.runTerminal) {
       await Promise.race([composition.ctx.runTerminal(io), stopSignal.promise]);

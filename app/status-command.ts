@@ -11,17 +11,16 @@ export function statusCommand(runtime: Runtime, ctx: ComposeContext): BotCommand
     permission: "anyone",
     async run() {
       const { config } = runtime;
-      const database = runtime.store.dialect === "pglite" ? "PGlite (embedded)" : "PostgreSQL";
       const queue = runtime.queue.kind === "bullmq" ? "BullMQ on Redis" : "in-process queue";
-      const adapters = ["shell", ...ctx.chatAdapters.filter((a) => a !== "shell")];
+      const adapters = [...new Set([...(ctx.terminalAttached ? ["shell"] : []), ...ctx.chatAdapters])];
       const model = config.model.baseUrl
         ? `${config.model.name} at ${safeUrl(config.model.baseUrl)}${config.model.apiKey ? " (API key set)" : ""}`
         : "not configured (set OPENAI_BASE_URL, OPENAI_API_KEY, OIKOS_MODEL)";
       return [
         "oikos status",
-        `  database:  ${database} — ${runtime.store.describe}`,
+        `  database:  ${runtime.store.describe}`,
         `  queue:     ${queue}`,
-        `  chat:      ${adapters.join(", ")}`,
+        `  chat:      ${adapters.join(", ") || "none"}`,
         `  model:     ${model}`,
         `  http:      ${config.http.enabled ? `${config.http.host}:${config.http.port}` : "disabled (set OIKOS_HTTP_PORT)"}`,
       ].join("\n");

@@ -1,14 +1,15 @@
-import { sweepContext } from "../../jobs/execution/capability.ts";
 import { registerIdleSweep } from "../../agent/idle-sweep.ts";
+import { sweepContext } from "../../jobs/execution/capability.ts";
 import { registerAllSweeps } from "../../jobs/sweeps/default-sweeps.ts";
 import { formatSweepReports, runSweeps, sweepKinds } from "../../jobs/sweeps/registry.ts";
 import type { CommandIO } from "../command-module.ts";
 import { loadConfig } from "../config.ts";
 import { openRuntime } from "../runtime.ts";
 
-export const description = "run sweeps now (stale executions, expired approvals …) and print what changed";
+export const description =
+  "run sweeps now (stale executions, expired approvals, idle sessions) and print what changed";
 export const usage =
-  "oikos sweep [stale|approvals|all] [--json]\nDefault all. Prints one line per item changed or failed; exit code 1 when any failed.";
+  "oikos sweep [stale|approvals|idle|all] [--json]\nDefault all. Prints one line per item changed or failed; exit code 1 when any failed.";
 
 export async function run(argv: string[], io: CommandIO): Promise<number> {
   registerAllSweeps();
