@@ -52,5 +52,6 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   { path: "chat.slack.signingSecret", env: "SLACK_SIGNING_SECRET", doc: "Signing secret for HTTP mode", defaultText: "(unset)", secret: true },
   { path: "chat.slack.mode", env: "SLACK_MODE", doc: "socket or http", defaultText: "socket" },
   { path: "chat.slack.port", env: "SLACK_PORT", doc: "HTTP mode: port Bolt listens on for Slack's requests (`/slack/events`)", defaultText: "3000" },
+  { path: "chat.slack.operatorGroup", env: "SLACK_OPERATOR_GROUP", doc: "Slack user group id (S…) whose members are operators too", defaultText: "(unset)" },
   { path: "chat.slack.channels", env: "SLACK_CHANNELS", doc: "Comma-separated channel ids the bot serves", defaultText: "(none)" },
 ];

@@ -15,7 +15,7 @@ export type AccessLevel = "admin" | "operator" | "none";
 
 /**
  * Who may do what, decided per room: configured operators and admins, plus (Matrix) anyone at
- * the configured power level. The bot itself never has access: its own reactions on its cards
+ * the configured power level and (Slack) members of the operator user group. The bot itself never has access: its own reactions on its cards
  * must not approve anything.
  */
 export class RoomAccess {
@@ -29,6 +29,7 @@ export class RoomAccess {
     if (user === adapter.selfId) return "none";
     if (this.#config.admins.includes(user)) return "admin";
     if (this.#config.operators.includes(user)) return "operator";
+    if (adapter.isPlatformOperator && (await adapter.isPlatformOperator(user))) return "operator";
     if (this.#config.minPowerLevel !== undefined && adapter.powerLevel) {
       const level = await adapter.powerLevel(room, user);
       if (level !== undefined && level >= this.#config.minPowerLevel) return "operator";

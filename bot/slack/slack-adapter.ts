@@ -14,6 +14,8 @@ export interface SlackAdapterOptions {
   signingSecret?: string;
   /** HTTP mode: where Bolt listens (0 picks a free port). */
   port?: number;
+  /** Members of this user group (S…) are operators too; looked up at most once a minute. */
+  operatorGroup?: string;
   /** Channel ids the bot serves; empty = every channel it is in. */
   channels: readonly string[];
   /** A Web API double in tests (`…/api/`). */
@@ -24,6 +26,7 @@ export interface SlackAdapterOptions {
 }
 
 const SLASH = "/oikos";
+const GROUP_CACHE_MS = 60_000;
 
 /**
  * Slack through Bolt: Socket Mode by default (no public URL), HTTP mode with signing-secret
@@ -41,6 +44,7 @@ export class SlackAdapter implements ChatAdapter {
   #sink: InboundSink | undefined;
   #server: Server | undefined;
   readonly #pending = new Set<Promise<void>>();
+  #groupMembers: { at: number; users: Set<string> } | undefined;
 
   constructor(options: SlackAdapterOptions) {
     this.#options = options;
@@ -115,6 +119,16 @@ export class SlackAdapter implements ChatAdapter {
       timestamp: ref.messageId,
       name: names[key] ?? key,
     });
+  }
+
+  async isPlatformOperator(user: string): Promise<boolean> {
+    const group = this.#options.operatorGroup;
+    if (!group) return false;
+    if (!this.#groupMembers || Date.now() - this.#groupMembers.at > GROUP_CACHE_MS) {
+      const result = await this.#app.client.usergroups.users.list({ usergroup: group });
+      this.#groupMembers = { at: Date.now(), users: new Set(result.users ?? []) };
+    }
+    return this.#groupMembers.users.has(user);
   }
 
   #allowed(channel: string): boolean {

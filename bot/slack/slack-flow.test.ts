@@ -18,6 +18,7 @@ const SECRET = "double-signing-secret";
 const CHANNEL = "C0OPS";
 const ALICE = "U0ALICE";
 const MALLORY = "U0MALLORY";
+const CAROL = "U0CAROL";
 
 // A full task over Bolt in HTTP mode against the Slack double: signed Events API callbacks,
 // button clicks and `/oikos` go to Bolt's real HTTP receiver; the bot's Web API calls go to the
@@ -29,6 +30,7 @@ describe("slack adapter against the Slack double", () => {
 
   before(async () => {
     double = await SlackDouble.start({ botToken: TOKEN, signingSecret: SECRET });
+    double.userGroups.set("S0OPS", [CAROL]);
     h = await createChatHarness({ operators: [ALICE], admins: [ALICE] });
     adapter = new SlackAdapter({
       botToken: TOKEN,
@@ -36,6 +38,7 @@ describe("slack adapter against the Slack double", () => {
       signingSecret: SECRET,
       port: 0,
       channels: [CHANNEL],
+      operatorGroup: "S0OPS",
       slackApiUrl: double.apiUrl,
       logger: silentLogger(),
     });
@@ -176,6 +179,15 @@ describe("slack adapter against the Slack double", () => {
     assert.equal(await status(), "pending");
     await double.userMessage(ALICE, CHANNEL, "destroy host:nas scratch", { threadTs: root });
     await eventually("approved by phrase", async () => (await status()) === "approved");
+  });
+
+  test("a member of the operator user group is an operator; others are not", async () => {
+    const sent = await double.userMessage(CAROL, CHANNEL, "how full is the pool?");
+    const session = await eventually("carol's session", () =>
+      db().selectFrom("sessions").selectAll().where("thread", "=", sent.ts).executeTakeFirst(),
+    );
+    assert.equal(session.created_by, CAROL);
+    assert.ok(double.calls.includes("usergroups.users.list"));
   });
 
   test("/oikos sweep from an admin queues the sweep; from a stranger it is refused", async () => {

@@ -39,6 +39,8 @@ export class SlackDouble {
   readonly violations: SlackViolation[] = [];
   readonly reactions: { channel: string; ts: string; name: string; user: string }[] = [];
   readonly calls: string[] = [];
+  /** User groups (S…) and their members, for usergroups.users.list. */
+  readonly userGroups = new Map<string, string[]>();
   readonly botUserId = "UOIKOSBOT";
   readonly botId = "BOIKOS";
   readonly #server: Server;
@@ -215,6 +217,12 @@ export class SlackDouble {
           return reply(res, 200, { ok: false, error: "message_not_found" });
         this.reactions.push({ channel, ts: timestamp, name, user: this.botUserId });
         return reply(res, 200, { ok: true });
+      }
+      case "usergroups.users.list": {
+        const users = this.userGroups.get(String(args.usergroup));
+        return users
+          ? reply(res, 200, { ok: true, users })
+          : reply(res, 200, { ok: false, error: "no_such_subteam" });
       }
       case "conversations.info":
         return reply(res, 200, {
