@@ -1,9 +1,9 @@
 import { sql } from "kysely";
 import type { SweepContext, SweepItem } from "../jobs/sweeps/registry.ts";
 import { registerSweep, sweepItem } from "../jobs/sweeps/registry.ts";
-import { completeTask } from "../mcp-server/tools/task-complete.ts";
 import { OPEN_EXECUTION_STATUSES } from "../store/executions.ts";
 import { appendMessage } from "../store/messages.ts";
+import { completeSessionTask } from "../store/task-completion.ts";
 
 /** Idle this long → one nudge turn; idle this long again after the nudge → closed as partial. */
 export const IDLE_MS = 2 * 60_000;
@@ -102,16 +102,18 @@ async function close(
   const summary =
     `Closed by the idle sweep after a nudge went unanswered (no activity for ${minutes}+ minutes). ` +
     `Last word from the agent: ${last?.content.slice(0, 500) ?? "(none)"}`;
-  const result = await completeTask(
-    { db: ctx.db, actor: "sweep", events: ctx.events, clock: () => ctx.now },
+  const result = await completeSessionTask(
+    ctx.db,
     sessionId,
     {
       outcome: "partial",
       summary,
       left_open: "complete_task was never called; check that the goal was actually met",
     },
+    { now: ctx.now },
   );
-  if (result.isError) return null;
+  if (!result.ok) return null;
+  for (const event of result.events) await ctx.events.publish(event);
   const note =
     "I closed this task as partial: it sat idle after the work and never called complete_task, even after a nudge. " +
     "Reply in this thread to pick it up again.";

@@ -1,15 +1,11 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { STEP_RISKS, STEP_STATUSES } from "../../store/plans.ts";
-import { askQuestion } from "../../store/questions.ts";
-import { defineTool } from "../define-tool.ts";
-import { requireSession } from "../session-context.ts";
-import { now } from "../tool-deps.ts";
-import { ok } from "../tool-result.ts";
 import { completeTask, OUTCOMES } from "./task-complete.ts";
 import type { TaskToolDeps } from "./task-deps.ts";
-import { loadOpenSession, publish } from "./task-deps.ts";
 import { proposePlan, setGoal, updatePlanStep } from "./task-plan.ts";
+import { askOperator } from "./task-question.ts";
+import { defineSessionTool } from "./task-session-tool.ts";
 
 export type { TaskToolDeps } from "./task-deps.ts";
 
@@ -18,7 +14,7 @@ export type { TaskToolDeps } from "./task-deps.ts";
  * check here that refuses with the next correct action; SOUL.md only explains them.
  */
 export function registerTaskTools(server: McpServer, deps: TaskToolDeps): void {
-  defineTool(
+  defineSessionTool(
     server,
     deps,
     "set_goal",
@@ -29,14 +25,10 @@ export function registerTaskTools(server: McpServer, deps: TaskToolDeps): void {
         "and call propose_plan.",
       inputSchema: { goal: z.string().min(3).max(500).describe("the operator's goal, in one sentence") },
     },
-    async (args, context) => {
-      const session = requireSession(context.extra, "set_goal");
-      if ("refusal" in session) return session.refusal;
-      return setGoal(deps, session.sessionId, args.goal);
-    },
+    async (args, sessionId) => setGoal(deps, sessionId, args.goal),
   );
 
-  defineTool(
+  defineSessionTool(
     server,
     deps,
     "propose_plan",
@@ -62,14 +54,10 @@ export function registerTaskTools(server: McpServer, deps: TaskToolDeps): void {
           .max(30),
       },
     },
-    async (args, context) => {
-      const session = requireSession(context.extra, "propose_plan");
-      if ("refusal" in session) return session.refusal;
-      return proposePlan(deps, session.sessionId, args.steps);
-    },
+    async (args, sessionId) => proposePlan(deps, sessionId, args.steps),
   );
 
-  defineTool(
+  defineSessionTool(
     server,
     deps,
     "update_plan_step",
@@ -86,14 +74,10 @@ export function registerTaskTools(server: McpServer, deps: TaskToolDeps): void {
         replaced_reason: z.string().optional(),
       },
     },
-    async (args, context) => {
-      const session = requireSession(context.extra, "update_plan_step");
-      if ("refusal" in session) return session.refusal;
-      return updatePlanStep(deps, session.sessionId, args);
-    },
+    async (args, sessionId) => updatePlanStep(deps, sessionId, args),
   );
 
-  defineTool(
+  defineSessionTool(
     server,
     deps,
     "ask_operator",
@@ -107,27 +91,10 @@ export function registerTaskTools(server: McpServer, deps: TaskToolDeps): void {
         options: z.array(z.string().min(1).max(200)).max(6).optional(),
       },
     },
-    async (args, context) => {
-      const session = requireSession(context.extra, "ask_operator");
-      if ("refusal" in session) return session.refusal;
-      const loaded = await loadOpenSession(deps, session.sessionId, "ask_operator");
-      if ("refusal" in loaded) return loaded.refusal;
-      const at = now(deps);
-      const question = await askQuestion(deps.db, { sessionId: session.sessionId, ...args }, at);
-      await deps.db
-        .updateTable("sessions")
-        .set({ status: "awaiting_input", updated_at: at, last_activity_at: at })
-        .where("id", "=", session.sessionId)
-        .execute();
-      await publish(deps, { type: "question.raised", sessionId: session.sessionId, questionId: question.id });
-      return ok({
-        question_id: question.id,
-        next: "Question sent. End your turn now; the operator's answer arrives as their next message.",
-      });
-    },
+    async (args, sessionId) => askOperator(deps, sessionId, args),
   );
 
-  defineTool(
+  defineSessionTool(
     server,
     deps,
     "complete_task",
@@ -144,10 +111,6 @@ export function registerTaskTools(server: McpServer, deps: TaskToolDeps): void {
         left_open: z.string().max(2000).optional().describe("what is left for later"),
       },
     },
-    async (args, context) => {
-      const session = requireSession(context.extra, "complete_task");
-      if ("refusal" in session) return session.refusal;
-      return completeTask(deps, session.sessionId, args);
-    },
+    async (args, sessionId) => completeTask(deps, sessionId, args),
   );
 }

@@ -1,0 +1,233 @@
+import type { Kysely } from "kysely";
+import { cancelApprovalOfExecution } from "./approvals.ts";
+import { OPEN_EXECUTION_STATUSES, transitionExecution } from "./executions.ts";
+import { recordFeedback } from "./feedback.ts";
+import { closeActiveGoal, goalSince } from "./goals.ts";
+import { planAdherence } from "./plans.ts";
+import type { Database } from "./schema.ts";
+import { writeSessionKnowledge } from "./session-knowledge.ts";
+import { closeWindows } from "./windows.ts";
+
+export const OUTCOMES = ["success", "partial", "failure"] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+export interface TaskCompletionInput {
+  outcome: string;
+  summary: string;
+  verification?: string;
+  root_cause?: string;
+  left_open?: string;
+}
+
+/** An outcome outside the enum is never read as success. */
+export function normaliseOutcome(value: string): Outcome {
+  const v = value.trim().toLowerCase();
+  return (OUTCOMES as readonly string[]).includes(v) ? (v as Outcome) : "partial";
+}
+
+/**
+ * Events the caller publishes after a completion (store/ imports nothing above it, so they are plain
+ * data shaped like the matching DomainEvents).
+ */
+export type TaskCompletionEvent =
+  | {
+      type: "approval.decided";
+      sessionId: string;
+      approvalId: string;
+      decision: "cancelled";
+      by: string;
+      via: string;
+    }
+  | { type: "task.completed"; sessionId: string; outcome: string };
+
+export type TaskCompletionRefusalCode =
+  | "missing"
+  | "already_complete"
+  | "reopened_without_goal"
+  | "open_executions"
+  | "no_writeback"
+  | "completed_meanwhile";
+
+export type TaskCompletionResult =
+  | {
+      ok: true;
+      outcome: Outcome;
+      /** Set when the requested outcome was not one of OUTCOMES and was recorded as partial. */
+      outcomeNote: string | null;
+      planAdherence: { done: number; total: number };
+      cancelledApprovals: string[];
+      /** Slug of the automatic knowledge entry, or null when it could not be written. */
+      knowledge: string | null;
+      events: TaskCompletionEvent[];
+    }
+  | { ok: false; code: TaskCompletionRefusalCode; message: string; data?: unknown };
+
+export interface TaskCompletionOptions {
+  now?: Date;
+  logger?: { error(object: object, message?: string): void };
+}
+
+function refusal(code: TaskCompletionRefusalCode, message: string, data?: unknown): TaskCompletionResult {
+  return { ok: false, code, message, ...(data === undefined ? {} : { data }) };
+}
+
+/**
+ * Closes a session's task: the gates (no second completion, no success with open executions or
+ * without write-back after live discovery), then the cascade in one transaction (session closed,
+ * goal closed, queued/pending executions and their approvals cancelled, windows closed, feedback
+ * recorded), then the automatic knowledge entry. Refusal messages name the next correct action; the
+ * complete_task tool returns them to the model, the idle sweep logs them.
+ */
+export async function completeSessionTask(
+  db: Kysely<Database>,
+  sessionId: string,
+  input: TaskCompletionInput,
+  options: TaskCompletionOptions = {},
+): Promise<TaskCompletionResult> {
+  const at = options.now ?? new Date();
+  const session = await db.selectFrom("sessions").selectAll().where("id", "=", sessionId).executeTakeFirst();
+  if (!session) {
+    return refusal("missing", `complete_task: session ${sessionId} does not exist. Tell the operator.`);
+  }
+  if (session.status === "done" || session.status === "failed") {
+    return refusal(
+      "already_complete",
+      `complete_task refused: the task is already complete (outcome ${session.outcome ?? "unknown"}). Do not call ` +
+        "complete_task again. If the operator pointed out something still wrong, answer them; a new request reopens the " +
+        "session and needs set_goal + propose_plan.",
+    );
+  }
+  if (
+    session.requires_replan &&
+    session.reopened_at &&
+    !(await goalSince(db, sessionId, session.reopened_at))
+  ) {
+    return refusal(
+      "reopened_without_goal",
+      "complete_task refused: the previous task of this session is already complete; the operator's new message " +
+        "reopened the session. Do not complete it again. If they asked for something new, call set_goal and " +
+        "propose_plan; if not, just answer them.",
+    );
+  }
+  const outcome = normaliseOutcome(input.outcome);
+  const open = await db
+    .selectFrom("executions")
+    .select(["id", "status", "target", "command"])
+    .where("session_id", "=", sessionId)
+    .where("status", "in", [...OPEN_EXECUTION_STATUSES])
+    .execute();
+  if (outcome === "success" && open.length > 0) {
+    return refusal(
+      "open_executions",
+      `complete_task(success) refused: ${open.length} execution(s) of this session are still open ` +
+        `(${open.map((e) => `${e.id} ${e.status} on ${e.target}`).join("; ")}). Wait for their results (you are ` +
+        "resumed when they finish) and verify, or complete with outcome partial and say what is left.",
+      { open: open.map((e) => ({ id: e.id, status: e.status })) },
+    );
+  }
+  const discovered =
+    session.live_discovery ||
+    (await db
+      .selectFrom("executions")
+      .select("id")
+      .where("session_id", "=", sessionId)
+      .where("status", "=", "completed")
+      .executeTakeFirst()) !== undefined;
+  if (outcome === "success" && discovered && !session.entity_writeback) {
+    return refusal(
+      "no_writeback",
+      "complete_task(success) refused: this task ran commands against live targets but wrote nothing back. Call " +
+        "update_entity_attributes (facts you learned: versions, IPs, states) and create_relationship (dependencies you " +
+        "found), then complete_task again. If nothing was learned, complete with outcome partial.",
+    );
+  }
+  const adherence = await planAdherence(db, sessionId);
+  const cancelled = await db.transaction().execute(async (tx) => {
+    const moved = await tx
+      .updateTable("sessions")
+      .set({
+        status: outcome === "failure" ? "failed" : "done",
+        outcome,
+        summary: input.summary,
+        closed_at: at,
+        updated_at: at,
+        last_activity_at: at,
+      })
+      .where("id", "=", sessionId)
+      .where("status", "not in", ["done", "failed"])
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) === 0) return null;
+    await closeActiveGoal(tx, sessionId, outcome === "failure" ? "failed" : "done", input.summary, at);
+    const approvals: string[] = [];
+    for (const execution of open.filter((e) => e.status !== "running")) {
+      const cancelledExecution = await transitionExecution(tx, execution.id, {
+        from: ["pending_approval", "approved", "queued"],
+        to: "cancelled",
+        reason: "task completed",
+        now: at,
+      });
+      if (cancelledExecution) {
+        const approval = await cancelApprovalOfExecution(tx, execution.id, "complete_task", at);
+        if (approval) approvals.push(approval.id);
+      }
+    }
+    const rest = await tx
+      .updateTable("approvals")
+      .set({ status: "cancelled", decided_by: "complete_task", channel: "system", decided_at: at })
+      .where("session_id", "=", sessionId)
+      .where("status", "=", "pending")
+      .returning("id")
+      .execute();
+    approvals.push(...rest.map((r) => r.id));
+    await closeWindows(tx, sessionId);
+    await recordFeedback(
+      tx,
+      {
+        sessionId,
+        outcome,
+        planAdherence: adherence.ratio,
+        rootCause: input.root_cause ?? null,
+        notes: input.summary,
+      },
+      at,
+    );
+    return approvals;
+  });
+  if (cancelled === null) {
+    return refusal(
+      "completed_meanwhile",
+      "complete_task refused: the task was completed meanwhile. Do not call complete_task again.",
+    );
+  }
+  const knowledge = await writeSessionKnowledge(
+    db,
+    sessionId,
+    { ...input, goal: session.goal ?? "(no goal recorded)", outcome, at },
+    options.logger,
+  );
+  const events: TaskCompletionEvent[] = [
+    ...cancelled.map(
+      (approvalId): TaskCompletionEvent => ({
+        type: "approval.decided",
+        sessionId,
+        approvalId,
+        decision: "cancelled",
+        by: "oikos",
+        via: "complete_task",
+      }),
+    ),
+    { type: "task.completed", sessionId, outcome },
+  ];
+  return {
+    ok: true,
+    outcome,
+    outcomeNote:
+      outcome !== input.outcome
+        ? `"${input.outcome}" is not one of ${OUTCOMES.join(", ")}; recorded as partial`
+        : null,
+    planAdherence: { done: adherence.done, total: adherence.total },
+    cancelledApprovals: cancelled,
+    knowledge,
+    events,
+  };
+}
