@@ -4,6 +4,7 @@ import { App, LogLevel, type Receiver } from "@slack/bolt";
 import type { Logger } from "../../app/logger.ts";
 import type { CardAction, ChatAdapter, InboundSink, MessageRef, Outbound } from "../core/chat-adapter.ts";
 import { cardToBlocks, textToBlocks } from "./card-blocks.ts";
+import { OikosSocketModeReceiver } from "./socket-mode-receiver.ts";
 
 export interface SlackAdapterOptions {
   botToken: string;
@@ -55,9 +56,14 @@ export class SlackAdapter implements ChatAdapter {
       ...(options.slackApiUrl ? { clientOptions: { slackApiUrl: options.slackApiUrl } } : {}),
     };
     if (options.receiver) this.#app = new App({ ...common, receiver: options.receiver });
-    else if (options.mode === "socket")
-      this.#app = new App({ ...common, socketMode: true, appToken: options.appToken });
-    else this.#app = new App({ ...common, signingSecret: options.signingSecret ?? "" });
+    else if (options.mode === "socket") {
+      const receiver = new OikosSocketModeReceiver({
+        appToken: options.appToken ?? "",
+        logger: options.logger,
+        ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
+      });
+      this.#app = new App({ ...common, receiver });
+    } else this.#app = new App({ ...common, signingSecret: options.signingSecret ?? "" });
     this.#routes();
   }
 

@@ -15,198 +15,206 @@ import { SlackAdapter } from "./slack-adapter.ts";
 
 const TOKEN = "xoxb-double-token";
 const SECRET = "double-signing-secret";
+const APP_TOKEN = "xapp-double-app-token";
 const CHANNEL = "C0OPS";
 const ALICE = "U0ALICE";
 const MALLORY = "U0MALLORY";
 const CAROL = "U0CAROL";
 
-// A full task over Bolt in HTTP mode against the Slack double: signed Events API callbacks,
-// button clicks and `/oikos` go to Bolt's real HTTP receiver; the bot's Web API calls go to the
-// double, which checks every Block Kit payload.
-describe("slack adapter against the Slack double", () => {
-  let double: SlackDouble;
-  let h: ChatHarness;
-  let adapter: SlackAdapter;
+// A full task over Bolt against the Slack double, in both transports: HTTP mode (signed Events
+// API callbacks, button clicks and `/oikos` to Bolt's real HTTP receiver) and Socket Mode (the
+// same envelopes over the double's WebSocket, acknowledged by envelope id). The bot's Web API
+// calls go to the double, which checks every Block Kit payload.
+for (const mode of ["http", "socket"] as const)
+  describe(`slack adapter against the Slack double (${mode} mode)`, () => {
+    let double: SlackDouble;
+    let h: ChatHarness;
+    let adapter: SlackAdapter;
 
-  before(async () => {
-    double = await SlackDouble.start({ botToken: TOKEN, signingSecret: SECRET });
-    double.userGroups.set("S0OPS", [CAROL]);
-    h = await createChatHarness({ operators: [ALICE], admins: [ALICE] });
-    adapter = new SlackAdapter({
-      botToken: TOKEN,
-      mode: "http",
-      signingSecret: SECRET,
-      port: 0,
-      channels: [CHANNEL],
-      operatorGroup: "S0OPS",
-      slackApiUrl: double.apiUrl,
-      logger: silentLogger(),
+    before(async () => {
+      double = await SlackDouble.start({ botToken: TOKEN, signingSecret: SECRET, appToken: APP_TOKEN });
+      double.mode = mode;
+      double.userGroups.set("S0OPS", [CAROL]);
+      h = await createChatHarness({ operators: [ALICE], admins: [ALICE] });
+      adapter = new SlackAdapter({
+        botToken: TOKEN,
+        mode,
+        signingSecret: SECRET,
+        appToken: APP_TOKEN,
+        port: 0,
+        channels: [CHANNEL],
+        operatorGroup: "S0OPS",
+        slackApiUrl: double.apiUrl,
+        logger: silentLogger(),
+      });
+      h.adapters.set("slack", adapter);
+      await adapter.start((e) => h.core.handle(e));
+      if (mode === "http") double.appUrl = `http://127.0.0.1:${adapter.port}/slack/events`;
+      else await double.socketMode.connected();
     });
-    h.adapters.set("slack", adapter);
-    await adapter.start((e) => h.core.handle(e));
-    double.appUrl = `http://127.0.0.1:${adapter.port}/slack/events`;
-  });
-  after(async () => {
-    await adapter.stop();
-    await h.close();
-    await double.close();
-    assert.deepEqual(double.violations, [], "every Block Kit payload was valid");
-  });
-
-  const db = () => h.store.db;
-  let root = "";
-  let sessionId = "";
-
-  test("a message starts a session in its thread; a retried delivery of the same event is dropped", async () => {
-    assert.equal(adapter.selfId, double.botUserId);
-    const sent = await double.userMessage(ALICE, CHANNEL, "why is the nas slow?");
-    assert.equal(sent.delivery.status, 200);
-    root = sent.ts;
-    const session = await eventually("session", () =>
-      db().selectFrom("sessions").selectAll().where("thread", "=", root).executeTakeFirst(),
-    );
-    sessionId = session.id;
-    const event = {
-      type: "message",
-      channel: CHANNEL,
-      user: ALICE,
-      text: "why is the nas slow?",
-      ts: root,
-      channel_type: "channel",
-    };
-    const retry = await double.deliverEvent(event, sent.eventId, 1);
-    assert.equal(retry.status, 200);
-    await adapter.idle();
-    assert.equal((await queuedJobs(h, "agent-turn")).length, 1, "the retried delivery started nothing");
-  });
-
-  test("plan card with buttons; a stranger's click does nothing, the operator's approves and chat.update removes the buttons", async () => {
-    await proposePlan(h, sessionId, [
-      { title: "Check the pool status", target: "host:nas", risk: "read_only" },
-      { title: "Start a scrub", target: "host:nas", risk: "config_mutation" },
-    ]);
-    const card = await eventually("plan card", () => double.byBot().find((m) => m.text.includes("📋 Plan")));
-    assert.equal(card.thread_ts, root);
-    const buttons = card.blocks!.flatMap((b) =>
-      b.type === "actions" ? b.elements.map((e) => e.action_id) : [],
-    );
-    assert.deepEqual(buttons, ["oikos:approve", "oikos:deny"]);
-    assert.equal(double.reactions.length, 0, "Slack cards use buttons, not reactions");
-
-    const strangerClick = await double.click(MALLORY, CHANNEL, card.ts, "oikos:approve");
-    assert.equal(strangerClick.status, 200);
-    await eventually("stranger click audited", () =>
-      db()
-        .selectFrom("audit_log")
-        .select("id")
-        .where("action", "=", "consent.ignored")
-        .where("actor", "=", MALLORY)
-        .executeTakeFirst(),
-    );
-    const plan = () =>
-      db().selectFrom("plans").selectAll().where("session_id", "=", sessionId).executeTakeFirstOrThrow();
-    assert.equal((await plan()).status, "proposed");
-
-    const click = await double.click(ALICE, CHANNEL, card.ts, "oikos:approve");
-    assert.equal(click.status, 200);
-    await eventually("plan approved", async () => (await plan()).status === "approved");
-    await eventually("buttons replaced", () => !card.blocks!.some((b) => b.type === "actions"));
-    assert.match(card.text, /approved by U0ALICE via the Approve button/);
-    assert.equal((await plan()).decided_via, "button");
-    await assert.rejects(
-      double.click(ALICE, CHANNEL, card.ts, "oikos:approve"),
-      /no button/,
-      "no double approval",
-    );
-  });
-
-  test("approval card: approve button, then progress edits and the summary in the thread", async () => {
-    const { executionId } = await requestExecutionApproval(h, sessionId, {
-      target: "host:nas",
-      command: "zpool scrub tank",
-      risk: "config_mutation",
-      purpose: "check the disks",
+    after(async () => {
+      await adapter.stop();
+      await h.close();
+      await double.close();
+      assert.deepEqual(double.violations, [], "every Block Kit payload was valid");
     });
-    const card = await eventually("approval card", () =>
-      double.byBot().find((m) => m.text.includes("🔐 Approval needed")),
-    );
-    await double.click(ALICE, CHANNEL, card.ts, "oikos:approve");
-    await eventually("approved", () => card.text.includes("approved by U0ALICE"));
-    await finishExecution(h, sessionId, executionId, { exitCode: 0, stdout: "scrub started on tank" });
-    await eventually("finished", () => card.text.includes("finished, exit 0"));
-    assert.ok(
-      card.blocks!.some((b) => b.type === "section" && b.text.text.includes("scrub started on tank")),
-    );
-    await db()
-      .updateTable("sessions")
-      .set({ summary: "scrub running; no errors so far" })
-      .where("id", "=", sessionId)
-      .execute();
-    await h.events.publish({ type: "task.completed", sessionId, outcome: "success" });
-    const summary = await eventually("summary", () =>
-      double.byBot().find((m) => m.text.includes("Task success")),
-    );
-    assert.equal(summary.thread_ts, root);
-  });
 
-  test("destructive: 👍 does not approve, the typed phrase in the thread does", async () => {
-    const { approvalId } = await requestExecutionApproval(h, sessionId, {
-      target: "host:nas",
-      command: "zpool destroy scratch",
-      risk: "destructive",
-      purpose: "free the old pool",
-      requiredPhrase: "destroy host:nas scratch",
+    const db = () => h.store.db;
+    let root = "";
+    let sessionId = "";
+
+    test("a message starts a session in its thread; a retried delivery of the same event is dropped", async () => {
+      assert.equal(adapter.selfId, double.botUserId);
+      const sent = await double.userMessage(ALICE, CHANNEL, "why is the nas slow?");
+      assert.equal(sent.delivery.status, 200);
+      root = sent.ts;
+      const session = await eventually("session", () =>
+        db().selectFrom("sessions").selectAll().where("thread", "=", root).executeTakeFirst(),
+      );
+      sessionId = session.id;
+      const event = {
+        type: "message",
+        channel: CHANNEL,
+        user: ALICE,
+        text: "why is the nas slow?",
+        ts: root,
+        channel_type: "channel",
+      };
+      const retry = await double.deliverEvent(event, sent.eventId, 1);
+      assert.equal(retry.status, 200);
+      await adapter.idle();
+      assert.equal((await queuedJobs(h, "agent-turn")).length, 1, "the retried delivery started nothing");
     });
-    const card = await eventually("destructive card", () =>
-      double.byBot().find((m) => m.text.includes("typed confirmation required")),
-    );
-    const buttons = card.blocks!.flatMap((b) =>
-      b.type === "actions" ? b.elements.map((e) => e.action_id) : [],
-    );
-    assert.deepEqual(buttons, ["oikos:deny"], "no approve button for a destructive step");
-    await double.userReaction(ALICE, CHANNEL, card.ts, "+1");
-    await eventually("refusal told", () =>
-      double.byBot().some((m) => m.text.includes("type exactly `destroy host:nas scratch`")),
-    );
-    const status = async () =>
-      (
-        await db()
-          .selectFrom("approvals")
-          .select("status")
-          .where("id", "=", approvalId)
-          .executeTakeFirstOrThrow()
-      ).status;
-    assert.equal(await status(), "pending");
-    await double.userMessage(ALICE, CHANNEL, "destroy host:nas scratch", { threadTs: root });
-    await eventually("approved by phrase", async () => (await status()) === "approved");
-  });
 
-  test("a member of the operator user group is an operator; others are not", async () => {
-    const sent = await double.userMessage(CAROL, CHANNEL, "how full is the pool?");
-    const session = await eventually("carol's session", () =>
-      db().selectFrom("sessions").selectAll().where("thread", "=", sent.ts).executeTakeFirst(),
-    );
-    assert.equal(session.created_by, CAROL);
-    assert.ok(double.calls.includes("usergroups.users.list"));
-  });
+    test("plan card with buttons; a stranger's click does nothing, the operator's approves and chat.update removes the buttons", async () => {
+      await proposePlan(h, sessionId, [
+        { title: "Check the pool status", target: "host:nas", risk: "read_only" },
+        { title: "Start a scrub", target: "host:nas", risk: "config_mutation" },
+      ]);
+      const card = await eventually("plan card", () =>
+        double.byBot().find((m) => m.text.includes("📋 Plan")),
+      );
+      assert.equal(card.thread_ts, root);
+      const buttons = card.blocks!.flatMap((b) =>
+        b.type === "actions" ? b.elements.map((e) => e.action_id) : [],
+      );
+      assert.deepEqual(buttons, ["oikos:approve", "oikos:deny"]);
+      assert.equal(double.reactions.length, 0, "Slack cards use buttons, not reactions");
 
-  test("/oikos sweep from an admin queues the sweep; from a stranger it is refused", async () => {
-    const ack = await double.slashCommand(ALICE, CHANNEL, "/oikos", "sweep approvals");
-    assert.equal(ack.status, 200);
-    await eventually("sweep queued", async () => (await queuedJobs(h, "sweep")).length === 1);
-    assert.deepEqual(await queuedJobs(h, "sweep"), [{ kind: "approvals" }]);
-    await eventually("answer posted", () =>
-      double.byBot().some((m) => m.text.includes("Sweep `approvals` queued")),
-    );
-    await double.slashCommand(MALLORY, CHANNEL, "/oikos", "sweep all");
-    await eventually("stranger refused", () =>
-      db()
-        .selectFrom("audit_log")
-        .select("id")
-        .where("action", "=", "chat.refused")
-        .where("actor", "=", MALLORY)
-        .executeTakeFirst(),
-    );
-    assert.equal((await queuedJobs(h, "sweep")).length, 1);
+      const strangerClick = await double.click(MALLORY, CHANNEL, card.ts, "oikos:approve");
+      assert.equal(strangerClick.status, 200);
+      await eventually("stranger click audited", () =>
+        db()
+          .selectFrom("audit_log")
+          .select("id")
+          .where("action", "=", "consent.ignored")
+          .where("actor", "=", MALLORY)
+          .executeTakeFirst(),
+      );
+      const plan = () =>
+        db().selectFrom("plans").selectAll().where("session_id", "=", sessionId).executeTakeFirstOrThrow();
+      assert.equal((await plan()).status, "proposed");
+
+      const click = await double.click(ALICE, CHANNEL, card.ts, "oikos:approve");
+      assert.equal(click.status, 200);
+      await eventually("plan approved", async () => (await plan()).status === "approved");
+      await eventually("buttons replaced", () => !card.blocks!.some((b) => b.type === "actions"));
+      assert.match(card.text, /approved by U0ALICE via the Approve button/);
+      assert.equal((await plan()).decided_via, "button");
+      await assert.rejects(
+        double.click(ALICE, CHANNEL, card.ts, "oikos:approve"),
+        /no button/,
+        "no double approval",
+      );
+    });
+
+    test("approval card: approve button, then progress edits and the summary in the thread", async () => {
+      const { executionId } = await requestExecutionApproval(h, sessionId, {
+        target: "host:nas",
+        command: "zpool scrub tank",
+        risk: "config_mutation",
+        purpose: "check the disks",
+      });
+      const card = await eventually("approval card", () =>
+        double.byBot().find((m) => m.text.includes("🔐 Approval needed")),
+      );
+      await double.click(ALICE, CHANNEL, card.ts, "oikos:approve");
+      await eventually("approved", () => card.text.includes("approved by U0ALICE"));
+      await finishExecution(h, sessionId, executionId, { exitCode: 0, stdout: "scrub started on tank" });
+      await eventually("finished", () => card.text.includes("finished, exit 0"));
+      assert.ok(
+        card.blocks!.some((b) => b.type === "section" && b.text.text.includes("scrub started on tank")),
+      );
+      await db()
+        .updateTable("sessions")
+        .set({ summary: "scrub running; no errors so far" })
+        .where("id", "=", sessionId)
+        .execute();
+      await h.events.publish({ type: "task.completed", sessionId, outcome: "success" });
+      const summary = await eventually("summary", () =>
+        double.byBot().find((m) => m.text.includes("Task success")),
+      );
+      assert.equal(summary.thread_ts, root);
+    });
+
+    test("destructive: 👍 does not approve, the typed phrase in the thread does", async () => {
+      const { approvalId } = await requestExecutionApproval(h, sessionId, {
+        target: "host:nas",
+        command: "zpool destroy scratch",
+        risk: "destructive",
+        purpose: "free the old pool",
+        requiredPhrase: "destroy host:nas scratch",
+      });
+      const card = await eventually("destructive card", () =>
+        double.byBot().find((m) => m.text.includes("typed confirmation required")),
+      );
+      const buttons = card.blocks!.flatMap((b) =>
+        b.type === "actions" ? b.elements.map((e) => e.action_id) : [],
+      );
+      assert.deepEqual(buttons, ["oikos:deny"], "no approve button for a destructive step");
+      await double.userReaction(ALICE, CHANNEL, card.ts, "+1");
+      await eventually("refusal told", () =>
+        double.byBot().some((m) => m.text.includes("type exactly `destroy host:nas scratch`")),
+      );
+      const status = async () =>
+        (
+          await db()
+            .selectFrom("approvals")
+            .select("status")
+            .where("id", "=", approvalId)
+            .executeTakeFirstOrThrow()
+        ).status;
+      assert.equal(await status(), "pending");
+      await double.userMessage(ALICE, CHANNEL, "destroy host:nas scratch", { threadTs: root });
+      await eventually("approved by phrase", async () => (await status()) === "approved");
+    });
+
+    test("a member of the operator user group is an operator; others are not", async () => {
+      const sent = await double.userMessage(CAROL, CHANNEL, "how full is the pool?");
+      const session = await eventually("carol's session", () =>
+        db().selectFrom("sessions").selectAll().where("thread", "=", sent.ts).executeTakeFirst(),
+      );
+      assert.equal(session.created_by, CAROL);
+      assert.ok(double.calls.includes("usergroups.users.list"));
+    });
+
+    test("/oikos sweep from an admin queues the sweep; from a stranger it is refused", async () => {
+      const ack = await double.slashCommand(ALICE, CHANNEL, "/oikos", "sweep approvals");
+      assert.equal(ack.status, 200);
+      await eventually("sweep queued", async () => (await queuedJobs(h, "sweep")).length === 1);
+      assert.deepEqual(await queuedJobs(h, "sweep"), [{ kind: "approvals" }]);
+      await eventually("answer posted", () =>
+        double.byBot().some((m) => m.text.includes("Sweep `approvals` queued")),
+      );
+      await double.slashCommand(MALLORY, CHANNEL, "/oikos", "sweep all");
+      await eventually("stranger refused", () =>
+        db()
+          .selectFrom("audit_log")
+          .select("id")
+          .where("action", "=", "chat.refused")
+          .where("actor", "=", MALLORY)
+          .executeTakeFirst(),
+      );
+      assert.equal((await queuedJobs(h, "sweep")).length, 1);
+    });
   });
-});

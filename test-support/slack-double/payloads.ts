@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from "node:crypto";
 import type { Block } from "./block-kit-schemas.ts";
 
-// What Slack sends an app in HTTP mode, built the way Slack builds it.
+// What Slack sends an app (over HTTP or Socket Mode), built the way Slack builds it.
 
 export const TEAM = "T0DOUBLE";
 export const APP = "A0DOUBLE";
@@ -16,8 +16,8 @@ export function eventEnvelope(
   eventId: string,
   eventTime: number,
   botUserId: string,
-): string {
-  return JSON.stringify({
+): Record<string, unknown> {
+  return {
     token: "legacy-verification-token",
     team_id: TEAM,
     api_app_id: APP,
@@ -26,10 +26,10 @@ export function eventEnvelope(
     event_id: eventId,
     event_time: eventTime,
     authorizations: [{ team_id: TEAM, user_id: botUserId, is_bot: true }],
-  });
+  };
 }
 
-export function blockActionsBody(input: {
+export function blockActionsPayload(input: {
   user: string;
   channel: string;
   message: { ts: string; text: string; user: string; blocks?: Block[]; thread_ts?: string };
@@ -38,8 +38,8 @@ export function blockActionsBody(input: {
   value: string | undefined;
   actionTs: string;
   responseUrl: string;
-}): string {
-  const payload = {
+}): Record<string, unknown> {
+  return {
     type: "block_actions",
     user: { id: input.user, username: input.user, team_id: TEAM },
     api_app_id: APP,
@@ -64,17 +64,16 @@ export function blockActionsBody(input: {
       },
     ],
   };
-  return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
 }
 
-export function slashCommandBody(input: {
+export function slashCommandParams(input: {
   user: string;
   channel: string;
   command: string;
   text: string;
   responseUrl: string;
-}): string {
-  return new URLSearchParams({
+}): Record<string, string> {
+  return {
     token: "legacy-verification-token",
     team_id: TEAM,
     channel_id: input.channel,
@@ -84,5 +83,5 @@ export function slashCommandBody(input: {
     api_app_id: APP,
     response_url: input.responseUrl,
     trigger_id: `trig.${randomBytes(6).toString("hex")}`,
-  }).toString();
+  };
 }

@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Block, postMessageSchema, updateMessageSchema } from "./block-kit-schemas.ts";
-import { blockActionsBody, eventEnvelope, slackSignature, slashCommandBody } from "./payloads.ts";
+import { blockActionsPayload, eventEnvelope, slackSignature, slashCommandParams } from "./payloads.ts";
+import { SocketModeServer } from "./socket-mode-server.ts";
 
 export interface SlackMessage {
   channel: string;
@@ -13,6 +14,13 @@ export interface SlackMessage {
   thread_ts?: string;
   /** Every version of the message, oldest first (chat.update appends). */
   history: { text: string; blocks?: Block[] }[];
+}
+
+export interface SlackDoubleOptions {
+  botToken: string;
+  signingSecret: string;
+  /** Set to offer Socket Mode (apps.connections.open with this xapp- token). */
+  appToken?: string;
 }
 
 export interface SlackViolation {
@@ -45,6 +53,11 @@ export class SlackDouble {
   readonly botId = "BOIKOS";
   readonly #server: Server;
   readonly #botToken: string;
+  readonly #appToken: string | undefined;
+  /** Socket Mode: the app connects here (after apps.connections.open) and acks envelopes. */
+  readonly socketMode = new SocketModeServer();
+  /** How events reach the app: "http" (signed POSTs to appUrl) or "socket" (Socket Mode). */
+  mode: "http" | "socket" = "http";
   readonly #signingSecret: string;
   #url = "";
   #clock = 1_700_000_000;
@@ -52,15 +65,20 @@ export class SlackDouble {
   /** Where the app listens for Slack's requests (HTTP mode). */
   appUrl = "";
 
-  private constructor(options: { botToken: string; signingSecret: string }) {
+  private constructor(options: SlackDoubleOptions) {
     this.#botToken = options.botToken;
+    this.#appToken = options.appToken;
     this.#signingSecret = options.signingSecret;
     this.#server = createServer((req, res) => {
       this.#handle(req, res).catch((error: unknown) => reply(res, 500, { ok: false, error: String(error) }));
     });
+    this.#server.on("upgrade", (req, socket) => {
+      if ((req.url ?? "").startsWith("/socket")) this.socketMode.upgrade(req, socket);
+      else socket.destroy();
+    });
   }
 
-  static async start(options: { botToken: string; signingSecret: string }): Promise<SlackDouble> {
+  static async start(options: SlackDoubleOptions): Promise<SlackDouble> {
     const double = new SlackDouble(options);
     await new Promise<void>((resolve) => double.#server.listen(0, "127.0.0.1", resolve));
     double.#url = `http://127.0.0.1:${(double.#server.address() as AddressInfo).port}`;
@@ -73,6 +91,7 @@ export class SlackDouble {
   }
 
   async close(): Promise<void> {
+    this.socketMode.close();
     this.#server.closeAllConnections();
     await new Promise<void>((resolve) => this.#server.close(() => resolve()));
   }
@@ -132,12 +151,17 @@ export class SlackDouble {
 
   /** An Events API callback; `retryNum` marks it a retry of the same event id, as Slack does. */
   async deliverEvent(event: Record<string, unknown>, eventId: string, retryNum?: number): Promise<Delivery> {
+    const envelope = eventEnvelope(event, eventId, this.#clock, this.botUserId);
+    if (this.mode === "socket") {
+      const retry = retryNum !== undefined ? { num: retryNum, reason: "timeout" } : undefined;
+      return acked(await this.socketMode.send("events_api", envelope, retry));
+    }
     const headers: Record<string, string> = { "content-type": "application/json" };
     if (retryNum !== undefined) {
       headers["x-slack-retry-num"] = String(retryNum);
       headers["x-slack-retry-reason"] = "http_timeout";
     }
-    return this.#deliver(eventEnvelope(event, eventId, this.#clock, this.botUserId), headers);
+    return this.#deliver(JSON.stringify(envelope), headers);
   }
 
   /** A click on a button the message shows now; a button that is gone cannot be clicked. */
@@ -149,7 +173,7 @@ export class SlackDouble {
       .find((x) => x.e.action_id === actionId);
     if (!button)
       throw new Error(`message ${ts} has no button ${actionId} (buttons are replaced once decided)`);
-    const body = blockActionsBody({
+    const payload = blockActionsPayload({
       user,
       channel,
       message: {
@@ -165,12 +189,17 @@ export class SlackDouble {
       actionTs: this.#ts(),
       responseUrl: `${this.#url}/response`,
     });
+    if (this.mode === "socket") return acked(await this.socketMode.send("interactive", payload));
+    const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
     return this.#deliver(body, { "content-type": "application/x-www-form-urlencoded" });
   }
 
   async slashCommand(user: string, channel: string, command: string, text: string): Promise<Delivery> {
-    const body = slashCommandBody({ user, channel, command, text, responseUrl: `${this.#url}/response` });
-    return this.#deliver(body, { "content-type": "application/x-www-form-urlencoded" });
+    const params = slashCommandParams({ user, channel, command, text, responseUrl: `${this.#url}/response` });
+    if (this.mode === "socket") return acked(await this.socketMode.send("slash_commands", params));
+    return this.#deliver(new URLSearchParams(params).toString(), {
+      "content-type": "application/x-www-form-urlencoded",
+    });
   }
 
   async #deliver(body: string, headers: Record<string, string>): Promise<Delivery> {
@@ -194,6 +223,12 @@ export class SlackDouble {
     this.calls.push(method);
     const token = req.headers.authorization?.replace(/^Bearer /, "");
     const args = await readArgs(req);
+    if (method === "apps.connections.open") {
+      if (!this.#appToken || token !== this.#appToken)
+        return reply(res, 200, { ok: false, error: "invalid_auth" });
+      const ws = this.#url.replace(/^http/, "ws");
+      return reply(res, 200, { ok: true, url: `${ws}/socket?ticket=${randomBytes(6).toString("hex")}` });
+    }
     if ((token ?? args.token) !== this.#botToken)
       return reply(res, 200, { ok: false, error: "invalid_auth" });
     switch (method) {
@@ -319,4 +354,9 @@ function reply(res: ServerResponse, status: number, body: unknown): void {
   if (res.headersSent) return;
   res.writeHead(status, { "content-type": "application/json" });
   res.end(JSON.stringify(body));
+}
+
+/** A Socket Mode ack as a delivery result (the WebSocket has no status code: acked = 200). */
+function acked(payload: unknown): Delivery {
+  return { status: 200, body: JSON.stringify(payload ?? {}) };
 }
