@@ -1,4 +1,5 @@
 import { ModelFault, type ModelPort, type ModelReply, type ModelRequest } from "./model-port.ts";
+import { redactMessages } from "./redact-context.ts";
 
 export interface RetryPolicy {
   /** Total attempts per model call. Default 3. */
@@ -21,7 +22,8 @@ export function isEmptyReply(reply: ModelReply): boolean {
 /**
  * One model call with retries. Empty and refused replies, 429/5xx, timeouts and connection faults
  * are retried with backoff; an empty reply adds a short corrective note to the next attempt (an
- * escalating one on the last), never persisted. 4xx other than 408/409/429 are not retried.
+ * escalating one on the last), never persisted. 4xx other than 408/409/429 are not retried. Every
+ * request's messages are redacted (policy/redact.ts) on the way out: no secret reaches the endpoint.
  */
 export async function callModel(
   model: ModelPort,
@@ -35,9 +37,9 @@ export async function callModel(
   let corrective: string | null = null;
   let lastFault = new ModelFault("empty", "no attempt made");
   for (let attempt = 1; attempt <= options.retry.attempts; attempt++) {
-    const messages = corrective
-      ? [...request.messages, { role: "system" as const, content: corrective }]
-      : request.messages;
+    const messages = redactMessages(
+      corrective ? [...request.messages, { role: "system" as const, content: corrective }] : request.messages,
+    );
     try {
       const reply = await model.complete({ ...request, messages });
       await options.onAttempt?.(reply);

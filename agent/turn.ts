@@ -1,3 +1,4 @@
+import { redact } from "../policy/redact.ts";
 import { appendMessage, recentMessages, type StoredToolCall } from "../store/messages.ts";
 import { getSession } from "../store/sessions.ts";
 import { recordTokenUsage } from "../store/token-usage.ts";
@@ -145,10 +146,11 @@ async function executeCall(deps: AgentDeps, sessionId: string, call: StoredToolC
   return deps.tools.call(sessionId, call.name, args as Record<string, unknown>);
 }
 
+/** Tool results are stored redacted: the transcript is replayed to the model on every later turn. */
 async function persistToolResult(deps: AgentDeps, sessionId: string, call: StoredToolCall, text: string) {
   await appendMessage(
     deps.db,
-    { sessionId, role: "tool", content: text, toolCallId: call.id, name: call.name, author: "mcp" },
+    { sessionId, role: "tool", content: redact(text), toolCallId: call.id, name: call.name, author: "mcp" },
     clockOf(deps),
   );
 }
