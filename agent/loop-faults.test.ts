@@ -118,16 +118,18 @@ describe("agent loop: model faults, bounded turns, one turn per session", () => 
   });
 
   test("concurrent turn requests for one session never overlap: they merge into one running turn", async () => {
+    // The first reply is held until both later requests have come back "merged": no guessing how long that takes.
+    const firstReply = Promise.withResolvers<void>();
     await h.useScript([
       {
         name: "slow",
         when: match.lastUserMessage("first"),
-        reply: { text: "Answer to first.", delayMs: 300 },
+        reply: { text: "Answer to first.", hold: firstReply.promise },
       },
       {
         name: "merged",
         when: match.lastUserMessage("second"),
-        reply: { text: "Answer to second.", delayMs: 50 },
+        reply: { text: "Answer to second." },
       },
     ]);
     const sessionId = await h.newSession();
@@ -135,16 +137,13 @@ describe("agent loop: model faults, bounded turns, one turn per session", () => 
     const firstTurn = requestTurn(h.deps, sessionId, "message");
     await h.model.waitForRequests(1);
     await h.say(sessionId, "second question");
-    const results = await Promise.all([
-      firstTurn,
+    const later = await Promise.all([
       requestTurn(h.deps, sessionId, "message"),
       requestTurn(h.deps, sessionId, "message"),
     ]);
-    assert.deepEqual(
-      results.map((r) => r.status),
-      ["ran", "merged", "merged"],
-    );
-    assert.deepEqual(results[0], { status: "ran", turns: ["answered", "answered"] });
+    assert.deepEqual(later, [{ status: "merged" }, { status: "merged" }]);
+    firstReply.resolve();
+    assert.deepEqual(await firstTurn, { status: "ran", turns: ["answered", "answered"] });
     assert.equal(h.model.peakConcurrency, 1);
     assert.deepEqual(
       h.model.requests.map((r) => r.step),
@@ -160,7 +159,12 @@ describe("agent loop: model faults, bounded turns, one turn per session", () => 
 
   test("a model call that times out is retried", async () => {
     await h.useScript([
-      { name: "hangs", when: match.lastUserMessage("slow"), reply: { text: "too late", delayMs: 2_000 } },
+      // Only the first reply hangs, until the client gives up; the retry answers at once.
+      {
+        name: "hangs",
+        when: match.lastUserMessage("slow"),
+        reply: { text: "too late", hold: new Promise(() => {}) },
+      },
       { name: "answers", when: match.lastUserMessage("slow"), reply: { text: "In time." } },
     ]);
     const patient = h.deps.model;
@@ -168,7 +172,8 @@ describe("agent loop: model faults, bounded turns, one turn per session", () => 
       baseUrl: h.model.url,
       apiKey: "t",
       model: "scripted",
-      timeoutMs: 300,
+      // Long enough for the retry's real round trip on a loaded machine; the hanging reply never answers anyway.
+      timeoutMs: 3_000,
     });
     try {
       const sessionId = await h.newSession();

@@ -26,11 +26,13 @@ describe(`agent-turn jobs on the ${redisUrl ? "BullMQ" : "in-process"} queue`, (
   });
 
   test("three turn jobs for one session at once: one model call at a time, merged into one turn", async () => {
+    // The reply is held until another job has merged into the running turn (turn_pending), then released.
+    const reply = Promise.withResolvers<void>();
     await h.useScript([
       {
         name: "answer",
         when: match.lastUserMessage("third"),
-        reply: { text: "All three answered.", delayMs: 200 },
+        reply: { text: "All three answered.", hold: reply.promise },
       },
     ]);
     const sessionId = await h.newSession();
@@ -39,6 +41,15 @@ describe(`agent-turn jobs on the ${redisUrl ? "BullMQ" : "in-process"} queue`, (
     await h.say(sessionId, "third");
     await Promise.all([1, 2, 3].map(() => queue.enqueue("agent-turn", { sessionId, reason: "message" })));
     await h.model.waitForRequests(1);
+    await waitFor(async () => {
+      const row = await h.store.db
+        .selectFrom("sessions")
+        .select(["turn_pending"])
+        .where("id", "=", sessionId)
+        .executeTakeFirst();
+      return row?.turn_pending === true;
+    });
+    reply.resolve();
     await waitFor(async () => {
       const row = await h.store.db
         .selectFrom("sessions")

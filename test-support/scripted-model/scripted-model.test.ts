@@ -127,3 +127,63 @@ describe("scripted model server through the openai SDK", () => {
     assert.deepEqual(model.remaining(), []);
   });
 });
+
+describe("scripted model: hold a reply until the test releases it", () => {
+  test("a held reply is written only after its gate opens; a never-settling hold ends when the client aborts", async () => {
+    const model = await startScriptedModel();
+    const client = new OpenAI({ baseURL: model.url, apiKey: "test", maxRetries: 0 });
+    try {
+      const gate = Promise.withResolvers<void>();
+      model.push(
+        {
+          name: "held",
+          when: match.lastUserMessage("held"),
+          reply: { text: "released", hold: gate.promise },
+        },
+        {
+          name: "meanwhile",
+          when: match.lastUserMessage("meanwhile"),
+          reply: { text: "served while the other reply is held" },
+        },
+        {
+          name: "hangs",
+          when: match.lastUserMessage("hang"),
+          reply: { text: "never", hold: new Promise(() => {}) },
+        },
+        { name: "after", when: match.lastUserMessage("after"), reply: { text: "still serving" } },
+      );
+      let settled = false;
+      const held = client.chat.completions
+        .create({ model: "m", messages: [{ role: "user", content: "held" }] })
+        .finally(() => {
+          settled = true;
+        });
+      await model.waitForRequests(1);
+      const meanwhile = await client.chat.completions.create({
+        model: "m",
+        messages: [{ role: "user", content: "meanwhile" }],
+      });
+      assert.equal(meanwhile.choices[0]!.message.content, "served while the other reply is held");
+      assert.equal(settled, false, "the reply waits for the gate");
+      gate.resolve();
+      assert.equal((await held).choices[0]!.message.content, "released");
+
+      const abort = new AbortController();
+      const hanging = client.chat.completions.create(
+        { model: "m", messages: [{ role: "user", content: "hang" }] },
+        { signal: abort.signal },
+      );
+      await model.waitForRequests(3);
+      abort.abort();
+      await assert.rejects(hanging);
+      const next = await client.chat.completions.create({
+        model: "m",
+        messages: [{ role: "user", content: "after" }],
+      });
+      assert.equal(next.choices[0]!.message.content, "still serving");
+      assert.deepEqual(model.remaining(), []);
+    } finally {
+      await model.close();
+    }
+  });
+});

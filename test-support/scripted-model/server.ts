@@ -124,6 +124,15 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
         timers.add(timer);
       });
     }
+    if (reply.hold && !res.destroyed) {
+      await Promise.race([
+        Promise.resolve(reply.hold).then(
+          () => {},
+          () => {},
+        ),
+        new Promise<void>((resolve) => res.once("close", resolve)),
+      ]);
+    }
     if (res.destroyed) return;
     if (reply.fault === "drop") {
       req.socket.destroy();

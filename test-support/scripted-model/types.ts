@@ -29,7 +29,7 @@ export interface ScriptedToolCall {
  * What the fixture answers. A normal reply carries text and/or tool calls; a fault replaces it:
  * `empty` (200 with no content and no tool calls), `http` (an error status, e.g. 429 or 500),
  * `refusal` (200 with only a refusal), `drop` (the connection is destroyed without an answer).
- * `delayMs` delays any reply (use it for timeouts).
+ * `delayMs` delays any reply; `hold` holds it until a promise the test controls settles.
  */
 export interface ScriptedReply {
   text?: string;
@@ -43,6 +43,13 @@ export interface ScriptedReply {
   /** For fault "refusal". */
   refusal?: string;
   delayMs?: number;
+  /**
+   * The reply waits (after `delayMs`) until this promise settles, so a test decides when the model
+   * answers instead of guessing a delay: `const gate = Promise.withResolvers<void>()`, reply
+   * `{ text, hold: gate.promise }`, later `gate.resolve()`. A promise that never settles hangs the
+   * request until the client gives up (abort, timeout); `close()` ends it too.
+   */
+  hold?: PromiseLike<unknown>;
   usage?: { prompt_tokens: number; completion_tokens: number };
 }
 
