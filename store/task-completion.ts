@@ -196,7 +196,8 @@ export async function completeSessionTask(
   if (cancelled === null) {
     return refusal(
       "completed_meanwhile",
-      "complete_task refused: the task was completed meanwhile. Do not call complete_task again.",
+      "complete_task refused: the task was completed meanwhile. Do not call complete_task again; end your turn " +
+        "with a short summary for the operator.",
     );
   }
   const knowledge = await writeSessionKnowledge(

@@ -156,10 +156,14 @@ export async function updatePlanStep(
     );
   }
   const step = steps.find((s) => s.seq === update.seq);
+  const open = nextOpenStep(steps);
+  const advance = open
+    ? `The next open step is ${open.seq} "${open.title}" (${open.status}): update_plan_step(${open.seq}, running), run it, then mark it done.`
+    : "Every step is closed: verify the operator's goal, then complete_task.";
   if (!step) {
     return refuse(
       `update_plan_step refused: plan ${plan.generation} has no step ${update.seq}; its steps are ` +
-        `${steps.map((s) => `${s.seq} "${s.title}" (${s.status})`).join(", ")}.`,
+        `${steps.map((s) => `${s.seq} "${s.title}" (${s.status})`).join(", ")}. Use one of these seq numbers. ${advance}`,
     );
   }
   if (update.status === "replaced") {
@@ -175,7 +179,10 @@ export async function updatePlanStep(
   }
   if (isClosedStep(step.status) && !isClosedStep(update.status)) {
     return refuse(
-      `update_plan_step refused: step ${step.seq} is already ${step.status}; it cannot go back to ${update.status}.`,
+      `update_plan_step refused: step ${step.seq} is already ${step.status}; a closed step does not go back to ` +
+        `${update.status}. ${advance} If step ${step.seq} turned out wrong, mark it failed (with a note) or replaced ` +
+        `(with a replaced_reason: ${REPLACED_REASONS.join(", ")}); to redo its work, replace the open steps and ` +
+        "propose_plan with a step that does it again.",
     );
   }
   if (update.status === "running" || update.status === "done") {
@@ -201,7 +208,8 @@ export async function updatePlanStep(
       .executeTakeFirst();
     if (!execution || execution.session_id !== sessionId) {
       return refuse(
-        `update_plan_step refused: execution ${update.execution_id} does not belong to this session.`,
+        `update_plan_step refused: execution ${update.execution_id} does not belong to this session. Pass the ` +
+          "execution_id that run returned in this session, or omit execution_id.",
       );
     }
   }
