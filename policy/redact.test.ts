@@ -37,6 +37,25 @@ for (const [text, secret] of SECRET_CASES) {
   });
 }
 
+test("redact removes the body and END line of a private key whose BEGIN line was cut off", () => {
+  const body = Array.from(
+    { length: 6 },
+    (_, i) => `b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAAB${i}`,
+  );
+  const capped = `head\n[… 9000 bytes omitted, 12000 bytes in total …]\nQyNTUxOQAAACD${body.join("\n")}\n-----END OPENSSH PRIVATE KEY-----\ndone\n`;
+  const out = redact(capped);
+  assert.doesNotMatch(out, /b3BlbnNz|QyNTUxOQ|END OPENSSH/, out);
+  assert.match(out, /^head\n\[… 9000 bytes omitted, 12000 bytes in total …\]\n\[REDACTED\]\ndone\n$/);
+  const start = `${body.join("\n")}\n-----END RSA PRIVATE KEY-----`;
+  assert.equal(redact(start), REDACTED);
+});
+
+test("a long base64 run without a key end is left alone, in linear time", () => {
+  const blob = "QUJD".repeat(200_000);
+  assert.equal(redact(blob), blob);
+  assert.equal(redact("see -----END CERTIFICATE-----"), "see -----END CERTIFICATE-----");
+});
+
 test("redact removes a whole PEM private key block", () => {
   const pem =
     "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\nAAAABG5vbmUAAAAEbm9uZQ==\n-----END OPENSSH PRIVATE KEY-----";

@@ -16,6 +16,12 @@ const PATTERNS: Pattern[] = [
     regex: /-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----[\s\S]*?(?:-----END \1PRIVATE KEY-----|$)/g,
     replace: () => REDACTED,
   },
+  // The body and END line of a private key whose BEGIN line was cut away (capped head + tail
+  // output). The lookbehind starts a match only where a base64 run starts, so it stays linear.
+  {
+    regex: /(?<![A-Za-z0-9+/=\r\n])[A-Za-z0-9+/=\r\n]*-----END [A-Z0-9 ]*PRIVATE KEY-----/g,
+    replace: (match: string) => (match.startsWith("\n") ? `\n${REDACTED}` : REDACTED),
+  },
   // Authorization headers, any scheme.
   {
     regex:

@@ -5,7 +5,7 @@ import { DbHostKeyStore } from "../../store/known-hosts.ts";
 import { createSshTransport } from "../ssh/create-ssh-transport.ts";
 import { registerAllSweeps } from "../sweeps/default-sweeps.ts";
 import { runSweeps, type SweepContext } from "../sweeps/registry.ts";
-import { DEFAULT_HEARTBEAT_MS, registerExecuteWorker } from "./execute-worker.ts";
+import { DEFAULT_HEARTBEAT_MS, startExecuteWorker } from "./execute-worker.ts";
 import { loadRunPolicy } from "./policy-adapter.ts";
 import { RunService } from "./run-service.ts";
 
@@ -63,20 +63,18 @@ export const executionCapability: Capability = {
     registerAllSweeps();
     if (ctx.role === "chat") return undefined;
     const { config, logger } = runtime;
-    const policy = await loadRunPolicy();
     const ssh = createSshTransport({
       ...(config.ssh.privateKeyPath ? { privateKeyPath: config.ssh.privateKeyPath } : {}),
       ...(config.ssh.knownHostsFile ? { knownHostsFile: config.ssh.knownHostsFile } : {}),
       connectTimeoutMs: config.ssh.connectTimeoutMs,
       hostKeyStore: new DbHostKeyStore(runtime.db),
     });
-    registerExecuteWorker({
+    startExecuteWorker({
       db: runtime.db,
       events: runtime.events,
       queue: runtime.queue,
       runner: ssh.router,
-      redact: policy.redact,
-      targets: { sshUser: config.ssh.user },
+      sshUser: config.ssh.user,
       maxOutputBytes: config.execution.maxOutputBytes,
       logger,
     });

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { Kysely } from "kysely";
+import { redact } from "../../policy/redact.ts";
 import {
   claimExecution,
   type ExecutionStatus,
@@ -28,7 +29,11 @@ export interface ExecuteWorkerOptions {
   events: EventBus;
   queue: QueuePort;
   runner: CommandRunner;
-  /** policy/redact: applied to stdout and stderr before they are stored (and so before any model sees them). */
+  /**
+   * policy/redact: applied to stdout, stderr and the status reason before they are stored (and so
+   * before any model sees them). Output arrives capped (head + tail); redact also catches a private
+   * key whose BEGIN line fell into the dropped middle.
+   */
   redact: (text: string) => string;
   targets: TargetDefaults;
   /** Executions running at once on one target in this process. Default 4. */
@@ -61,6 +66,25 @@ export function registerExecuteWorker(options: ExecuteWorkerOptions): { workerId
     onInterrupted: (job) => handleInterrupted(options, job),
   });
   return { workerId };
+}
+
+export interface StartExecuteWorkerDeps {
+  db: Kysely<Database>;
+  events: EventBus;
+  queue: QueuePort;
+  runner: CommandRunner;
+  /** SSH user for targets whose entity names none (config ssh.user). */
+  sshUser: string;
+  heartbeatMs?: number;
+  maxOutputBytes?: number;
+  perTargetConcurrency?: number;
+  logger?: ExecuteWorkerOptions["logger"];
+}
+
+/** The `execute` worker as every process wires it: policy/redact on everything it stores. */
+export function startExecuteWorker(deps: StartExecuteWorkerDeps): { workerId: string } {
+  const { sshUser, ...rest } = deps;
+  return registerExecuteWorker({ ...rest, redact, targets: { sshUser } });
 }
 
 async function runExecution(
@@ -106,7 +130,7 @@ async function execute(
       from: "running",
       to: "failed",
       workerId,
-      reason: `cannot reach target: ${resolved.reason}`,
+      reason: options.redact(`cannot reach target: ${resolved.reason}`),
     });
     return failed ? "failed" : undefined;
   }
@@ -151,7 +175,8 @@ async function execute(
     from: "running",
     to: status,
     workerId,
-    reason,
+    // SSH and guest-agent errors can quote remote stderr.
+    reason: reason === null ? null : redact(reason),
     set: result
       ? {
           exit_code: result.exitCode,

@@ -1,7 +1,11 @@
+import { redact } from "../../policy/redact.ts";
 import { isTerminalExecutionStatus } from "../../store/executions.ts";
 import type { Execution } from "../../store/schema.ts";
 
-/** What a model (and the operator) sees of an execution. Output was redacted before it was stored. */
+/**
+ * What a model (and the operator) sees of an execution. Output was redacted before it was stored;
+ * the command and the status reason are redacted here (the stored command is what the worker runs).
+ */
 export interface ExecutionView {
   execution_id: string;
   status: string;
@@ -28,7 +32,7 @@ export function executionView(row: Execution): ExecutionView {
     status: row.status,
     finished: isTerminalExecutionStatus(row.status),
     target: row.target,
-    command: row.command,
+    command: redact(row.command),
     risk: row.risk,
     exit_code: row.exit_code,
     stdout: row.stdout,
@@ -36,7 +40,7 @@ export function executionView(row: Execution): ExecutionView {
     output_truncated: row.output_truncated,
     output_bytes: row.output_bytes === null ? null : Number(row.output_bytes),
     duration_ms: row.duration_ms,
-    reason: row.status_reason,
+    reason: row.status_reason === null ? null : redact(row.status_reason),
     step_seq: row.step_seq,
     created_at: row.created_at.toISOString(),
     started_at: row.started_at?.toISOString() ?? null,

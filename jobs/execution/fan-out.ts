@@ -21,8 +21,9 @@ export type FanOutItem =
 
 /**
  * One read-only command on many targets at once (run_many, inspect_path): every target passes the
- * same gates as `run`, only read-only commands are accepted, each becomes its own execution, and the
- * pool runs them in parallel. Per-target results: a refused target does not stop the others.
+ * same gates as `run` (classification recorded, pre-plan research cap checked), only read-only
+ * commands are accepted, each becomes its own execution, and the pool runs them in parallel.
+ * Per-target results: a refused target does not stop the others.
  */
 export async function runMany(
   service: RunService,
@@ -39,39 +40,32 @@ export async function runMany(
   }
   const commandFor = (target: string) =>
     typeof request.command === "string" ? request.command : request.command(target);
-  let planless = false;
+  // The pre-plan cap counts a fan-out once: the first target that needs the slot takes it for all.
+  let slot: Promise<boolean> | undefined;
+  const preplanSlot = () => {
+    slot ??= request.sessionId ? service.takePreplanSlot(request.sessionId) : Promise.resolve(false);
+    return slot;
+  };
   const started = await Promise.all(
     targets.map(async (target): Promise<FanOutItem | { target: string; executionId: string }> => {
       const run = { ...request, target, command: commandFor(target) };
-      const gated = await service.gate(run);
+      const gated = await service.gate(run, { readOnlyOnly: true, preplanSlot });
       if (!gated.ok) return { target, ok: false, ...without(gated.refusal) };
-      if (gated.classification.risk !== "read_only") {
+      if (gated.decision.kind !== "allow") {
+        await gated.recorded;
         return {
           target,
           ok: false,
-          code: "not_read_only",
-          reason: `on ${target} this command is ${gated.classification.risk}: ${gated.classification.reasons.join("; ")}`,
-          nextStep:
-            "fan-out runs read-only commands only; use run for each target (it goes through approval)",
+          code: "needs_approval",
+          reason: gated.decision.reason,
+          nextStep: "use run for this target (it goes through approval)",
         };
       }
-      // Plan-first and the pre-plan cap count a fan-out once; the retry cap applies per target.
-      const decision = service.options.policy.decide({ ...gated.facts, preplanReadOnlyCalls: 0 });
-      if (decision.kind === "refuse")
-        return {
-          target,
-          ok: false,
-          code: decision.code,
-          reason: decision.reason,
-          nextStep: decision.nextStep,
-        };
-      const execution = await service.enqueue(run, gated);
-      if (gated.facts.plan === null) planless = true;
+      const [execution] = await Promise.all([service.enqueue(run, gated), gated.recorded]);
       return { target, executionId: execution.id };
     }),
   );
   const { db, events, waitMs } = service.options;
-  if (planless && request.sessionId) await service.countPreplanRead(request.sessionId);
   return Promise.all(
     started.map(async (item): Promise<FanOutItem> => {
       if (!("executionId" in item)) return item;
@@ -81,8 +75,8 @@ export async function runMany(
           target: item.target,
           ok: false,
           code: "vanished",
-          reason: "the execution vanished",
-          nextStep: "retry",
+          reason: `execution ${item.executionId} was not found after it was queued`,
+          nextStep: `call get_execution_status("${item.executionId}"); do not re-run`,
         };
       return { target: item.target, ok: true, execution: executionView(row) };
     }),

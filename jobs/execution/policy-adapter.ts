@@ -1,6 +1,6 @@
 import { type Classifier, loadClassifier } from "../../policy/classify.ts";
 import { commandKey } from "../../policy/command-key.ts";
-import { decideRun, type PlanState } from "../../policy/decide-run.ts";
+import { DEFAULT_PREPLAN_READ_ONLY_CAP, decideRun, type PlanState } from "../../policy/decide-run.ts";
 import { redact } from "../../policy/redact.ts";
 import { checkTarget } from "../../policy/target-check.ts";
 import type { RunGateDecision, RunGateFacts, RunPolicy } from "./run-policy.ts";
@@ -17,6 +17,7 @@ export function createRunPolicy(classifier: Classifier): RunPolicy {
     checkTarget: (classification, target, candidates) => checkTarget(classification, target, candidates),
     commandKey,
     decide,
+    preplanReadOnlyCap: DEFAULT_PREPLAN_READ_ONLY_CAP,
     redact,
   };
 }
@@ -50,6 +51,7 @@ function decide(facts: RunGateFacts): RunGateDecision {
       : null,
     failuresOfKey: facts.failuresOfKey,
     preplanReadOnlyCalls: facts.preplanReadOnlyCalls,
+    preplanReadOnlyCap: DEFAULT_PREPLAN_READ_ONLY_CAP,
     affectsSelf: facts.selfTargetDisruption,
   });
   switch (decision.decision) {

@@ -53,22 +53,6 @@ export async function loadSessionFacts(
         )
         .as("destructive_open"),
       eb
-        .selectFrom("approvals as a")
-        .select("a.id")
-        .whereRef("a.session_id", "=", "s.id")
-        .where("a.subject", "=", "execution")
-        .where("a.status", "=", "pending")
-        .limit(1)
-        .as("pending_approval_id"),
-      eb
-        .selectFrom("approvals as a")
-        .select("a.execution_id")
-        .whereRef("a.session_id", "=", "s.id")
-        .where("a.subject", "=", "execution")
-        .where("a.status", "=", "pending")
-        .limit(1)
-        .as("pending_execution_id"),
-      eb
         .selectFrom("executions as x")
         .select((x) => x.fn.countAll<string>().as("n"))
         .whereRef("x.session_id", "=", "s.id")
@@ -76,6 +60,22 @@ export async function loadSessionFacts(
         .where("x.status", "in", ["failed", "timed_out"])
         .as("failures"),
     ])
+    // One row for both ids: two separate limit(1) subqueries could pick different approvals.
+    .leftJoinLateral(
+      (eb) =>
+        eb
+          .selectFrom("approvals as a")
+          .select(["a.id as pending_approval_id", "a.execution_id as pending_execution_id"])
+          .whereRef("a.session_id", "=", "s.id")
+          .where("a.subject", "=", "execution")
+          .where("a.status", "=", "pending")
+          .orderBy("a.created_at")
+          .orderBy("a.id")
+          .limit(1)
+          .as("pa"),
+      (join) => join.onTrue(),
+    )
+    .select(["pa.pending_approval_id", "pa.pending_execution_id"])
     .where("s.id", "=", input.sessionId)
     .executeTakeFirst();
   if (!row) return undefined;

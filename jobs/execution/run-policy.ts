@@ -48,5 +48,7 @@ export interface RunPolicy {
   ): TargetCheck;
   commandKey(target: string, command: string): string;
   decide(facts: RunGateFacts): RunGateDecision;
+  /** Read-only runs a session may make before any plan (what `decide` refuses past). */
+  preplanReadOnlyCap: number;
   redact(text: string): string;
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { redact } from "../../policy/redact.ts";
 import type { Classification } from "../../policy/risk.ts";
 import { createExecutionApproval, DEFAULT_APPROVAL_TTL_MS } from "../../store/approvals.ts";
 import { QUEUE_WAIT_MS } from "../../store/consent.ts";
@@ -10,7 +11,7 @@ import type { QueuePort } from "../queue/port.ts";
 import type { Target } from "../ssh/target.ts";
 import { type ExecutionView, executionView } from "./execution-view.ts";
 import { gateFacts, loadSessionFacts } from "./run-facts.ts";
-import type { RunGateFacts, RunPolicy } from "./run-policy.ts";
+import type { RunGateDecision, RunGateFacts, RunPolicy } from "./run-policy.ts";
 import { disruptsSelf, selfTargetsFrom } from "./self-protection.ts";
 import { resolveTarget } from "./target-resolver.ts";
 import { waitForResult, watchExecution } from "./wait-for-result.ts";
@@ -56,7 +57,7 @@ export type RunOutcome =
     }
   | { kind: "refused"; code: string; reason: string; nextStep: string };
 
-type Gated =
+export type Gated =
   | { ok: false; refusal: Extract<RunOutcome, { kind: "refused" }> }
   | {
       ok: true;
@@ -66,7 +67,18 @@ type Gated =
       classification: Classification;
       commandKey: string;
       facts: RunGateFacts;
+      /** What the risk gate decided; refusals come back as `ok: false`. */
+      decision: Exclude<RunGateDecision, { kind: "refuse" }>;
+      /** The classification row being written; await it with the next write. */
+      recorded: Promise<void>;
     };
+
+export interface GateOptions {
+  /** run_many / inspect_path: anything but read-only is refused per target. */
+  readOnlyOnly?: boolean;
+  /** Takes the pre-plan research slot this call counts against (default: one per call). */
+  preplanSlot?: () => Promise<boolean>;
+}
 
 /**
  * The gated `run`: every check of ARCHITECTURE.md "Gates", in order, on facts from the store; then
@@ -91,33 +103,24 @@ export class RunService {
   async run(request: RunRequest): Promise<RunOutcome> {
     const gated = await this.gate(request);
     if (!gated.ok) return gated.refusal;
-    const decision = this.#o.policy.decide(gated.facts);
-    const record = this.#recordClassification(
-      request,
-      gated,
-      decision.kind === "refuse" ? `refused:${decision.code}` : decision.kind,
-    );
+    const { decision } = gated;
     if (decision.kind === "allow") {
       // Subscribed before the job exists, so the result cannot finish unseen; the classification
       // row and the execution row are independent and written at once.
       const id = newExecutionId();
       const watch = watchExecution(this.#o.db, this.#o.events, id);
       try {
-        await Promise.all([this.enqueue(request, gated, id), record]);
+        await Promise.all([this.enqueue(request, gated, id), gated.recorded]);
       } catch (error) {
         watch.cancel();
         throw error;
-      }
-      if (gated.facts.risk === "read_only" && gated.facts.plan === null) {
-        await this.countPreplanRead(gated.session.id);
       }
       const row = await watch.result(this.#o.waitMs);
       if (!row) throw new Error(`execution ${id} vanished`);
       const view = executionView(row);
       return view.finished ? { kind: "finished", execution: view } : { kind: "pending", execution: view };
     }
-    await record;
-    if (decision.kind === "refuse") return refused(decision.code, decision.reason, decision.nextStep);
+    await gated.recorded;
     return this.#requestApproval(
       request,
       gated,
@@ -126,14 +129,19 @@ export class RunService {
     );
   }
 
-  /** Gates 1–6 plus the facts for the risk gate; shared by run and run_many. */
-  async gate(request: RunRequest): Promise<Gated> {
+  /**
+   * Every gate of ARCHITECTURE.md "Gates" and the risk decision, shared by run, run_many and
+   * inspect_path: each classification is recorded here, whatever the outcome. An allowed read-only
+   * run before any plan takes one slot of the pre-plan research budget atomically (`preplanSlot`:
+   * a fan-out passes one shared slot so it counts once).
+   */
+  async gate(request: RunRequest, options: GateOptions = {}): Promise<Gated> {
     const { db, policy } = this.#o;
     if (!request.sessionId) {
       return fail(
         "no_session",
-        "this call carries no oikos session id, so nothing may run",
-        "run commands only from inside an oikos session",
+        "this tool call carries no oikos session id, so nothing may run",
+        wiringFault("no"),
       );
     }
     const commandKey = policy.commandKey(request.target, request.command);
@@ -151,15 +159,15 @@ export class RunService {
     if (!sessionFacts || !session) {
       return fail(
         "unknown_session",
-        `session ${request.sessionId} is unknown`,
-        "run commands only from inside an oikos session",
+        `this tool call carries session id ${request.sessionId}, which oikos does not know`,
+        wiringFault("an unknown"),
       );
     }
     if (session.status === "done" || session.status === "failed") {
       return fail(
         "session_closed",
-        `session ${session.id} is closed (${session.status})`,
-        "start a new task to run more commands",
+        `the task of this session is closed (${session.status})`,
+        "the task is closed; answer the operator and end your turn; their next message reopens it (then set_goal and propose_plan)",
       );
     }
     if (!resolved.ok) {
@@ -187,29 +195,49 @@ export class RunService {
       );
     }
     const classification = policy.classify(request.command, resolved.entity.type);
-    const earlyRefusal = async (code: string, reason: string, nextStep: string): Promise<Gated> => {
-      await this.#recordClassification(request, { session, classification, commandKey }, `refused:${code}`);
+    const record = (decision: string) =>
+      this.#recordClassification(request, { session, classification, commandKey }, decision);
+    const refuseRecorded = async (code: string, reason: string, nextStep: string): Promise<Gated> => {
+      await record(`refused:${code}`);
       return fail(code, reason, nextStep);
     };
-    if (classification.risk === "reject") {
-      return earlyRefusal(
-        "command_rejected",
-        `this command is refused: ${classification.reasons.join("; ")}`,
-        "use a safer form of the command",
-      );
-    }
-    const targetCheck = await this.#checkTarget(classification, resolved.entity);
-    if (!targetCheck.ok) return earlyRefusal("wrong_target", targetCheck.reason, targetCheck.nextStep);
     const self = selfTargetsFrom(this.#o.selfTargets, selfEntities);
     const facts = gateFacts(sessionFacts, {
       risk: classification.risk,
       targetSlug: request.target,
       targetType: resolved.entity.type,
       selfTargetDisruption:
-        classification.risk !== "read_only" && disruptsSelf(self, request.target, request.command),
+        classification.risk !== "read_only" &&
+        classification.risk !== "reject" &&
+        disruptsSelf(self, request.target, request.command),
       reasons: classification.reasons,
       command: request.command,
     });
+    if (classification.risk === "reject") {
+      const rejected = rejectedRefusal(policy.decide(facts), classification);
+      return refuseRecorded("command_rejected", rejected.reason, rejected.nextStep);
+    }
+    const targetCheck = await this.#checkTarget(classification, resolved.entity);
+    if (!targetCheck.ok) return refuseRecorded("wrong_target", targetCheck.reason, targetCheck.nextStep);
+    if (options.readOnlyOnly && classification.risk !== "read_only") {
+      return refuseRecorded(
+        "not_read_only",
+        `on ${request.target} this command is ${classification.risk}: ${classification.reasons.join("; ")}`,
+        "run_many and inspect_path run read-only commands only; use run for each target (it goes through approval)",
+      );
+    }
+    let decision = policy.decide(facts);
+    if (decision.kind === "allow" && facts.risk === "read_only" && !planOpen(facts.plan)) {
+      const slot = options.preplanSlot ?? (() => this.takePreplanSlot(session.id));
+      if (!(await slot())) {
+        // Parallel calls took the last slots since the facts were read: decide on the spent budget.
+        decision = policy.decide({ ...facts, preplanReadOnlyCalls: policy.preplanReadOnlyCap });
+      }
+    }
+    if (decision.kind === "refuse") return refuseRecorded(decision.code, decision.reason, decision.nextStep);
+    const recorded = record(decision.kind);
+    // Awaited by the caller together with its next write; never left to reject unobserved.
+    recorded.catch(() => {});
     return {
       ok: true,
       session,
@@ -218,6 +246,8 @@ export class RunService {
       classification,
       commandKey,
       facts,
+      decision,
+      recorded,
     };
   }
 
@@ -229,17 +259,8 @@ export class RunService {
       this.#o.db,
       {
         ...(id ? { id } : {}),
-        sessionId: gated.session.id,
-        planGeneration: gated.facts.plan?.generation ?? null,
-        stepSeq: request.stepSeq ?? null,
-        target: request.target,
-        command: request.command,
-        commandKey: gated.commandKey,
-        risk: gated.classification.risk,
-        purpose: request.purpose,
-        requestedBy: request.requestedBy,
+        ...executionFields(request, gated, timeoutMs),
         status: "queued",
-        timeoutMs,
         deadlineAt: new Date(now.getTime() + QUEUE_WAIT_MS + timeoutMs),
       },
       now,
@@ -282,17 +303,8 @@ export class RunService {
         const execution = await createExecution(
           tx,
           {
-            sessionId: gated.session.id,
-            planGeneration: gated.facts.plan?.generation ?? null,
-            stepSeq: request.stepSeq ?? null,
-            target: request.target,
-            command: request.command,
-            commandKey: gated.commandKey,
-            risk: gated.classification.risk,
-            purpose: request.purpose,
-            requestedBy: request.requestedBy,
+            ...executionFields(request, gated, request.timeoutMs ?? this.#o.timeoutMs),
             status: "pending_approval",
-            timeoutMs: request.timeoutMs ?? this.#o.timeoutMs,
             deadlineAt: expiresAt,
           },
           now,
@@ -329,7 +341,13 @@ export class RunService {
       approvalId: outcome.approvalId,
       executionId: outcome.executionId,
     });
-    return { kind: "approval_requested", ...outcome, risk: gated.classification.risk, reason, phrase };
+    return {
+      kind: "approval_requested",
+      ...outcome,
+      risk: gated.classification.risk,
+      reason: redact(reason),
+      phrase,
+    };
   }
 
   async #recordClassification(
@@ -351,13 +369,19 @@ export class RunService {
       .execute();
   }
 
-  /** Read-only research before any plan is capped; each run (or fan-out) counts once. */
-  async countPreplanRead(sessionId: string): Promise<void> {
-    await this.#o.db
+  /**
+   * Read-only research before any plan is capped; each run (or fan-out) takes one slot. Check and
+   * count are one conditional UPDATE, so parallel calls cannot overshoot the cap. False: no slot left.
+   */
+  async takePreplanSlot(sessionId: string): Promise<boolean> {
+    const row = await this.#o.db
       .updateTable("sessions")
       .set((eb) => ({ preplan_read_only_calls: eb("preplan_read_only_calls", "+", 1) }))
       .where("id", "=", sessionId)
-      .execute();
+      .where("preplan_read_only_calls", "<", this.#o.policy.preplanReadOnlyCap)
+      .returning("preplan_read_only_calls")
+      .executeTakeFirst();
+    return row !== undefined;
   }
 
   /** policy checkTarget; on a refusal asked again with the owning host as a candidate to suggest. */
@@ -396,9 +420,54 @@ export function refused(
   reason: string,
   nextStep: string,
 ): Extract<RunOutcome, { kind: "refused" }> {
-  return { kind: "refused", code, reason, nextStep };
+  // Reasons quote the command; what the model and chat see of it is redacted.
+  return { kind: "refused", code, reason: redact(reason), nextStep: redact(nextStep) };
 }
 
 function fail(code: string, reason: string, nextStep: string): Gated {
   return { ok: false, refusal: refused(code, reason, nextStep) };
+}
+
+function wiringFault(which: "no" | "an unknown"): string {
+  return `this is a wiring fault, not yours: tell the operator the tool call carried ${which} session id, and end your turn`;
+}
+
+/** A proposed or approved plan lifts the pre-plan research cap (policy/decide-run.ts planOpen). */
+function planOpen(plan: RunGateFacts["plan"]): boolean {
+  return plan?.status === "proposed" || plan?.status === "approved";
+}
+
+/** policy's command_rejected refusal, with the offending segment and what the classifier says to do. */
+function rejectedRefusal(
+  decision: RunGateDecision,
+  classification: Classification,
+): { reason: string; nextStep: string } {
+  const offending = classification.segments.filter((segment) => segment.risk === "reject");
+  const fixes = (offending.length > 0 ? offending.flatMap((s) => s.reasons) : classification.reasons).join(
+    "; ",
+  );
+  const policyNext = decision.kind === "refuse" ? decision.nextStep : "";
+  return {
+    reason:
+      decision.kind === "refuse"
+        ? decision.reason
+        : `this command is refused: ${classification.reasons.join("; ")}`,
+    nextStep: `fix the offending part (${fixes}), then call run again with the rewritten command${policyNext ? `; ${policyNext}` : ""}`,
+  };
+}
+
+/** The columns an execution row takes from the request and its gate, whatever its first status. */
+function executionFields(request: RunRequest, gated: Extract<Gated, { ok: true }>, timeoutMs: number) {
+  return {
+    sessionId: gated.session.id,
+    planGeneration: gated.facts.plan?.generation ?? null,
+    stepSeq: request.stepSeq ?? null,
+    target: request.target,
+    command: request.command,
+    commandKey: gated.commandKey,
+    risk: gated.classification.risk,
+    purpose: request.purpose,
+    requestedBy: request.requestedBy,
+    timeoutMs,
+  };
 }

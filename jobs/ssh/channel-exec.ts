@@ -1,6 +1,11 @@
 import type { Client, ClientChannel } from "ssh2";
 import { SshConnectionLostError } from "./errors.ts";
-import { type ExecResult, KILL_AFTER_SECONDS, type ResolvedExecOptions } from "./exec-result.ts";
+import {
+  capturedResult,
+  type ExecResult,
+  KILL_AFTER_SECONDS,
+  type ResolvedExecOptions,
+} from "./exec-result.ts";
 import { OutputCapture } from "./output-capture.ts";
 
 /** The channel could not be opened: the command never started, so opening again is safe. */
@@ -35,17 +40,8 @@ export function runOnChannel(
   let timedOut = false;
   let cancelled = false;
 
-  const result = (): ExecResult => ({
-    exitCode,
-    signal: exitSignal,
-    stdout: stdout.text(),
-    stderr: stderr.text(),
-    outputBytes: stdout.totalBytes + stderr.totalBytes,
-    truncated: stdout.truncated || stderr.truncated,
-    durationMs: Math.round(performance.now() - started),
-    timedOut,
-    cancelled,
-  });
+  const result = (): ExecResult =>
+    capturedResult({ exitCode, signal: exitSignal, stdout, stderr, startedAt: started, timedOut, cancelled });
 
   if (options.signal?.aborted) {
     cancelled = true;

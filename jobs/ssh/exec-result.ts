@@ -1,3 +1,5 @@
+import type { OutputCapture } from "./output-capture.ts";
+
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024;
 /** After the TERM, how long the remote side gets before KILL (the `timeout -k` value). */
@@ -51,6 +53,30 @@ export function resolveExecOptions(options: ExecOptions = {}): ResolvedExecOptio
 /** Whole seconds for `timeout(1)`, never below one. */
 export function timeoutSeconds(timeoutMs: number): number {
   return Math.max(1, Math.ceil(timeoutMs / 1000));
+}
+
+/** An ExecResult from the two capped streams of a command that started at `startedAt` (performance.now()). */
+export function capturedResult(input: {
+  exitCode: number | null;
+  signal: string | null;
+  stdout: OutputCapture;
+  stderr: OutputCapture;
+  startedAt: number;
+  timedOut: boolean;
+  cancelled: boolean;
+}): ExecResult {
+  const { stdout, stderr } = input;
+  return {
+    exitCode: input.exitCode,
+    signal: input.signal,
+    stdout: stdout.text(),
+    stderr: stderr.text(),
+    outputBytes: stdout.totalBytes + stderr.totalBytes,
+    truncated: stdout.truncated || stderr.truncated,
+    durationMs: Math.round(performance.now() - input.startedAt),
+    timedOut: input.timedOut,
+    cancelled: input.cancelled,
+  };
 }
 
 /** The result of a command cancelled before it started. */

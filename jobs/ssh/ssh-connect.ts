@@ -1,4 +1,5 @@
 import { Client, type ConnectConfig } from "ssh2";
+import { redact } from "../../policy/redact.ts";
 import {
   HostKeyChangedError,
   HostKeyUnknownError,
@@ -114,7 +115,8 @@ function classify(
   verdict: HostKeyVerdict | null,
   readyTimeoutMs: number,
 ): Error {
-  const cause = { cause: error, logMessage: `ssh ${where}: ${error.message}` };
+  // ssh2 and the network can echo what the peer sent; these texts reach logs and status reasons.
+  const cause = { cause: error, logMessage: redact(`ssh ${where}: ${error.message}`) };
   if (verdict !== null && (verdict as HostKeyVerdict).kind !== "accepted") {
     const seen = verdict as Exclude<HostKeyVerdict, { kind: "accepted" }>;
     return seen.kind === "changed"
@@ -126,5 +128,5 @@ function classify(
   if (error.level === "client-timeout" || error.code === "ETIMEDOUT") {
     return new SshConnectTimeoutError(where, readyTimeoutMs, cause);
   }
-  return new SshConnectionFailedError(where, error.code ?? error.message, cause);
+  return new SshConnectionFailedError(where, redact(error.code ?? error.message), cause);
 }

@@ -1,5 +1,11 @@
 import { spawn } from "node:child_process";
-import { type ExecOptions, type ExecResult, KILL_AFTER_SECONDS, resolveExecOptions } from "./exec-result.ts";
+import {
+  capturedResult,
+  type ExecOptions,
+  type ExecResult,
+  KILL_AFTER_SECONDS,
+  resolveExecOptions,
+} from "./exec-result.ts";
 import { OutputCapture } from "./output-capture.ts";
 
 /**
@@ -13,17 +19,8 @@ export function execLocal(command: string, options: ExecOptions = {}): Promise<E
   const stderr = new OutputCapture(resolved.maxOutputBytes);
   let timedOut = false;
   let cancelled = false;
-  const result = (exitCode: number | null, signal: string | null): ExecResult => ({
-    exitCode,
-    signal,
-    stdout: stdout.text(),
-    stderr: stderr.text(),
-    outputBytes: stdout.totalBytes + stderr.totalBytes,
-    truncated: stdout.truncated || stderr.truncated,
-    durationMs: Math.round(performance.now() - started),
-    timedOut,
-    cancelled,
-  });
+  const result = (exitCode: number | null, signal: string | null): ExecResult =>
+    capturedResult({ exitCode, signal, stdout, stderr, startedAt: started, timedOut, cancelled });
   if (resolved.signal?.aborted) {
     cancelled = true;
     return Promise.resolve(result(null, null));

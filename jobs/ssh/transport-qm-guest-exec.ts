@@ -1,5 +1,6 @@
 import { constants } from "node:os";
 import { z } from "zod";
+import { redact } from "../../policy/redact.ts";
 import { GuestAgentError } from "./errors.ts";
 import {
   type ExecOptions,
@@ -59,11 +60,15 @@ export async function execQmGuest(
   try {
     status = GuestExecStatusSchema.parse(JSON.parse(onHost.stdout));
   } catch (error) {
-    const detail =
-      onHost.stderr.trim().split("\n")[0] || `qm exit code ${onHost.exitCode}, no JSON on stdout`;
+    // Remote stderr may carry secrets; the message becomes an execution's status reason.
+    const detail = redact(
+      onHost.stderr.trim().split("\n")[0] || `qm exit code ${onHost.exitCode}, no JSON on stdout`,
+    );
     throw new GuestAgentError(vmid, host.name, detail, {
       cause: error,
-      logMessage: `qm guest exec ${vmid} on ${host.name}: exit ${onHost.exitCode}, stderr ${onHost.stderr.slice(0, 500)}`,
+      logMessage: redact(
+        `qm guest exec ${vmid} on ${host.name}: exit ${onHost.exitCode}, stderr ${onHost.stderr.slice(0, 500)}`,
+      ),
     });
   }
 

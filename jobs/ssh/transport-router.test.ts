@@ -27,6 +27,7 @@ const FAKE_QM = String.raw`#!/bin/sh
 [ "$1 $2" = "guest exec" ] || { echo "fake qm: only guest exec" >&2; exit 2; }
 vmid=$3; shift 3
 if [ "$vmid" = 999 ]; then echo "VM 999 qmp command 'guest-ping' failed - got timeout" >&2; exit 255; fi
+if [ "$vmid" = 998 ]; then echo "agent config: password=hunter2-guest" >&2; exit 255; fi
 while [ "$1" != "--" ]; do shift; done; shift
 echo "$vmid" >> "$OIKOS_LAB_STATE/qm-calls"
 out=$(mktemp); err=$(mktemp)
@@ -98,6 +99,16 @@ describe("transport routing", { skip: unavailable ? `sshd unavailable: ${unavail
       assert.ok(error instanceof GuestAgentError);
       assert.match(error.message, /qm agent 999 ping/);
       assert.match(error.message, /guest-ping' failed/);
+      return true;
+    });
+  });
+
+  test("a GuestAgentError quoting remote stderr is redacted in its message and log text", async () => {
+    const vm: Target = { slug: "vm:leaky", transport: "qm-guest-exec", via: pve, vmid: 998 };
+    await assert.rejects(router.exec(vm, "true"), (error: unknown) => {
+      assert.ok(error instanceof GuestAgentError);
+      assert.match(error.message, /password=\[REDACTED\]/);
+      assert.doesNotMatch(`${error.message} ${error.logMessage}`, /hunter2/);
       return true;
     });
   });

@@ -4,7 +4,7 @@ import { type ExecutionView, executionView, nextStepFor } from "../../jobs/execu
 import { type FanOutItem, inspectPathCommand, runMany } from "../../jobs/execution/fan-out.ts";
 import type { RunOutcome, RunService } from "../../jobs/execution/run-service.ts";
 import { cancelPendingExecution } from "../../store/consent.ts";
-import { getExecution, requestCancel } from "../../store/executions.ts";
+import { getExecution, isTerminalExecutionStatus, requestCancel } from "../../store/executions.ts";
 import { defineTool } from "../define-tool.ts";
 import { requireSession } from "../session-context.ts";
 import type { ToolDeps } from "../tool-deps.ts";
@@ -111,7 +111,10 @@ export function registerExecutionTools(server: McpServer, deps: ExecutionToolDep
       if ("refusal" in session) return session.refusal;
       const row = await getExecution(deps.db, args.execution_id);
       if (!row || row.session_id !== session.sessionId) {
-        return refuse(`There is no execution ${args.execution_id} in this session.`);
+        return refuse(
+          `There is no execution ${args.execution_id} in this session. Use the execution_id that run (or run_many) ` +
+            "returned; check it with get_execution_status before cancelling.",
+        );
       }
       if (await cancelPendingExecution(deps.db, row.id, context.write.by)) {
         await deps.execution?.options.events.publish({
@@ -131,7 +134,15 @@ export function registerExecutionTools(server: McpServer, deps: ExecutionToolDep
           note: view.finished ? undefined : "cancel requested; the worker stops it within seconds",
         });
       }
-      return refuse(`Execution ${row.id} is ${row.status}; there is nothing to cancel.`);
+      const now = await getExecution(deps.db, row.id);
+      const status = now?.status ?? row.status;
+      return refuse(
+        isTerminalExecutionStatus(status)
+          ? `Execution ${row.id} already ended (${status}); there is nothing to cancel. Read its result with ` +
+              `get_execution_status("${row.id}").`
+          : `Execution ${row.id} is ${status} and cannot be cancelled now. Call get_execution_status("${row.id}") ` +
+              "to follow it.",
+      );
     },
   );
 

@@ -16,7 +16,7 @@ import { SshPool } from "../../ssh/ssh-pool.ts";
 import { TransportRouter } from "../../ssh/transport-router.ts";
 import { registerAllSweeps } from "../../sweeps/default-sweeps.ts";
 import { runSweeps } from "../../sweeps/registry.ts";
-import { registerExecuteWorker } from "../execute-worker.ts";
+import { startExecuteWorker } from "../execute-worker.ts";
 import { loadRunPolicy } from "../policy-adapter.ts";
 import { RunService } from "../run-service.ts";
 
@@ -49,13 +49,12 @@ const pool = new SshPool({
   hostKeys: new DbHostKeyStore(store.db),
 });
 const policy = await loadRunPolicy();
-registerExecuteWorker({
+startExecuteWorker({
   db: store.db,
   events,
   queue,
   runner: new TransportRouter({ pool }),
-  redact: policy.redact,
-  targets: { sshUser: config.host.username },
+  sshUser: config.host.username,
   heartbeatMs: HEARTBEAT_MS,
 });
 

@@ -14,7 +14,7 @@ import { createQueue } from "../../queue/create.ts";
 import type { QueuePort } from "../../queue/port.ts";
 import { SshPool } from "../../ssh/ssh-pool.ts";
 import { TransportRouter } from "../../ssh/transport-router.ts";
-import { registerExecuteWorker } from "../execute-worker.ts";
+import { startExecuteWorker } from "../execute-worker.ts";
 import { loadRunPolicy } from "../policy-adapter.ts";
 import { RunService } from "../run-service.ts";
 
@@ -39,6 +39,8 @@ export interface ExecutionStackOptions {
   heartbeatMs?: number;
   selfTargets?: string[];
   perTargetConcurrency?: number;
+  /** Per stream, head + tail kept (default 64 KiB). */
+  maxOutputBytes?: number;
 }
 
 /**
@@ -64,15 +66,15 @@ export async function startExecutionStack(options: ExecutionStackOptions): Promi
     hostKeys: new DbHostKeyStore(store.db),
   });
   const policy = await loadRunPolicy();
-  registerExecuteWorker({
+  startExecuteWorker({
     db: store.db,
     events,
     queue,
     runner: new TransportRouter({ pool }),
-    redact: policy.redact,
-    targets: { sshUser: options.lab.username },
+    sshUser: options.lab.username,
     heartbeatMs: options.heartbeatMs ?? 250,
     perTargetConcurrency: options.perTargetConcurrency,
+    maxOutputBytes: options.maxOutputBytes,
   });
   await queue.start();
   const clients: Client[] = [];
