@@ -11,6 +11,8 @@ import { type AgentDeps, clockOf } from "./agent-deps.ts";
 import { runTurn, type TurnEnd } from "./turn.ts";
 
 export type TurnReason = "message" | "answer" | "consent" | "nudge" | "resume" | "continue";
+/** A round the lease holder runs for requests merged into its turn; their reasons are not known. */
+type TurnRound = TurnReason | "merged";
 
 export type TurnRequestResult =
   | { status: "ran"; turns: TurnEnd[] }
@@ -38,7 +40,7 @@ export async function requestTurn(
   if (acquired !== "acquired") return { status: acquired };
   const turns: TurnEnd[] = [];
   try {
-    let current: TurnReason = reason;
+    let current: TurnRound = reason;
     for (;;) {
       if (await prepareSession(deps, sessionId, current)) {
         await deps.events.publish({ type: "agent.typing", sessionId, active: true });
@@ -53,7 +55,7 @@ export async function requestTurn(
         }
       }
       if ((await releaseTurn(deps.db, sessionId, owner)) === "released") break;
-      current = "message";
+      current = "merged";
     }
   } catch (error) {
     await deps.db
@@ -71,7 +73,7 @@ export async function requestTurn(
  * Brings the session up to date before a turn (reopen, answered question, decided plan) and says
  * whether there is anything for the model to respond to.
  */
-async function prepareSession(deps: AgentDeps, sessionId: string, reason: TurnReason): Promise<boolean> {
+async function prepareSession(deps: AgentDeps, sessionId: string, reason: TurnRound): Promise<boolean> {
   const now = clockOf(deps);
   let session = await getSession(deps.db, sessionId);
   if (!session) return false;
@@ -104,7 +106,8 @@ async function prepareSession(deps: AgentDeps, sessionId: string, reason: TurnRe
     await addNudgeNote(deps, sessionId);
     return true;
   }
-  if (reason === "consent") await addDecisionNote(deps, sessionId);
+  // A merged round may carry a consent (a plan decided while the turn ran): the note is once per plan anyway.
+  if (reason === "consent" || reason === "merged") await addDecisionNote(deps, sessionId);
   await touchSession(deps.db, sessionId, now);
   const seen = session.seen_message_id === null ? 0n : BigInt(session.seen_message_id);
   return (await listMessages(deps.db, sessionId)).some((m) => BigInt(m.id) > seen && isInput(m));
