@@ -16,6 +16,8 @@ import { startAgentFallback } from "./agent-fallback.ts";
 export const BOT = "@oikos:double.test";
 export const OPERATOR = "@alice:double.test";
 export const SECOND_OPERATOR = "@bob:double.test";
+/** In the room, but not an operator: everything they do must be ignored. */
+export const STRANGER = "@mallory:double.test";
 
 export interface SystemOptions {
   modelUrl: string;
@@ -63,7 +65,8 @@ export class EvalSystem {
     const botToken = double.registerUser(BOT);
     double.registerUser(OPERATOR);
     double.registerUser(SECOND_OPERATOR);
-    const room = double.createRoom({ creator: OPERATOR, members: [SECOND_OPERATOR] });
+    double.registerUser(STRANGER);
+    const room = double.createRoom({ creator: OPERATOR, members: [SECOND_OPERATOR, STRANGER] });
     double.invite(room, OPERATOR, BOT);
     const redisUrl = process.env.REDIS_URL || undefined;
     const prefix = redisUrl ? `oikos_eval_${randomBytes(4).toString("hex")}` : undefined;
