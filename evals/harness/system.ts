@@ -11,7 +11,6 @@ import { KyselyJobJournal } from "../../store/queue-journal.ts";
 import { MatrixDouble } from "../../test-support/matrix-double/matrix-double.ts";
 import { deleteRedisKeys } from "../../test-support/redis.ts";
 import { createTestStore, type TestStore } from "../../test-support/store.ts";
-import { startAgentFallback } from "./agent-fallback.ts";
 
 export const BOT = "@oikos:double.test";
 export const OPERATOR = "@alice:double.test";
@@ -43,7 +42,6 @@ export class EvalSystem {
   readonly #redisPrefix: string | undefined;
   #runtime: Runtime | undefined;
   #composition: Composition | undefined;
-  #fallback: { stop(): Promise<void> } | undefined;
 
   private constructor(
     store: TestStore,
@@ -133,7 +131,10 @@ export class EvalSystem {
     };
     this.#runtime = runtime;
     this.#composition = await compose(runtime, "all");
-    if (!registered.has("agent-turn")) this.#fallback = await startAgentFallback(runtime);
+    for (const queue of ["agent-turn", "continue", "execute"]) {
+      if (!registered.has(queue))
+        throw new Error(`app/compose.ts registered no ${queue} handler: evals need the whole app`);
+    }
     await queue.start();
   }
 
@@ -144,8 +145,6 @@ export class EvalSystem {
   }
 
   async #halt(): Promise<void> {
-    await this.#fallback?.stop();
-    this.#fallback = undefined;
     // the queue first and without grace: running jobs are cut off as by kill -9
     await this.#runtime?.queue.close({ graceMs: 0 });
     await this.#composition?.stop();
