@@ -4,6 +4,7 @@ import { runServiceFor } from "../jobs/execution/capability.ts";
 import { connectInMemoryClient } from "../mcp-server/in-memory.ts";
 import { createMcpServer } from "../mcp-server/server.ts";
 import { type AgentDeps, DEFAULT_AGENT_OPTIONS } from "./agent-deps.ts";
+import { continueUnreportedExecutions } from "./catch-up.ts";
 import { registerIdleSweep } from "./idle-sweep.ts";
 import { learnFromFeedback } from "./learn.ts";
 import { createOpenAiModel } from "./openai-model.ts";
@@ -59,6 +60,9 @@ export const agentCapability: Capability = {
       logger,
     };
     const unsubscribe = registerAgentJobs(runtime, deps);
+    const caughtUp = await continueUnreportedExecutions({ db: runtime.db, queue: runtime.queue });
+    if (caughtUp.length)
+      logger.info({ executions: caughtUp }, "continuing executions that ended while no agent ran");
     await runtime.queue.repeat("learn", {}, { everyMs: LEARN_EVERY_MS, key: "learn-daily" });
     const evict = setInterval(() => {
       gateway

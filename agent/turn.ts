@@ -16,10 +16,18 @@ export type TurnEnd =
   | "lease_lost";
 
 /** Tool results that end the turn: the structure, not the prompt, makes the model stop. */
+/**
+ * Gate refusals after which the only correct move is to wait for the operator. Any other refusal
+ * (no plan yet, retry cap, a rejected command …) leaves the model work to do in this turn —
+ * e.g. `plan_required` must still be followed by propose_plan.
+ */
+const WAIT_FOR_OPERATOR_REFUSALS = new Set(["plan_not_approved", "approval_pending", "session_closed"]);
+
 function endsTurn(name: string, isError: boolean, text: string): boolean {
   if (name === "run" || name === "run_many") {
-    // Waiting for the operator: an approval was requested, or the gate refused and said to wait.
-    return isError ? /end your turn/i.test(text) : /"status":"pending_approval"/.test(text);
+    if (!isError) return /"status":"pending_approval"/.test(text);
+    const code = /^Refused \(([a-z_]+)\)/.exec(text)?.[1];
+    return code !== undefined && WAIT_FOR_OPERATOR_REFUSALS.has(code);
   }
   if (isError) return false;
   if (name === "ask_operator" || name === "complete_task") return true;

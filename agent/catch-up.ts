@@ -1,0 +1,50 @@
+import { type Kysely, sql } from "kysely";
+import type { QueuePort } from "../jobs/queue/port.ts";
+import { TERMINAL_EXECUTION_STATUSES } from "../store/executions.ts";
+import type { Database } from "../store/schema.ts";
+import { onExecutionFinished } from "./continuation.ts";
+
+const LOOKBACK_MS = 24 * 60 * 60_000;
+
+/**
+ * At start-up: executions that ended while no agent could hear it (the process stopped between the
+ * end of a command and its continuation, e.g. a worker recorded `interrupted` while the queue was
+ * closing) get their continuation now. A continuation leaves a note named `execution:<id>`, so an
+ * execution without one was never reported; `continue` jobs are deduplicated per execution and
+ * skip results the model already saw, so running this twice is harmless.
+ */
+export async function continueUnreportedExecutions(
+  deps: { db: Kysely<Database>; queue: Pick<QueuePort, "enqueue"> },
+  now: Date = new Date(),
+): Promise<string[]> {
+  const rows = await deps.db
+    .selectFrom("executions as e")
+    .innerJoin("sessions as s", "s.id", "e.session_id")
+    .select(["e.id", "e.session_id", "e.status"])
+    .where("e.status", "in", [...TERMINAL_EXECUTION_STATUSES])
+    .where("e.finished_at", ">=", new Date(now.getTime() - LOOKBACK_MS))
+    .where("s.status", "not in", ["done", "failed"])
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("messages as m")
+            .select("m.id")
+            .whereRef("m.session_id", "=", "e.session_id")
+            .where(sql<boolean>`m.name = 'execution:' || e.id`),
+        ),
+      ),
+    )
+    .execute();
+  const enqueued: string[] = [];
+  for (const row of rows) {
+    const outcome = await onExecutionFinished(deps, {
+      type: "execution.finished",
+      sessionId: row.session_id,
+      executionId: row.id,
+      status: row.status,
+    });
+    if (outcome === "enqueued") enqueued.push(row.id);
+  }
+  return enqueued;
+}
