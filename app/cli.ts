@@ -17,7 +17,12 @@ async function loadCommand(name: string): Promise<CommandModule> {
 }
 
 async function printHelp(io: CommandIO): Promise<void> {
-  const lines = ["oikos — chat-ops agent for self-hosted infrastructure", "", "Usage: oikos <command> [options]", ""];
+  const lines = [
+    "oikos — chat-ops agent for self-hosted infrastructure",
+    "",
+    "Usage: oikos <command> [options]",
+    "",
+  ];
   for (const name of commandNames()) {
     const command = await loadCommand(name);
     lines.push(`  ${name.padEnd(10)} ${command.description}`);
@@ -55,6 +60,10 @@ export async function main(argv: string[], io: CommandIO): Promise<number> {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const code = await main(process.argv.slice(2), { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr });
+  const code = await main(process.argv.slice(2), {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+  });
   process.exitCode = code;
 }

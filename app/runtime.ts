@@ -1,15 +1,15 @@
 import { join } from "node:path";
 import type { Kysely } from "kysely";
-import type { EventBus } from "../jobs/events/port.ts";
 import { createEventBus } from "../jobs/events/create.ts";
-import type { QueuePort } from "../jobs/queue/port.ts";
+import type { EventBus } from "../jobs/events/port.ts";
 import { createQueue } from "../jobs/queue/create.ts";
-import { type StoreHandle, type StoreOptions, openStore } from "../store/connect.ts";
+import type { QueuePort } from "../jobs/queue/port.ts";
+import { openStore, type StoreHandle, type StoreOptions } from "../store/connect.ts";
 import { migrateToLatest } from "../store/migrate.ts";
 import { KyselyJobJournal } from "../store/queue-journal.ts";
 import type { Database } from "../store/schema.ts";
 import type { Config } from "./config.ts";
-import { type Logger, createLogger } from "./logger.ts";
+import { createLogger, type Logger } from "./logger.ts";
 
 /** The ports every capability is built from, chosen once from config. */
 export interface Runtime {

@@ -1,7 +1,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ToolDeps } from "./tool-deps.ts";
-import { registerInventoryTools } from "./tools/inventory.ts";
 import { type ExecutionToolDeps, registerExecutionTools } from "./tools/execution.ts";
+import { registerInventoryTools } from "./tools/inventory.ts";
 import { registerKnowledgeTools } from "./tools/knowledge.ts";
 import { registerTaskTools, type TaskToolDeps } from "./tools/task.ts";
 

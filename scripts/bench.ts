@@ -21,12 +21,42 @@ const ratio = (a: string, b: string) => (f: Record<string, number>) =>
   f[a] !== undefined && f[b] !== undefined && f[b] > 0 ? f[a] / f[b] : undefined;
 
 const TARGETS: Target[] = [
-  { label: "classifier_cmds_per_s", value: (f) => f.classifier_cmds_per_s, ok: (v) => v >= 10_000, goal: ">= 10000" },
-  { label: "fanout20_cold / ansible", value: ratio("fanout20_cold_ms", "fanout20_ansible_ms"), ok: (v) => v <= 0.15, goal: "<= 0.15" },
-  { label: "fanout20_warm / ansible", value: ratio("fanout20_warm_ms", "fanout20_ansible_ms"), ok: (v) => v <= 0.05, goal: "<= 0.05" },
-  { label: "fanout20_cold / pssh", value: ratio("fanout20_cold_ms", "fanout20_pssh_ms"), ok: (v) => v <= 0.6, goal: "<= 0.6" },
-  { label: "fanout20_warm / pssh", value: ratio("fanout20_warm_ms", "fanout20_pssh_ms"), ok: (v) => v <= 0.2, goal: "<= 0.2" },
-  { label: "gated_run_overhead_ms_p50", value: (f) => f.gated_run_overhead_ms_p50, ok: (v) => v < 50, goal: "< 50 ms" },
+  {
+    label: "classifier_cmds_per_s",
+    value: (f) => f.classifier_cmds_per_s,
+    ok: (v) => v >= 10_000,
+    goal: ">= 10000",
+  },
+  {
+    label: "fanout20_cold / ansible",
+    value: ratio("fanout20_cold_ms", "fanout20_ansible_ms"),
+    ok: (v) => v <= 0.15,
+    goal: "<= 0.15",
+  },
+  {
+    label: "fanout20_warm / ansible",
+    value: ratio("fanout20_warm_ms", "fanout20_ansible_ms"),
+    ok: (v) => v <= 0.05,
+    goal: "<= 0.05",
+  },
+  {
+    label: "fanout20_cold / pssh",
+    value: ratio("fanout20_cold_ms", "fanout20_pssh_ms"),
+    ok: (v) => v <= 0.6,
+    goal: "<= 0.6",
+  },
+  {
+    label: "fanout20_warm / pssh",
+    value: ratio("fanout20_warm_ms", "fanout20_pssh_ms"),
+    ok: (v) => v <= 0.2,
+    goal: "<= 0.2",
+  },
+  {
+    label: "gated_run_overhead_ms_p50",
+    value: (f) => f.gated_run_overhead_ms_p50,
+    ok: (v) => v < 50,
+    goal: "< 50 ms",
+  },
   { label: "continuation_ms_p50", value: (f) => f.continuation_ms_p50, ok: (v) => v < 250, goal: "< 250 ms" },
 ];
 
@@ -74,7 +104,9 @@ for (const target of TARGETS) {
     log(`  ${target.label.padEnd(30)} not measured`);
     continue;
   }
-  log(`  ${target.label.padEnd(30)} ${value.toFixed(3).padStart(10)}  ${target.ok(value) ? "✓" : "✗"} (goal ${target.goal})`);
+  log(
+    `  ${target.label.padEnd(30)} ${value.toFixed(3).padStart(10)}  ${target.ok(value) ? "✓" : "✗"} (goal ${target.goal})`,
+  );
 }
 if (json) process.stdout.write(`${JSON.stringify(figures)}\n`);
 process.exitCode = failures.length ? 1 : 0;

@@ -2,6 +2,9 @@
 import { CONFIG_KEYS } from "../app/config-keys.ts";
 
 const rows = CONFIG_KEYS.map(
-  (k) => `| \`${k.env}\` | \`${k.path}\` | ${k.defaultText} | ${k.doc}${k.secret ? " (secret: never logged)" : ""} |`,
+  (k) =>
+    `| \`${k.env}\` | \`${k.path}\` | ${k.defaultText} | ${k.doc}${k.secret ? " (secret: never logged)" : ""} |`,
 );
-process.stdout.write(["| env | oikos.yaml key | default | meaning |", "| --- | --- | --- | --- |", ...rows].join("\n") + "\n");
+process.stdout.write(
+  `${["| env | oikos.yaml key | default | meaning |", "| --- | --- | --- | --- |", ...rows].join("\n")}\n`,
+);

@@ -1,4 +1,3 @@
-import { formatScoreboard, runEvals } from "../../evals/run-evals.ts";
 import type { CommandIO } from "../command-module.ts";
 
 export const description =
@@ -33,6 +32,8 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
       return 2;
     }
   }
+  // Loaded on demand: nothing imports evals/ statically, and `oikos help` stays light.
+  const { formatScoreboard, runEvals } = await import("../../evals/run-evals.ts");
   const results = await runEvals({
     names,
     fastOnly: argv.includes("--fast"),

@@ -4,7 +4,8 @@ import { OikosError } from "../errors.ts";
 import { serve } from "../serve.ts";
 
 export const description = "queue workers only (SSH execution, continuations, sweeps); needs REDIS_URL";
-export const usage = "Run on any machine that reaches Redis, Postgres and the targets. Stops on SIGINT/SIGTERM\nafter running jobs finish.";
+export const usage =
+  "Run on any machine that reaches Redis, Postgres and the targets. Stops on SIGINT/SIGTERM\nafter running jobs finish.";
 
 export async function run(_argv: string[], io: CommandIO): Promise<number> {
   const config = loadConfig();

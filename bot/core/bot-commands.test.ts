@@ -3,12 +3,21 @@ import { test } from "node:test";
 import { CommandRegistry, parseCommand } from "./bot-commands.ts";
 
 const ctx = { user: "bob", platform: "shell", room: "terminal", thread: null };
-const roles = { isOperator: (u: string) => u === "bob" || u === "alice", isAdmin: (u: string) => u === "alice" };
+const roles = {
+  isOperator: (u: string) => u === "bob" || u === "alice",
+  isAdmin: (u: string) => u === "alice",
+};
 
 function registry() {
   return new CommandRegistry()
     .add({ name: "status", summary: "show status", permission: "anyone", run: async () => "ok" })
-    .add({ name: "sweep", args: "[kind]", summary: "run sweeps", permission: "admin", run: async (_c, a) => `swept ${a.join(",")}` });
+    .add({
+      name: "sweep",
+      args: "[kind]",
+      summary: "run sweeps",
+      permission: "admin",
+      run: async (_c, a) => `swept ${a.join(",")}`,
+    });
 }
 
 test("parses bang, slash and !oikos forms", () => {
@@ -35,5 +44,7 @@ test("help is generated from the declarations", () => {
 });
 
 test("a command declared twice is a programming error", () => {
-  assert.throws(() => registry().add({ name: "status", summary: "x", permission: "anyone", run: async () => "" }));
+  assert.throws(() =>
+    registry().add({ name: "status", summary: "x", permission: "anyone", run: async () => "" }),
+  );
 });
