@@ -1,4 +1,4 @@
-import type { Capability } from "../app/compose.ts";
+import { type Capability, runsWorkers } from "../app/compose.ts";
 import type { Runtime } from "../app/runtime.ts";
 import { runServiceFor } from "../jobs/execution/capability.ts";
 import { connectInMemoryClient } from "../mcp-server/in-memory.ts";
@@ -26,7 +26,7 @@ export const agentCapability: Capability = {
   name: "agent",
   async start(runtime, ctx) {
     registerIdleSweep();
-    if (ctx.role === "chat") return undefined;
+    if (!runsWorkers(ctx.role, runtime.queue.kind)) return undefined;
     const { config, logger } = runtime;
     await runtime.queue.repeat(
       "sweep",

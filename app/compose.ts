@@ -12,6 +12,15 @@ import { statusCommand } from "./status-command.ts";
 /** Which part of oikos this process runs. */
 export type ProcessRole = "all" | "worker" | "chat";
 
+/**
+ * Whether this process consumes the work queues (agent turns, executions, sweeps). `oikos chat`
+ * leaves that to `oikos worker` processes when the queue is shared through Redis; on the in-process
+ * queue nobody else can, so it runs them itself.
+ */
+export function runsWorkers(role: ProcessRole, queueKind: "bullmq" | "in-process"): boolean {
+  return role !== "chat" || queueKind === "in-process";
+}
+
 /** What a capability may add to the process while it starts. */
 export interface ComposeContext {
   role: ProcessRole;

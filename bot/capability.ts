@@ -37,12 +37,6 @@ export const chatCapability: Capability = {
           : {}),
       }),
       modelConfigured: Boolean(config.model.baseUrl),
-      ...(ctx.role === "chat" && queue.kind === "in-process"
-        ? {
-            agentUnavailable:
-              "This is `oikos chat`: it hands turns to agent workers over Redis (REDIS_URL and `oikos worker`), and none can reach this in-process queue. Run `oikos start` for the embedded all-in-one (terminal chat included).",
-          }
-        : {}),
       parseConsent,
       recordMessage: async ({ sessionId, text, author, eventId }) =>
         (

@@ -100,10 +100,6 @@ export class ChatCore {
       ? await findSessionByThread(db, { ...address, thread })
       : undefined;
     if (session && (await this.#answerOrConsent(adapter, session, event))) return;
-    if (this.#deps.agentUnavailable) {
-      await adapter.post(event.room, thread ?? event.messageId, { text: this.#deps.agentUnavailable });
-      return;
-    }
     if (!this.#deps.modelConfigured) {
       await adapter.post(event.room, thread ?? event.messageId, {
         text: "No model is configured, so I can only run `!` commands. Set OPENAI_BASE_URL, OPENAI_API_KEY and OIKOS_MODEL (see README) and start again.",

@@ -21,8 +21,6 @@ export interface ChatCoreDeps {
   access: RoomAccess;
   /** Without a model endpoint no session is started; the bot says how to configure one. */
   modelConfigured: boolean;
-  /** Set when no agent can pick up turns from this process (say so instead of queueing). */
-  agentUnavailable?: string;
   /** Reads a typed reply as assent, denial or a typed confirmation (policy.parseConsent). */
   parseConsent(text: string): Consent;
   /** Stores an operator's message in the session history; returns its id. */

@@ -19,9 +19,9 @@ export async function applyFollowUps(
       if (followUp.kind === "enqueue" && followUp.queue === "execute") {
         await deps.queue.enqueue("execute", followUp.data, { jobId: followUp.jobId });
       } else if (followUp.kind === "enqueue") {
-        await deps.queue.enqueue("agent-turn", followUp.data, {
-          jobId: `agent-turn:${followUp.data.sessionId}:consent`,
-        });
+        // No jobId: concurrent turn requests merge in the session's turn lease, and a dedupe id
+        // here would drop a second decision while the first one's job is still waiting.
+        await deps.queue.enqueue("agent-turn", followUp.data);
       } else {
         await deps.events.publish(parseDomainEvent(followUp.event));
       }

@@ -131,7 +131,7 @@ function cli(
 test("printf a conversation: plan card, +1 approves, the execution result, the threaded summary", async () => {
   const imported = await cli(["import", "ansible", join(dir, "inventory.ini")], "");
   assert.equal(imported.code, 0, imported.stderr);
-  const run = await cli(["start"], "please create the marker directory on my workstation\n+1\n");
+  const run = await cli(["chat"], "please create the marker directory on my workstation\n+1\n");
   assert.equal(run.code, 0, run.stderr);
   const out = run.stdout;
   if (process.env.DEBUG_ACCEPTANCE) {

@@ -1,4 +1,4 @@
-import type { Capability } from "../../app/compose.ts";
+import { type Capability, runsWorkers } from "../../app/compose.ts";
 import type { Runtime } from "../../app/runtime.ts";
 import { closeMatches } from "../../mcp-server/suggest.ts";
 import { DbHostKeyStore } from "../../store/known-hosts.ts";
@@ -54,14 +54,14 @@ export function sweepContext(runtime: Runtime, now = new Date()): SweepContext {
 
 /**
  * Executions: the `execute` worker over the SSH pool (host keys trusted on first use are kept in
- * the database), the `sweep` queue with its repeat schedule, and a start-up sweep. Processes with
- * the chat role only produce (run enqueues); they do not execute.
+ * the database), the `sweep` queue with its repeat schedule, and a start-up sweep. `oikos chat` on
+ * a shared (Redis) queue only produces (run enqueues); the workers execute.
  */
 export const executionCapability: Capability = {
   name: "execution",
   async start(runtime, ctx) {
     registerAllSweeps();
-    if (ctx.role === "chat") return undefined;
+    if (!runsWorkers(ctx.role, runtime.queue.kind)) return undefined;
     const { config, logger } = runtime;
     const ssh = createSshTransport({
       ...(config.ssh.privateKeyPath ? { privateKeyPath: config.ssh.privateKeyPath } : {}),
