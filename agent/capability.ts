@@ -1,4 +1,5 @@
-import { type Capability, runsWorkers } from "../app/compose.ts";
+import type { Capability } from "../app/compose.ts";
+import { runsWorkers } from "../app/process-role.ts";
 import type { Runtime } from "../app/runtime.ts";
 import { runServiceFor } from "../jobs/execution/capability.ts";
 import { connectInMemoryClient } from "../mcp-server/in-memory.ts";

@@ -6,20 +6,11 @@ import { mcpCapability } from "../mcp-server/capability.ts";
 import type { CommandIO } from "./command-module.ts";
 import type { HttpHandler } from "./http-server.ts";
 import { createMetrics, type Metrics } from "./metrics.ts";
+import type { ProcessRole } from "./process-role.ts";
 import type { Runtime } from "./runtime.ts";
 import { statusCommand } from "./status-command.ts";
 
-/** Which part of oikos this process runs. */
-export type ProcessRole = "all" | "worker" | "chat";
-
-/**
- * Whether this process consumes the work queues (agent turns, executions, sweeps). `oikos chat`
- * leaves that to `oikos worker` processes when the queue is shared through Redis; on the in-process
- * queue nobody else can, so it runs them itself.
- */
-export function runsWorkers(role: ProcessRole, queueKind: "bullmq" | "in-process"): boolean {
-  return role !== "chat" || queueKind === "in-process";
-}
+export type { ProcessRole } from "./process-role.ts";
 
 /** What a capability may add to the process while it starts. */
 export interface ComposeContext {

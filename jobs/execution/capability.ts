@@ -1,4 +1,5 @@
-import { type Capability, runsWorkers } from "../../app/compose.ts";
+import type { Capability } from "../../app/compose.ts";
+import { runsWorkers } from "../../app/process-role.ts";
 import type { Runtime } from "../../app/runtime.ts";
 import { closeMatches } from "../../mcp-server/suggest.ts";
 import { DbHostKeyStore } from "../../store/known-hosts.ts";
