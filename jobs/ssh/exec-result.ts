@@ -50,6 +50,20 @@ export function resolveExecOptions(options: ExecOptions = {}): ResolvedExecOptio
   return { timeoutMs, maxOutputBytes, signal: options.signal, onOutput: options.onOutput };
 }
 
+/** Exit status of timeout(1) when it had to stop the command. */
+export const REMOTE_TIMEOUT_EXIT_CODE = 124;
+
+/**
+ * The host's timeout(1) and oikos's own timer race at the deadline; when the host's wins, the
+ * command still timed out. Told apart from a command that exits 124 by itself by having run for
+ * the whole timeout.
+ */
+export function asTimedOutWhenRemoteTimerFired(result: ExecResult, timeoutMs: number): ExecResult {
+  const remoteTimerFired =
+    !result.timedOut && result.exitCode === REMOTE_TIMEOUT_EXIT_CODE && result.durationMs >= timeoutMs - 50;
+  return remoteTimerFired ? { ...result, timedOut: true } : result;
+}
+
 /** Whole seconds for `timeout(1)`, never below one. */
 export function timeoutSeconds(timeoutMs: number): number {
   return Math.max(1, Math.ceil(timeoutMs / 1000));

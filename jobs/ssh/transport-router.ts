@@ -1,5 +1,10 @@
 import { TransportRouteError } from "./errors.ts";
-import type { ExecOptions, ExecResult } from "./exec-result.ts";
+import {
+  asTimedOutWhenRemoteTimerFired,
+  type ExecOptions,
+  type ExecResult,
+  resolveExecOptions,
+} from "./exec-result.ts";
 import type { HostRunner } from "./host-runner.ts";
 import type { SshPool } from "./ssh-pool.ts";
 import type { Target } from "./target.ts";
@@ -25,6 +30,11 @@ export class TransportRouter {
   }
 
   async exec(target: Target, command: string, options: ExecOptions = {}): Promise<ExecResult> {
+    const { timeoutMs } = resolveExecOptions(options);
+    return asTimedOutWhenRemoteTimerFired(await this.#route(target, command, options), timeoutMs);
+  }
+
+  #route(target: Target, command: string, options: ExecOptions): Promise<ExecResult> {
     switch (target.transport) {
       case "ssh":
         if (target.ssh === undefined)
