@@ -6,9 +6,9 @@ import { answerOpenQuestion } from "../store/questions.ts";
 import { RoomAccess } from "./core/access.ts";
 import { approvalsCommand, cancelCommand, sweepCommand } from "./core/admin-commands.ts";
 import { CardRenderer } from "./core/card-renderer.ts";
-import type { ChatAdapter } from "./core/chat-adapter.ts";
 import { ChatCore } from "./core/chat-core.ts";
 import type { ChatCoreDeps } from "./core/core-deps.ts";
+import { RedactingAdapterMap } from "./core/redacting-adapters.ts";
 import { waitForQuietQueue } from "./shell/quiet-queue.ts";
 import { TerminalAdapter } from "./shell/terminal-adapter.ts";
 import { startConfiguredAdapters } from "./start-adapters.ts";
@@ -50,7 +50,8 @@ export const chatCapability: Capability = {
         ).id,
       answerQuestion: async (input) => (await answerOpenQuestion(db, input)) !== undefined,
     };
-    const adapters = new Map<string, ChatAdapter>();
+    // Every adapter registered here posts and edits through policy redact.
+    const adapters = new RedactingAdapterMap();
     const core = new ChatCore(deps, adapters);
     const renderer = new CardRenderer({ db, adapters, cards: core.cards, logger });
     const unsubscribe = renderer.subscribe(events);
