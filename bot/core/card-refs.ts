@@ -1,5 +1,5 @@
-import type { Kysely } from "kysely";
-import type { Database } from "../../store/schema.ts";
+import type { Kysely, Selectable } from "kysely";
+import type { ChatCardsTable, Database } from "../../store/schema.ts";
 import type { MessageRef } from "./chat-adapter.ts";
 
 export type CardKind = "plan" | "approval" | "question" | "summary";
@@ -104,16 +104,7 @@ export function splitPlanSubject(subject: string): [string, number] {
   return [subject.slice(0, at), Number(subject.slice(at + 1))];
 }
 
-function toRecord(row: {
-  platform: string;
-  message_id: string;
-  room: string;
-  thread: string | null;
-  kind: string;
-  session_id: string | null;
-  subject_id: string;
-  decision_note: string | null;
-}): CardRecord {
+function toRecord(row: Omit<Selectable<ChatCardsTable>, "created_at">): CardRecord {
   return {
     ref: { platform: row.platform, room: row.room, messageId: row.message_id, thread: row.thread },
     kind: row.kind as CardKind,
