@@ -1,43 +1,13 @@
 import type { Arg } from "./command-view.ts";
 import { afterOptions } from "./command-view.ts";
+import { COMMON_EXEC_VALUE_OPTIONS } from "./rules/docker-tables.ts";
 import { RULES } from "./rules/index.ts";
+import { SHELL_NAMES, SSH_VALUE_OPTIONS } from "./rules/shells.ts";
+import { SCRIPT_INTERPRETERS } from "./rules/text.ts";
 
-const SSH_VALUE_OPTIONS = [
-  "-b",
-  "-c",
-  "-D",
-  "-E",
-  "-e",
-  "-F",
-  "-I",
-  "-i",
-  "-J",
-  "-L",
-  "-l",
-  "-m",
-  "-O",
-  "-o",
-  "-p",
-  "-Q",
-  "-R",
-  "-S",
-  "-W",
-  "-w",
-  "-B",
-];
-const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", "fish", "rbash"]);
-const INTERPRETERS = new Set([
-  "python",
-  "python2",
-  "python3",
-  "perl",
-  "ruby",
-  "node",
-  "php",
-  "lua",
-  "tclsh",
-  "pwsh",
-]);
+const SHELLS = new Set(SHELL_NAMES);
+// tclsh has no rule of its own, but `tclsh` with no script reads one from stdin.
+const INTERPRETERS = new Set([...SCRIPT_INTERPRETERS, "tclsh"]);
 const INLINE_CODE_FLAGS = /^-[A-Za-z]*[cem]/;
 
 function basename(name: string): string {
@@ -57,13 +27,7 @@ const EXEC_HOSTS = new Set([
   "qm",
 ]);
 const EXEC_VALUE_OPTIONS = [
-  "-e",
-  "--env",
-  "--env-file",
-  "-u",
-  "--user",
-  "-w",
-  "--workdir",
+  ...COMMON_EXEC_VALUE_OPTIONS,
   "-n",
   "--namespace",
   "-c",

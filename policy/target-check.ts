@@ -4,6 +4,8 @@
  * tools not inside containers. A refusal names a target that can run it when one is known.
  */
 
+import { LVM_REPORTS } from "./rules/storage.ts";
+
 export interface TargetFacts {
   slug: string;
   /** Entity type: `host`, `lxc`, `vm`, `service`, `local` … */
@@ -83,15 +85,7 @@ export const CAPABILITIES: readonly Capability[] = [
   },
   {
     commands: [
-      "lvs",
-      "vgs",
-      "pvs",
-      "lvdisplay",
-      "vgdisplay",
-      "pvdisplay",
-      "lvscan",
-      "vgscan",
-      "pvscan",
+      ...LVM_REPORTS,
       "lvcreate",
       "lvextend",
       "lvresize",

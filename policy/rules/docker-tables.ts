@@ -189,17 +189,9 @@ export const DOCKER_DESTROY = [
   "context rm",
 ];
 
-export const EXEC_VALUE_OPTIONS = [
-  "-e",
-  "--env",
-  "--env-file",
-  "-u",
-  "--user",
-  "-w",
-  "--workdir",
-  "--detach-keys",
-  "--index",
-];
+/** Value options every container runtime's `exec` shares (docker, podman, kubectl, pct …). */
+export const COMMON_EXEC_VALUE_OPTIONS = ["-e", "--env", "--env-file", "-u", "--user", "-w", "--workdir"];
+export const EXEC_VALUE_OPTIONS = [...COMMON_EXEC_VALUE_OPTIONS, "--detach-keys", "--index"];
 export const RUN_VALUE_OPTIONS = [
   ...EXEC_VALUE_OPTIONS,
   "-v",

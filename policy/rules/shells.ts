@@ -52,7 +52,11 @@ function shellRefine(view: CommandView, ctx: RuleContext): Finding[] {
   ];
 }
 
-const SSH_VALUE_OPTIONS = [
+/** Shells: the shell rule and the stdin-script check (`curl … | sh`) both key on these names. */
+export const SHELL_NAMES = ["sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", "rbash", "fish"];
+
+/** ssh options that take a value: the first word after the options is the host. */
+export const SSH_VALUE_OPTIONS = [
   "-b",
   "-c",
   "-D",
@@ -182,7 +186,7 @@ export const SHELL_RULES: CommandRule[] = [
     ],
   },
   {
-    names: ["sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", "rbash", "fish"],
+    names: SHELL_NAMES,
     what: "runs a shell",
     risk: "read_only",
     wrapper: true,

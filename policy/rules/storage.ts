@@ -5,7 +5,8 @@ import { matchSubcommand } from "./rule.ts";
 
 /** ZFS, LVM, RAID, filesystems and mounts. */
 
-const LVM_READ = [
+/** LVM reporting commands; target-check refuses them inside containers too. */
+export const LVM_REPORTS = [
   "lvs",
   "vgs",
   "pvs",
@@ -15,9 +16,8 @@ const LVM_READ = [
   "lvscan",
   "vgscan",
   "pvscan",
-  "lvmdiskscan",
-  "lvmconfig",
 ];
+const LVM_READ = [...LVM_REPORTS, "lvmdiskscan", "lvmconfig"];
 const LVM_WRITE = [
   "lvcreate",
   "lvextend",

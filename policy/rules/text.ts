@@ -7,6 +7,19 @@ import type { CommandRule } from "./rule.ts";
 
 /** Tools whose arguments are programs (sed, awk, find) and archivers. */
 
+/** Interpreters that run a program from a file, `-c`/`-e` code or stdin (the stdin-script check adds tclsh). */
+export const SCRIPT_INTERPRETERS = [
+  "python",
+  "python2",
+  "python3",
+  "perl",
+  "ruby",
+  "node",
+  "php",
+  "lua",
+  "pwsh",
+];
+
 function findRefine(view: CommandView, ctx: RuleContext): Finding[] {
   const findings: Finding[] = [];
   const q = quoteSegment(view.text);
@@ -255,20 +268,7 @@ export const TEXT_RULES: CommandRule[] = [
     ],
   },
   {
-    names: [
-      "python",
-      "python2",
-      "python3",
-      "perl",
-      "ruby",
-      "node",
-      "php",
-      "lua",
-      "deno",
-      "bun",
-      "java",
-      "pwsh",
-    ],
+    names: [...SCRIPT_INTERPRETERS, "deno", "bun", "java"],
     what: "runs a program oikos cannot inspect",
     risk: "config_mutation",
     refine: inlineCodeRefine,
