@@ -1,5 +1,5 @@
 import type { Capability } from "../app/compose.ts";
-import { runsWorkers } from "../app/process-role.ts";
+import { runsAgent } from "../app/process-role.ts";
 import type { Runtime } from "../app/runtime.ts";
 import { runServiceFor } from "../jobs/execution/capability.ts";
 import { connectInMemoryClient } from "../mcp-server/in-memory.ts";
@@ -27,7 +27,7 @@ export const agentCapability: Capability = {
   name: "agent",
   async start(runtime, ctx) {
     registerIdleSweep();
-    if (!runsWorkers(ctx.role, runtime.queue.kind)) return undefined;
+    if (!runsAgent(ctx.role, runtime.queue.kind)) return undefined;
     const { config, logger } = runtime;
     await runtime.queue.repeat(
       "sweep",

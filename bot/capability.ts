@@ -22,7 +22,7 @@ export const chatCapability: Capability = {
   async start(runtime: Runtime, ctx: ComposeContext) {
     const { config, db, queue, events, logger } = runtime;
     ctx.commands.add(sweepCommand(queue)).add(approvalsCommand(db)).add(cancelCommand(db));
-    if (ctx.role === "worker") return undefined;
+    if (ctx.role === "worker" || ctx.role === "mcp") return undefined;
     const deps: ChatCoreDeps = {
       db,
       queue,

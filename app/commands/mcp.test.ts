@@ -64,7 +64,21 @@ test("oikos mcp --stdio serves the tools to an SDK client; logs stay off stdout"
   await client.connect(transport);
   try {
     const { tools } = await client.listTools();
-    assert.ok(tools.some((tool) => tool.name === "list_entities"));
+    const names = tools.map((tool) => tool.name);
+    for (const name of [
+      "list_entities",
+      "upsert_knowledge",
+      "run",
+      "run_many",
+      "set_goal",
+      "propose_plan",
+      "complete_task",
+    ]) {
+      assert.ok(
+        names.includes(name),
+        `stdio serves ${name} like the agent's server (got ${names.join(", ")})`,
+      );
+    }
     const result = await client.callTool({ name: "list_entities", arguments: { type: "group" } });
     const [block] = result.content as { type: string; text: string }[];
     const listed = JSON.parse(block!.text) as { entities: { slug: string }[] };

@@ -1,11 +1,11 @@
+import { runServiceFor } from "../../jobs/execution/capability.ts";
 import { createMcpServer } from "../../mcp-server/server.ts";
 import { serveStdio } from "../../mcp-server/stdio.ts";
-import { openStore } from "../../store/connect.ts";
-import { migrateToLatest } from "../../store/migrate.ts";
 import type { CommandIO } from "../command-module.ts";
+import { compose } from "../compose.ts";
 import { loadConfig } from "../config.ts";
 import { createLogger } from "../logger.ts";
-import { storeOptions } from "../runtime.ts";
+import { openRuntime } from "../runtime.ts";
 
 export const description = "serve the oikos MCP tools to a local MCP client over stdio (--stdio)";
 
@@ -14,7 +14,10 @@ Usage: oikos mcp --stdio
 
 Speaks MCP (JSON-RPC) on stdin/stdout for local clients such as an IDE or the MCP Inspector:
   npx @modelcontextprotocol/inspector --cli node app/cli.ts mcp --stdio --method tools/list
-Logs go to stderr only. Remote clients use the Streamable HTTP endpoint /mcp of \`oikos start\`
+Serves every tool the agent has (inventory, knowledge, execution, task), with the same gates; task
+and execution tools need an oikos session id in the request _meta ("oikos/session"). On the embedded
+database it runs the execute workers itself, so do not point it at the data folder of a running
+\`oikos start\`. Logs go to stderr only. Remote clients use the Streamable HTTP endpoint /mcp of \`oikos start\`
 (set OIKOS_MCP_TOKEN and OIKOS_HTTP_PORT).`;
 
 export async function run(argv: string[], io: CommandIO): Promise<number> {
@@ -25,15 +28,22 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   const config = loadConfig();
   // stdout is the protocol stream: the logger writes to stderr (or the configured log file).
   const logger = createLogger(config, "oikos-mcp");
-  const store = await openStore(storeOptions(config));
+  const runtime = await openRuntime(config, { logger });
+  const composition = await compose(runtime, "mcp");
   try {
-    const report = await migrateToLatest(store.db);
-    if (report.applied.length > 0) logger.info({ applied: report.applied }, "database migrated");
-    const server = createMcpServer({ db: store.db, actor: "mcp-stdio", logger });
-    logger.info({ store: store.describe }, "MCP stdio server ready");
+    await runtime.queue.start();
+    const server = createMcpServer({
+      db: runtime.db,
+      actor: "mcp-stdio",
+      events: runtime.events,
+      execution: await runServiceFor(runtime),
+      logger,
+    });
+    logger.info({ store: runtime.store.describe, queue: runtime.queue.kind }, "MCP stdio server ready");
     await serveStdio(server, { stdin: io.stdin, stdout: io.stdout });
     return 0;
   } finally {
-    await store.close();
+    await composition.stop();
+    await runtime.close();
   }
 }
