@@ -1,11 +1,17 @@
 import assert from "node:assert/strict";
-import { after as afterAll, before, describe, test } from "node:test";
-import { approvePlan } from "../store/consent.ts";
-import { upsertEntities } from "../store/entities.ts";
+import { describe, test } from "node:test";
 import { openWindow } from "../store/windows.ts";
 import { match } from "../test-support/scripted-model/index.ts";
-import { type AgentHarness, startAgentHarness } from "./testing/agent-harness.ts";
-import { after, call } from "./testing/script.ts";
+import type { AgentHarness } from "./testing/agent-harness.ts";
+import { after, call, goalThenPlan } from "./testing/script.ts";
+import {
+  approvePlanAsOperator,
+  lastToolResult,
+  sessionExecutions,
+  sessionFeedback,
+  sessionRow,
+} from "./testing/session-queries.ts";
+import { GITEA, harnessForSuite } from "./testing/suite-harness.ts";
 import { requestTurn } from "./turn-runner.ts";
 
 async function insertExecution(h: AgentHarness, sessionId: string, id: string, status: string) {
@@ -28,48 +34,18 @@ async function insertExecution(h: AgentHarness, sessionId: string, id: string, s
     .execute();
 }
 
-async function session(h: AgentHarness, id: string) {
-  return h.store.db.selectFrom("sessions").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
-}
-
-async function lastToolResult(h: AgentHarness, sessionId: string, tool: string): Promise<string> {
-  const row = await h.store.db
-    .selectFrom("messages")
-    .select("content")
-    .where("session_id", "=", sessionId)
-    .where("name", "=", tool)
-    .orderBy("id", "desc")
-    .executeTakeFirstOrThrow();
-  return row.content;
-}
-
 describe("complete_task gates and the reopen rule, driven through the agent loop", () => {
-  let h: AgentHarness;
-  before(async () => {
-    h = await startAgentHarness();
-    await upsertEntities(h.store.db, [{ slug: "lxc:gitea", type: "lxc", name: "gitea" }], { by: "test" });
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const harness = harnessForSuite({ entities: [GITEA] });
 
   test("success is refused while executions run and without writeback; a second completion is refused", async () => {
+    const h = harness();
     const sessionId = await h.newSession();
     await insertExecution(h, sessionId, "ex-done1", "completed");
     await insertExecution(h, sessionId, "ex-run1", "running");
     await h.useScript([
-      {
-        name: "goal",
-        when: match.lastUserMessage("gitea version"),
-        reply: call("set_goal", { goal: "Find the gitea version" }),
-      },
-      {
-        name: "plan",
-        when: after("set_goal"),
-        reply: call("propose_plan", {
-          steps: [{ title: "Read gitea version", target: "lxc:gitea", risk: "read_only" }],
-        }),
-      },
+      ...goalThenPlan("gitea version", "Find the gitea version", [
+        { title: "Read gitea version", target: "lxc:gitea", risk: "read_only" },
+      ]),
       {
         name: "s1",
         when: after("propose_plan"),
@@ -141,7 +117,7 @@ describe("complete_task gates and the reopen rule, driven through the agent loop
       await lastToolResult(h, sessionId, "complete_task"),
       /1 execution\(s\) of this session are still open \(ex-run1 running/,
     );
-    assert.equal((await session(h, sessionId)).status, "executing");
+    assert.equal((await sessionRow(h, sessionId)).status, "executing");
 
     await h.store.db
       .updateTable("executions")
@@ -151,18 +127,14 @@ describe("complete_task gates and the reopen rule, driven through the agent loop
     await h.say(sessionId, "ex-run1 finished");
     const second = await requestTurn(h.deps, sessionId, "message");
     assert.deepEqual(second, { status: "ran", turns: ["stopped"] });
-    const done = await session(h, sessionId);
+    const done = await sessionRow(h, sessionId);
     assert.equal(done.status, "done");
     assert.equal(done.outcome, "success");
     assert.equal(
       await lastToolResult(h, sessionId, "complete_task"),
       "Not run: the turn ended after complete_task.",
     );
-    const feedback = await h.store.db
-      .selectFrom("feedback")
-      .selectAll()
-      .where("session_id", "=", sessionId)
-      .execute();
+    const feedback = await sessionFeedback(h, sessionId);
     assert.equal(feedback.length, 1);
     assert.equal(feedback[0]!.plan_adherence, 1);
     const knowledge = await h.store.db
@@ -197,15 +169,12 @@ describe("complete_task gates and the reopen rule, driven through the agent loop
       await lastToolResult(h, sessionId, "complete_task"),
       /already complete; the operator's new message reopened/,
     );
-    assert.equal(
-      (await h.store.db.selectFrom("feedback").selectAll().where("session_id", "=", sessionId).execute())
-        .length,
-      1,
-    );
+    assert.equal((await sessionFeedback(h, sessionId)).length, 1);
     assert.deepEqual(h.model.unmatched, []);
   });
 
   test("an outcome outside the enum is recorded as partial", async () => {
+    const h = harness();
     const sessionId = await h.newSession();
     await h.useScript([
       {
@@ -221,26 +190,18 @@ describe("complete_task gates and the reopen rule, driven through the agent loop
     ]);
     await h.say(sessionId, "look at gitea");
     await requestTurn(h.deps, sessionId, "message");
-    const closed = await session(h, sessionId);
+    const closed = await sessionRow(h, sessionId);
     assert.equal(closed.outcome, "partial");
     assert.match(await lastToolResult(h, sessionId, "complete_task"), /recorded as partial/);
   });
 
   test("a reopened session must set_goal and propose_plan again before a mutation runs", async () => {
+    const h = harness();
     const sessionId = await h.newSession();
     await h.useScript([
-      {
-        name: "goal",
-        when: match.lastUserMessage("restart nginx"),
-        reply: call("set_goal", { goal: "Restart nginx" }),
-      },
-      {
-        name: "plan",
-        when: after("set_goal"),
-        reply: call("propose_plan", {
-          steps: [{ title: "Restart nginx", target: "lxc:gitea", risk: "config_mutation" }],
-        }),
-      },
+      ...goalThenPlan("restart nginx", "Restart nginx", [
+        { title: "Restart nginx", target: "lxc:gitea", risk: "config_mutation" },
+      ]),
       {
         name: "close",
         when: match.lastUserMessage("go ahead"),
@@ -264,16 +225,10 @@ describe("complete_task gates and the reopen rule, driven through the agent loop
     ]);
     await h.say(sessionId, "restart nginx on gitea");
     await requestTurn(h.deps, sessionId, "message");
-    const approved = await approvePlan(h.store.db, {
-      sessionId,
-      generation: 1,
-      by: "operator",
-      via: "reaction",
-    });
-    assert.equal(approved.ok, true);
+    await approvePlanAsOperator(h, sessionId);
     await h.say(sessionId, "go ahead");
     await requestTurn(h.deps, sessionId, "message");
-    assert.equal((await session(h, sessionId)).status, "done");
+    assert.equal((await sessionRow(h, sessionId)).status, "done");
     // Even with an assent window still open (say, reopened by mistake), the old approved plan does not carry over.
     await openWindow(h.store.db, {
       sessionId,
@@ -284,17 +239,12 @@ describe("complete_task gates and the reopen rule, driven through the agent loop
     });
     await h.say(sessionId, "now restart it again");
     await requestTurn(h.deps, sessionId, "message");
-    const reopened = await session(h, sessionId);
+    const reopened = await sessionRow(h, sessionId);
     assert.equal(reopened.status, "planning");
     assert.equal(reopened.requires_replan, true);
     assert.match(await lastToolResult(h, sessionId, "propose_plan"), /Call set_goal with the new goal first/);
     assert.match(await lastToolResult(h, sessionId, "run"), /Refused \(plan_(first|required)\)/);
-    const executions = await h.store.db
-      .selectFrom("executions")
-      .selectAll()
-      .where("session_id", "=", sessionId)
-      .execute();
-    assert.deepEqual(executions, [], "nothing was queued or run");
+    assert.deepEqual(await sessionExecutions(h, sessionId), [], "nothing was queued or run");
     assert.deepEqual(h.model.unmatched, []);
   });
 });

@@ -1,33 +1,19 @@
 import assert from "node:assert/strict";
-import { after as afterAll, before, describe, test } from "node:test";
-import { approvePlan } from "../store/consent.ts";
+import { describe, test } from "node:test";
 import { match } from "../test-support/scripted-model/index.ts";
-import { type AgentHarness, startAgentHarness } from "./testing/agent-harness.ts";
-import { after, call } from "./testing/script.ts";
+import { goalThenPlan } from "./testing/script.ts";
+import { approvePlanAsOperator, sessionRow } from "./testing/session-queries.ts";
+import { harnessForSuite } from "./testing/suite-harness.ts";
 import { requestTurn } from "./turn-runner.ts";
 
 describe("a plan decided while a turn runs", () => {
-  let h: AgentHarness;
-  before(async () => {
-    h = await startAgentHarness();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const harness = harnessForSuite();
 
   test("the consent request merges into the running turn, which then acts on the decision", async () => {
+    const h = harness();
     const busy = Promise.withResolvers<void>();
     await h.useScript([
-      {
-        name: "goal",
-        when: match.lastUserMessage("restart"),
-        reply: call("set_goal", { goal: "Restart nginx" }),
-      },
-      {
-        name: "plan",
-        when: after("set_goal"),
-        reply: call("propose_plan", { steps: [{ title: "Restart nginx", risk: "config_mutation" }] }),
-      },
+      ...goalThenPlan("restart", "Restart nginx", [{ title: "Restart nginx", risk: "config_mutation" }]),
       {
         name: "chatting",
         when: match.lastUserMessage("news"),
@@ -46,13 +32,7 @@ describe("a plan decided while a turn runs", () => {
     await h.say(sessionId, "any news?");
     const running = requestTurn(h.deps, sessionId, "message");
     await h.model.waitForRequests(3);
-    const decided = await approvePlan(h.store.db, {
-      sessionId,
-      generation: 1,
-      by: "operator",
-      via: "reaction",
-    });
-    assert.equal(decided.ok, true);
+    await approvePlanAsOperator(h, sessionId);
     assert.deepEqual(await requestTurn(h.deps, sessionId, "consent"), { status: "merged" });
     busy.resolve();
 
@@ -61,12 +41,7 @@ describe("a plan decided while a turn runs", () => {
       h.model.requests.map((r) => r.step),
       ["goal", "plan", "chatting", "approved"],
     );
-    const session = await h.store.db
-      .selectFrom("sessions")
-      .select("status")
-      .where("id", "=", sessionId)
-      .executeTakeFirstOrThrow();
-    assert.equal(session.status, "executing");
+    assert.equal((await sessionRow(h, sessionId)).status, "executing");
     assert.deepEqual(h.model.unmatched, []);
   });
 });

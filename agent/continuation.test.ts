@@ -1,62 +1,29 @@
 import assert from "node:assert/strict";
-import { after as afterAll, before, describe, test } from "node:test";
-import { InProcessQueue } from "../jobs/queue/in-process.ts";
-import { approvePlan } from "../store/consent.ts";
-import { upsertEntities } from "../store/entities.ts";
+import { describe, test } from "node:test";
 import { closeWindows } from "../store/windows.ts";
 import { match } from "../test-support/scripted-model/index.ts";
 import { continueJobId, handleContinue, onExecutionFinished } from "./continuation.ts";
-import { registerAgentJobs } from "./register-jobs.ts";
-import { type AgentHarness, startAgentHarness } from "./testing/agent-harness.ts";
-import { after, call } from "./testing/script.ts";
-import { waitFor } from "./testing/wait-for.ts";
+import { goalThenPlan } from "./testing/script.ts";
+import { approvePlanAsOperator, planStep, turnReleased } from "./testing/session-queries.ts";
+import { GITEA, harnessForSuite } from "./testing/suite-harness.ts";
 import { requestTurn } from "./turn-runner.ts";
 
 describe("continuation: execution.finished resumes an approved plan", () => {
-  let h: AgentHarness;
-  let queue: InProcessQueue;
-  before(async () => {
-    queue = new InProcessQueue();
-    h = await startAgentHarness({ queue });
-    await upsertEntities(h.store.db, [{ slug: "lxc:gitea", type: "lxc", name: "gitea" }], { by: "test" });
-    registerAgentJobs({ queue, events: h.events }, h.deps);
-    await queue.start();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const harness = harnessForSuite({ entities: [GITEA], agentJobs: true });
 
   /** A session whose two-step mutation plan was proposed (and optionally approved), step 1 linked to an execution. */
   async function planWithExecution(approve: boolean): Promise<{ sessionId: string; executionId: string }> {
+    const h = harness();
     const sessionId = await h.newSession();
-    await h.useScript([
-      {
-        name: "goal",
-        when: match.lastUserMessage("upgrade"),
-        reply: call("set_goal", { goal: "Upgrade gitea" }),
-      },
-      {
-        name: "plan",
-        when: after("set_goal"),
-        reply: call("propose_plan", {
-          steps: [
-            { title: "Pull new gitea image", target: "lxc:gitea", risk: "config_mutation" },
-            { title: "Verify gitea answers", target: "lxc:gitea", risk: "read_only" },
-          ],
-        }),
-      },
-    ]);
+    await h.useScript(
+      goalThenPlan("upgrade", "Upgrade gitea", [
+        { title: "Pull new gitea image", target: "lxc:gitea", risk: "config_mutation" },
+        { title: "Verify gitea answers", target: "lxc:gitea", risk: "read_only" },
+      ]),
+    );
     await h.say(sessionId, "upgrade gitea");
     await requestTurn(h.deps, sessionId, "message");
-    if (approve) {
-      const result = await approvePlan(h.store.db, {
-        sessionId,
-        generation: 1,
-        by: "operator",
-        via: "reaction",
-      });
-      assert.equal(result.ok, true);
-    }
+    if (approve) await approvePlanAsOperator(h, sessionId);
     const executionId = `ex-${sessionId.slice(0, 8)}`;
     await h.store.db
       .insertInto("executions")
@@ -85,6 +52,7 @@ describe("continuation: execution.finished resumes an approved plan", () => {
   }
 
   async function finish(executionId: string, sessionId: string) {
+    const h = harness();
     await h.store.db
       .updateTable("executions")
       .set({
@@ -100,6 +68,7 @@ describe("continuation: execution.finished resumes an approved plan", () => {
   }
 
   test("the finished execution closes its step and resumes the agent with the result and the next step, window lapsed or not", async () => {
+    const h = harness();
     const { sessionId, executionId } = await planWithExecution(true);
     await closeWindows(h.store.db, sessionId); // the assent window lapsed while the command ran
     await h.useScript([
@@ -118,24 +87,10 @@ describe("continuation: execution.finished resumes an approved plan", () => {
       JSON.stringify(request!.body.messages.at(-1)),
       /The operator last said: \\"upgrade gitea\\"/,
     );
-    const step = await h.store.db
-      .selectFrom("plan_steps")
-      .selectAll()
-      .where("session_id", "=", sessionId)
-      .where("seq", "=", 1)
-      .executeTakeFirstOrThrow();
+    const step = await planStep(h, sessionId, 1);
     assert.equal(step.status, "done");
     assert.equal(step.execution_id, executionId);
-    await waitFor(
-      async () =>
-        (
-          await h.store.db
-            .selectFrom("sessions")
-            .select("turn_owner")
-            .where("id", "=", sessionId)
-            .executeTakeFirst()
-        )?.turn_owner === null,
-    );
+    await turnReleased(h, sessionId);
     // A redelivered continuation finds nothing new to answer.
     assert.deepEqual(await handleContinue(h.deps, { sessionId, executionId }), { status: "idle" });
     assert.equal(h.model.requests.length, 1);
@@ -144,18 +99,14 @@ describe("continuation: execution.finished resumes an approved plan", () => {
   });
 
   test("no continuation when the plan was never approved", async () => {
+    const h = harness();
     const { sessionId, executionId } = await planWithExecution(false);
     await h.useScript([]);
     await finish(executionId, sessionId);
-    const step = await h.store.db
-      .selectFrom("plan_steps")
-      .selectAll()
-      .where("session_id", "=", sessionId)
-      .where("seq", "=", 1)
-      .executeTakeFirstOrThrow();
+    const step = await planStep(h, sessionId, 1);
     assert.equal(step.status, "done", "the linked step still closes");
     const decision = await onExecutionFinished(
-      { db: h.store.db, queue },
+      { db: h.store.db, queue: h.queue },
       { type: "execution.finished", sessionId, executionId, status: "completed" },
     );
     assert.equal(decision, "skipped");
@@ -163,6 +114,7 @@ describe("continuation: execution.finished resumes an approved plan", () => {
   });
 
   test("an individually approved execution continues even without an approved plan", async () => {
+    const h = harness();
     const { sessionId, executionId } = await planWithExecution(false);
     await h.store.db
       .insertInto("approvals")
@@ -186,15 +138,6 @@ describe("continuation: execution.finished resumes an approved plan", () => {
     await finish(executionId, sessionId);
     await h.model.waitForRequests(1);
     assert.equal(h.model.requests[0]!.step, "resume");
-    await waitFor(
-      async () =>
-        (
-          await h.store.db
-            .selectFrom("sessions")
-            .select("turn_owner")
-            .where("id", "=", sessionId)
-            .executeTakeFirst()
-        )?.turn_owner === null,
-    );
+    await turnReleased(h, sessionId);
   });
 });

@@ -1,42 +1,25 @@
 import assert from "node:assert/strict";
-import { after as afterAll, before, describe, test } from "node:test";
-import { InProcessQueue } from "../jobs/queue/in-process.ts";
+import { describe, test } from "node:test";
 import { match } from "../test-support/scripted-model/index.ts";
 import { IDLE_MS, sweepIdleSessions } from "./idle-sweep.ts";
-import { registerAgentJobs } from "./register-jobs.ts";
-import { type AgentHarness, startAgentHarness } from "./testing/agent-harness.ts";
-import { after, call } from "./testing/script.ts";
-import { waitFor } from "./testing/wait-for.ts";
+import { after, call, goalThenPlan } from "./testing/script.ts";
+import { sessionFeedback, sessionRow, turnReleased } from "./testing/session-queries.ts";
+import { harnessForSuite } from "./testing/suite-harness.ts";
 import { requestTurn } from "./turn-runner.ts";
 
 describe("idle sweep: a forgotten complete_task is nudged once, then closed as partial", () => {
-  let h: AgentHarness;
-  let queue: InProcessQueue;
-  before(async () => {
-    queue = new InProcessQueue();
-    h = await startAgentHarness({ queue });
-    registerAgentJobs({ queue, events: h.events }, h.deps);
-    await queue.start();
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const harness = harnessForSuite({ agentJobs: true });
 
-  const sweep = (at: Date) => sweepIdleSessions({ db: h.store.db, events: h.events, queue, now: at });
+  const sweep = (at: Date) => {
+    const h = harness();
+    return sweepIdleSessions({ db: h.store.db, events: h.events, queue: h.queue, now: at });
+  };
   const minutesFromNow = (minutes: number) => new Date(Date.now() + minutes * 60_000);
 
   test("executing session idle: one nudge turn, then closed as partial with a visible note", async () => {
+    const h = harness();
     await h.useScript([
-      {
-        name: "goal",
-        when: match.lastUserMessage("disk"),
-        reply: call("set_goal", { goal: "Check disk usage" }),
-      },
-      {
-        name: "plan",
-        when: after("set_goal"),
-        reply: call("propose_plan", { steps: [{ title: "Read df", risk: "read_only" }] }),
-      },
+      ...goalThenPlan("disk", "Check disk usage", [{ title: "Read df", risk: "read_only" }]),
       { name: "forgets", when: after("propose_plan"), reply: { text: "Disk is at 40%. All good." } },
       {
         name: "nudged",
@@ -47,8 +30,7 @@ describe("idle sweep: a forgotten complete_task is nudged once, then closed as p
     const sessionId = await h.newSession();
     await h.say(sessionId, "how full is the disk?");
     await requestTurn(h.deps, sessionId, "message");
-    const status = async () =>
-      h.store.db.selectFrom("sessions").selectAll().where("id", "=", sessionId).executeTakeFirstOrThrow();
+    const status = () => sessionRow(h, sessionId);
     assert.equal((await status()).status, "executing");
 
     assert.deepEqual(await sweep(minutesFromNow(1)), [], "not idle yet");
@@ -58,7 +40,7 @@ describe("idle sweep: a forgotten complete_task is nudged once, then closed as p
     ]);
     await h.model.waitForRequests(4);
     assert.equal(h.model.requests[3]!.step, "nudged");
-    await waitFor(async () => (await status()).turn_owner === null);
+    await turnReleased(h, sessionId);
     const nudgedAt = (await status()).nudged_at!;
     assert.deepEqual(
       await sweep(new Date(nudgedAt.getTime() + 1000)),
@@ -78,27 +60,14 @@ describe("idle sweep: a forgotten complete_task is nudged once, then closed as p
       (e) => e.type === "agent.message" && /closed this task as partial/.test(e.text),
     );
     assert.ok(note);
-    const feedback = await h.store.db
-      .selectFrom("feedback")
-      .selectAll()
-      .where("session_id", "=", sessionId)
-      .execute();
-    assert.equal(feedback.length, 1);
+    assert.equal((await sessionFeedback(h, sessionId)).length, 1);
     assert.deepEqual(h.model.unmatched, []);
   });
 
   test("sessions waiting for an approval or an answer are never closed", async () => {
+    const h = harness();
     await h.useScript([
-      {
-        name: "goal",
-        when: match.lastUserMessage("restart"),
-        reply: call("set_goal", { goal: "Restart nginx" }),
-      },
-      {
-        name: "plan",
-        when: after("set_goal"),
-        reply: call("propose_plan", { steps: [{ title: "Restart nginx", risk: "config_mutation" }] }),
-      },
+      ...goalThenPlan("restart", "Restart nginx", [{ title: "Restart nginx", risk: "config_mutation" }]),
       {
         name: "ask",
         when: match.lastUserMessage("which"),

@@ -1,10 +1,15 @@
 import assert from "node:assert/strict";
-import { after as afterAll, before, describe, test } from "node:test";
-import { approvePlan } from "../store/consent.ts";
-import { upsertEntities } from "../store/entities.ts";
+import { describe, test } from "node:test";
 import { match } from "../test-support/scripted-model/index.ts";
-import { type AgentHarness, startAgentHarness } from "./testing/agent-harness.ts";
 import { after, call } from "./testing/script.ts";
+import {
+  approvePlanAsOperator,
+  planSteps,
+  sessionExecutions,
+  sessionRow,
+  toolResults,
+} from "./testing/session-queries.ts";
+import { GITEA, harnessForSuite } from "./testing/suite-harness.ts";
 import { requestTurn } from "./turn-runner.ts";
 
 const READ_ONLY_PLAN = [
@@ -21,29 +26,11 @@ function planned(goal: string, steps: object[] = READ_ONLY_PLAN) {
   ];
 }
 
-async function toolResults(h: AgentHarness, sessionId: string, tool: string): Promise<string[]> {
-  const rows = await h.store.db
-    .selectFrom("messages")
-    .select("content")
-    .where("session_id", "=", sessionId)
-    .where("role", "=", "tool")
-    .where("name", "=", tool)
-    .orderBy("id")
-    .execute();
-  return rows.map((r) => r.content);
-}
-
 describe("task gates driven through the agent loop", () => {
-  let h: AgentHarness;
-  before(async () => {
-    h = await startAgentHarness();
-    await upsertEntities(h.store.db, [{ slug: "lxc:gitea", type: "lxc", name: "gitea" }], { by: "test" });
-  });
-  afterAll(async () => {
-    await h.close();
-  });
+  const harness = harnessForSuite({ entities: [GITEA] });
 
   test("re-proposal after a step started is refused; the plan stays and a writeback step was appended", async () => {
+    const h = harness();
     await h.useScript([
       ...planned("check gitea"),
       {
@@ -75,12 +62,7 @@ describe("task gates driven through the agent loop", () => {
       .where("session_id", "=", sessionId)
       .execute();
     assert.equal(plans.length, 1);
-    const steps = await h.store.db
-      .selectFrom("plan_steps")
-      .selectAll()
-      .where("session_id", "=", sessionId)
-      .orderBy("seq")
-      .execute();
+    const steps = await planSteps(h, sessionId);
     assert.equal(steps.length, 4, "three steps plus the appended writeback step");
     assert.match(steps[3]!.title, /Write back/);
     assert.equal(steps[0]!.status, "running");
@@ -89,6 +71,7 @@ describe("task gates driven through the agent loop", () => {
   });
 
   test("out-of-order steps and replaced-without-reason are refused with the next action", async () => {
+    const h = harness();
     await h.useScript([
       ...planned("check gitea"),
       {
@@ -125,12 +108,7 @@ describe("task gates driven through the agent loop", () => {
     assert.match(results[1]!, /replaced needs replaced_reason, one of wrong_diagnosis/);
     assert.match(results[2]!, /replaced needs replaced_reason/);
     assert.match(results[3]!, /Advance: step 2/);
-    const steps = await h.store.db
-      .selectFrom("plan_steps")
-      .selectAll()
-      .where("session_id", "=", sessionId)
-      .orderBy("seq")
-      .execute();
+    const steps = await planSteps(h, sessionId);
     assert.deepEqual(
       steps.map((s) => [s.status, s.replaced_reason]),
       [
@@ -144,6 +122,7 @@ describe("task gates driven through the agent loop", () => {
   });
 
   test("a plan with a mutation waits for approval: the turn ends after propose_plan", async () => {
+    const h = harness();
     await h.useScript([
       ...planned("restart gitea", [{ title: "Restart gitea", target: "lxc:gitea", risk: "config_mutation" }]),
       // Would run immediately if the structure did not end the turn:
@@ -158,12 +137,7 @@ describe("task gates driven through the agent loop", () => {
     const result = await requestTurn(h.deps, sessionId, "message");
     assert.deepEqual(result, { status: "ran", turns: ["stopped"] });
     assert.deepEqual(h.model.remaining(), ["eager"]);
-    const session = await h.store.db
-      .selectFrom("sessions")
-      .selectAll()
-      .where("id", "=", sessionId)
-      .executeTakeFirstOrThrow();
-    assert.equal(session.status, "awaiting_approval");
+    assert.equal((await sessionRow(h, sessionId)).status, "awaiting_approval");
     const plan = await h.store.db
       .selectFrom("plans")
       .selectAll()
@@ -182,17 +156,9 @@ describe("task gates driven through the agent loop", () => {
       when: after("update_plan_step", '"status":"running"'),
       reply: { text: "Restarting." },
     });
-    assert.equal(
-      (await approvePlan(h.store.db, { sessionId, generation: 1, by: "op", via: "reaction" })).ok,
-      true,
-    );
+    await approvePlanAsOperator(h, sessionId, { by: "op" });
     assert.deepEqual(await requestTurn(h.deps, sessionId, "consent"), { status: "ran", turns: ["answered"] });
-    const executing = await h.store.db
-      .selectFrom("sessions")
-      .select("status")
-      .where("id", "=", sessionId)
-      .executeTakeFirstOrThrow();
-    assert.equal(executing.status, "executing");
+    assert.equal((await sessionRow(h, sessionId)).status, "executing");
     assert.deepEqual(
       await requestTurn(h.deps, sessionId, "consent"),
       { status: "idle" },
@@ -201,6 +167,7 @@ describe("task gates driven through the agent loop", () => {
   });
 
   test("run before a plan: a mutation is refused with the next action, research stays allowed", async () => {
+    const h = harness();
     await h.useScript([
       {
         name: "eager-run",
@@ -227,16 +194,12 @@ describe("task gates driven through the agent loop", () => {
     const [refusal] = await toolResults(h, sessionId, "run");
     assert.match(refusal!, /Refused \(plan_(first|required)\)/);
     assert.match(refusal!, /propose_plan/);
-    const executions = await h.store.db
-      .selectFrom("executions")
-      .selectAll()
-      .where("session_id", "=", sessionId)
-      .execute();
-    assert.deepEqual(executions, []);
+    assert.deepEqual(await sessionExecutions(h, sessionId), []);
     assert.deepEqual(h.model.unmatched, []);
   });
 
   test("ask_operator ends the turn; the next operator message answers it and resumes", async () => {
+    const h = harness();
     await h.useScript([
       {
         name: "ask",
@@ -250,12 +213,7 @@ describe("task gates driven through the agent loop", () => {
     await h.say(sessionId, "the nfs export hangs");
     assert.deepEqual(await requestTurn(h.deps, sessionId, "message"), { status: "ran", turns: ["stopped"] });
     assert.deepEqual(h.model.remaining(), ["eager", "answered"]);
-    const waiting = await h.store.db
-      .selectFrom("sessions")
-      .select("status")
-      .where("id", "=", sessionId)
-      .executeTakeFirstOrThrow();
-    assert.equal(waiting.status, "awaiting_input");
+    assert.equal((await sessionRow(h, sessionId)).status, "awaiting_input");
     assert.ok(h.published.some((e) => e.type === "question.raised"));
     await h.say(sessionId, "migrate");
     assert.deepEqual(await requestTurn(h.deps, sessionId, "answer"), { status: "ran", turns: ["answered"] });
@@ -265,15 +223,11 @@ describe("task gates driven through the agent loop", () => {
       .where("session_id", "=", sessionId)
       .executeTakeFirstOrThrow();
     assert.deepEqual([question.status, question.answer], ["answered", "migrate"]);
-    const resumed = await h.store.db
-      .selectFrom("sessions")
-      .select("status")
-      .where("id", "=", sessionId)
-      .executeTakeFirstOrThrow();
-    assert.equal(resumed.status, "planning");
+    assert.equal((await sessionRow(h, sessionId)).status, "planning");
   });
 
   test("a new direction: set_goal closes the old goal and its open steps, so a new plan is accepted", async () => {
+    const h = harness();
     await h.useScript([
       ...planned("check gitea"),
       {
@@ -323,6 +277,7 @@ describe("task gates driven through the agent loop", () => {
   });
 
   test("a run that must wait for the operator ends the turn (refused before approval, or approval requested)", async () => {
+    const h = harness();
     await h.useScript([
       ...planned("clean gitea", [{ title: "Remove gitea cache", target: "lxc:gitea", risk: "destructive" }]),
       {
@@ -353,10 +308,7 @@ describe("task gates driven through the agent loop", () => {
     await h.say(sessionId, "just do it");
     assert.deepEqual(await requestTurn(h.deps, sessionId, "message"), { status: "ran", turns: ["stopped"] });
     assert.match((await toolResults(h, sessionId, "run"))[0]!, /end your turn/i);
-    assert.equal(
-      (await approvePlan(h.store.db, { sessionId, generation: 1, by: "op", via: "button" })).ok,
-      true,
-    );
+    await approvePlanAsOperator(h, sessionId, { by: "op", via: "button" });
     assert.deepEqual(await requestTurn(h.deps, sessionId, "consent"), { status: "ran", turns: ["stopped"] });
     assert.match((await toolResults(h, sessionId, "run"))[1]!, /"status":"pending_approval"/);
     assert.deepEqual(h.model.remaining(), ["eager"]);

@@ -1,4 +1,9 @@
-import { type Matcher, match, type ScriptedReply } from "../../test-support/scripted-model/index.ts";
+import {
+  type Matcher,
+  match,
+  type ScriptedReply,
+  type ScriptStep,
+} from "../../test-support/scripted-model/index.ts";
 
 /** A reply with one tool call. */
 export function call(name: string, args: Record<string, unknown> | string = {}): ScriptedReply {
@@ -8,4 +13,15 @@ export function call(name: string, args: Record<string, unknown> | string = {}):
 /** The request ends with the result of `tool`, and that result contains `pattern`. */
 export function after(tool: string, pattern: string | RegExp = ""): Matcher {
   return match.all(match.endsWithToolResult(tool), match.lastToolResult(pattern, tool));
+}
+
+/**
+ * The opening of most tasks: the operator's message matching `trigger` makes the model call
+ * set_goal(`goal`), and the goal's result makes it call propose_plan(`steps`).
+ */
+export function goalThenPlan(trigger: string, goal: string, steps: object[]): ScriptStep[] {
+  return [
+    { name: "goal", when: match.lastUserMessage(trigger), reply: call("set_goal", { goal }) },
+    { name: "plan", when: after("set_goal"), reply: call("propose_plan", { steps }) },
+  ];
 }

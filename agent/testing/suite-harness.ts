@@ -1,0 +1,35 @@
+import { after, before } from "node:test";
+import { type EntityInput, upsertEntities } from "../../store/entities.ts";
+import { registerAgentJobs } from "../register-jobs.ts";
+import { type AgentHarness, startAgentHarness } from "./agent-harness.ts";
+
+/** The container most agent tests act on. */
+export const GITEA: EntityInput = { slug: "lxc:gitea", type: "lxc", name: "gitea" };
+
+/**
+ * One agent harness for the enclosing `describe`: started in `before`, closed in `after`.
+ * `entities` are put in the inventory first; `agentJobs` registers the agent's jobs (turns,
+ * continuations, nudges) on the harness queue and starts it. Read the harness through the getter.
+ */
+export function harnessForSuite(
+  options: Parameters<typeof startAgentHarness>[0] & { entities?: EntityInput[]; agentJobs?: boolean } = {},
+): () => AgentHarness {
+  let harness: AgentHarness | undefined;
+  before(async () => {
+    const { entities = [], agentJobs = false, ...start } = options;
+    const h = await startAgentHarness(start);
+    harness = h;
+    if (entities.length > 0) await upsertEntities(h.store.db, entities, { by: "test" });
+    if (agentJobs) {
+      registerAgentJobs({ queue: h.queue, events: h.events }, h.deps);
+      await h.queue.start();
+    }
+  });
+  after(async () => {
+    await harness?.close();
+  });
+  return () => {
+    if (!harness) throw new Error("harnessForSuite: the harness was read before the suite started");
+    return harness;
+  };
+}
