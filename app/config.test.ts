@@ -76,3 +76,50 @@ test("naming an HTTP port in oikos.yaml enables HTTP like the env variable does"
   writeFileSync(join(dir, "oikos.yaml"), "http:\n  port: 9100\n  enabled: false\n");
   assert.equal(loadConfig({ env: {}, cwd: dir }).http.enabled, false);
 });
+
+test("chat.rooms from oikos.yaml sits beside the global lists, which the environment still sets", () => {
+  const dir = emptyDir();
+  writeFileSync(
+    join(dir, "oikos.yaml"),
+    [
+      "chat:",
+      "  rooms:",
+      '    "!ops:example.org":',
+      '      operators: ["@erin:example.org"]',
+      '      admins: ["@dave:example.org"]',
+      "      minPowerLevel: 50",
+      "    C0DB:",
+      "      operators: U0ERIN, U0FRED",
+      "      operatorGroup: S0DBA",
+      "",
+    ].join("\n"),
+  );
+  const config = loadConfig({ env: { OIKOS_ADMINS: "@alice:example.org" }, cwd: dir });
+  assert.deepEqual(config.chat.admins, ["@alice:example.org"]);
+  assert.deepEqual(config.chat.rooms, {
+    "!ops:example.org": {
+      operators: ["@erin:example.org"],
+      admins: ["@dave:example.org"],
+      minPowerLevel: 50,
+    },
+    C0DB: { operators: ["U0ERIN", "U0FRED"], operatorGroup: "S0DBA" },
+  });
+});
+
+test("a bad chat.rooms entry names the room key", () => {
+  const dir = emptyDir();
+  writeFileSync(
+    join(dir, "oikos.yaml"),
+    'chat:\n  rooms:\n    "!ops:example.org":\n      minPowerLevel: 500\n      operator: ["@typo:example.org"]\n    "#ops:example.org":\n      operators: ["@erin:example.org"]\n',
+  );
+  assert.throws(
+    () => loadConfig({ env: {}, cwd: dir }),
+    (error: unknown) => {
+      assert.ok(error instanceof ConfigError);
+      assert.match(error.message, /chat\.rooms\["!ops:example\.org"\]\.minPowerLevel: Too big/);
+      assert.match(error.message, /chat\.rooms\["!ops:example\.org"\]: Unrecognized key: "operator"/);
+      assert.match(error.message, /chat\.rooms\["#ops:example\.org"\]: use the room id/);
+      return true;
+    },
+  );
+});

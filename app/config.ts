@@ -24,6 +24,17 @@ const bool = z.preprocess((v) => {
 }, z.boolean());
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const url = z.url({ protocol: /^[a-z][a-z0-9+.-]*$/ });
+// Strict: a misspelt key in an access rule must fail loudly, not silently grant nothing.
+const roomAccess = z.strictObject({
+  operators: csv.optional(),
+  admins: csv.optional(),
+  minPowerLevel: int(0, 100).optional(),
+  operatorGroup: z.string().min(1).optional(),
+});
+const roomId = z
+  .string()
+  .min(1)
+  .refine((key) => !key.startsWith("#"), "use the room id (!…:server), not a room alias");
 
 export const ConfigSchema = z.object({
   dataDir: z.string().min(1).default("./data"),
@@ -73,6 +84,8 @@ export const ConfigSchema = z.object({
     .object({
       operators: csv.default([]),
       admins: csv.default([]),
+      /** Per room id / channel id: its own operators and admins (YAML only; see README "Chat setup"). */
+      rooms: z.record(roomId, roomAccess).default({}),
       shell: z
         .object({ enabled: bool.default(true), user: z.string().min(1).default("operator") })
         .prefault({}),
@@ -170,12 +183,27 @@ function setPath(target: Record<string, unknown>, path: string, value: unknown):
 
 function describeIssues(error: z.ZodError): string {
   const lines = error.issues.map((issue) => {
-    const path = issue.path.join(".");
+    const path = formatPath(issue.path);
     const key = CONFIG_KEYS.find((k) => k.path === path);
     const where = key ? `${path} (env ${key.env})` : path || "(root)";
-    return `- ${where}: ${issue.message}`;
+    // A bad record key (a room alias in chat.rooms) carries the reason one level down.
+    const message =
+      issue.code === "invalid_key" ? (issue.issues[0]?.message ?? issue.message) : issue.message;
+    return `- ${where}: ${message}`;
   });
   return `Invalid configuration:\n${lines.join("\n")}\nSee the configuration table in README.md.`;
+}
+
+/** `chat.rooms["!ops:example.org"].admins`: keys that are not plain names (room ids) quoted. */
+function formatPath(path: readonly PropertyKey[]): string {
+  return path
+    .map((part, i) => {
+      const text = String(part);
+      if (typeof part === "number" || /^[A-Za-z_][A-Za-z0-9_]*$/.test(text))
+        return i === 0 ? text : `.${text}`;
+      return `[${JSON.stringify(text)}]`;
+    })
+    .join("");
 }
 
 /** The config with every secret replaced, for `!status` and logs. */

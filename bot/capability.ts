@@ -3,6 +3,7 @@ import type { Runtime } from "../app/runtime.ts";
 import { parseConsent } from "../policy/consent.ts";
 import { appendMessage } from "../store/messages.ts";
 import { answerOpenQuestion } from "../store/questions.ts";
+import { roomAccessConfig } from "./access-config.ts";
 import { RoomAccess } from "./core/access.ts";
 import { approvalsCommand, cancelCommand, sweepCommand } from "./core/admin-commands.ts";
 import { CardRenderer } from "./core/card-renderer.ts";
@@ -29,13 +30,7 @@ export const chatCapability: Capability = {
       events,
       logger,
       commands: ctx.commands,
-      access: new RoomAccess({
-        operators: config.chat.operators,
-        admins: config.chat.admins,
-        ...(config.chat.matrix.minPowerLevel !== undefined
-          ? { minPowerLevel: config.chat.matrix.minPowerLevel }
-          : {}),
-      }),
+      access: new RoomAccess(roomAccessConfig(config.chat)),
       modelConfigured: Boolean(config.model.baseUrl),
       parseConsent,
       recordMessage: async ({ sessionId, text, author, eventId }) =>

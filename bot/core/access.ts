@@ -2,21 +2,36 @@ import type { Kysely } from "kysely";
 import type { Database } from "../../store/schema.ts";
 import type { ChatAdapter } from "./chat-adapter.ts";
 
-export interface RoomAccessConfig {
-  /** User ids allowed to talk to the agent and approve (every platform). */
-  operators: readonly string[];
+/** Who may do what in one room, or (as the global part of {@link RoomAccessConfig}) everywhere. */
+export interface AccessRules {
+  /** User ids allowed to talk to the agent and approve. */
+  operators?: readonly string[];
   /** User ids allowed to run admin commands; admins are operators too. */
-  admins: readonly string[];
-  /** Matrix: members at or above this power level are operators in that room. */
+  admins?: readonly string[];
+  /** Matrix: members at or above this power level are operators in the room. */
   minPowerLevel?: number;
+  /** Slack: members of this user group (S…) are operators. */
+  operatorGroup?: string;
+}
+
+export interface RoomAccessConfig extends AccessRules {
+  /** Fleet-wide people: operators (and admins) in every room, listed in `rooms` or not. */
+  operators: readonly string[];
+  admins: readonly string[];
+  /**
+   * Per room (Matrix room id or Slack channel id): its own operators and admins on top of the
+   * global ones; its power level or user group replaces the global one in that room only.
+   */
+  rooms?: Readonly<Record<string, AccessRules>>;
 }
 
 export type AccessLevel = "admin" | "operator" | "none";
 
 /**
- * Who may do what, decided per room: configured operators and admins, plus (Matrix) anyone at
- * the configured power level and (Slack) members of the operator user group. The bot itself never has access: its own reactions on its cards
- * must not approve anything.
+ * Who may do what, decided per room: the global operators and admins, the room's own ones, plus
+ * (Matrix) anyone at the room's (else the global) power level and (Slack) members of the room's
+ * (else the global) operator user group. The bot itself never has access: its own reactions on
+ * its cards must not approve anything.
  */
 export class RoomAccess {
   readonly #config: RoomAccessConfig;
@@ -27,12 +42,18 @@ export class RoomAccess {
 
   async level(adapter: ChatAdapter, room: string, user: string): Promise<AccessLevel> {
     if (user === adapter.selfId) return "none";
-    if (this.#config.admins.includes(user)) return "admin";
-    if (this.#config.operators.includes(user)) return "operator";
-    if (adapter.isPlatformOperator && (await adapter.isPlatformOperator(user))) return "operator";
-    if (this.#config.minPowerLevel !== undefined && adapter.powerLevel) {
+    const global = this.#config;
+    const local = global.rooms?.[room];
+    if (global.admins.includes(user) || local?.admins?.includes(user)) return "admin";
+    if (global.operators.includes(user) || local?.operators?.includes(user)) return "operator";
+    const group = local?.operatorGroup ?? global.operatorGroup;
+    if (group !== undefined && adapter.isInUserGroup && (await adapter.isInUserGroup(user, group))) {
+      return "operator";
+    }
+    const minPowerLevel = local?.minPowerLevel ?? global.minPowerLevel;
+    if (minPowerLevel !== undefined && adapter.powerLevel) {
       const level = await adapter.powerLevel(room, user);
-      if (level !== undefined && level >= this.#config.minPowerLevel) return "operator";
+      if (level !== undefined && level >= minPowerLevel) return "operator";
     }
     return "none";
   }

@@ -58,6 +58,6 @@ export interface ChatAdapter {
   typing?(room: string, active: boolean): Promise<void>;
   /** Room-level permission the platform knows (Matrix power level); undefined when it has none. */
   powerLevel?(room: string, user: string): Promise<number | undefined>;
-  /** Operator by platform membership (a Slack user group); configured ids are checked first. */
-  isPlatformOperator?(user: string): Promise<boolean>;
+  /** Membership of a platform user group (Slack S…), for operators by group; ids are checked first. */
+  isInUserGroup?(user: string, group: string): Promise<boolean>;
 }

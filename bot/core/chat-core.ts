@@ -13,7 +13,7 @@ import { EventLedger } from "./event-ledger.ts";
 
 const REFUSAL =
   "Hello! I only take instructions from this room's operators, so I will not act on this. " +
-  "Ask an admin to add you to OIKOS_OPERATORS if you should be one.";
+  "Ask an admin to add you to this room's operators (chat.rooms in oikos.yaml) or to OIKOS_OPERATORS if you should be one.";
 
 /**
  * The platform-free heart of the bot: every inbound event from every adapter passes here once

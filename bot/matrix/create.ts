@@ -26,6 +26,12 @@ export async function createMatrixAdapter(runtime: Runtime): Promise<MatrixAdapt
     storage,
     rooms: matrix.rooms,
     allowedInviters: [...config.chat.operators, ...config.chat.admins],
+    roomInviters: Object.fromEntries(
+      Object.entries(config.chat.rooms).map(([room, rules]) => [
+        room,
+        [...(rules.operators ?? []), ...(rules.admins ?? [])],
+      ]),
+    ),
     logger,
     logoutOnStop: loggedIn,
   });

@@ -12,8 +12,10 @@ export interface MatrixAdapterOptions {
   storage: KvStorageProvider;
   /** Room ids the bot serves and may join. */
   rooms: readonly string[];
-  /** Users whose invites the bot accepts (operators and admins). */
+  /** Users whose invites the bot accepts into any of its rooms (the global operators and admins). */
   allowedInviters: readonly string[];
+  /** Per room id: further users whose invites into that room the bot accepts (its own operators and admins). */
+  roomInviters?: Readonly<Record<string, readonly string[]>>;
   logger: Logger;
   /** Long-poll length of one /sync. Default 30 000 ms. */
   syncTimeoutMs?: number;
@@ -189,8 +191,10 @@ export class MatrixAdapter implements ChatAdapter {
   }
 
   async #onInvite(roomId: string, inviter: string | undefined): Promise<void> {
-    const { api, rooms, allowedInviters, logger } = this.#options;
-    if (rooms.includes(roomId) && inviter && allowedInviters.includes(inviter)) {
+    const { api, rooms, allowedInviters, roomInviters, logger } = this.#options;
+    const mayInvite = (user: string) =>
+      allowedInviters.includes(user) || (roomInviters?.[roomId]?.includes(user) ?? false);
+    if (rooms.includes(roomId) && inviter && mayInvite(inviter)) {
       await api.join(roomId);
       await this.#checkEncryption(roomId);
       logger.info({ room: roomId, inviter }, "matrix: joined on invite");

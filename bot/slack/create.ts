@@ -22,7 +22,6 @@ export function createSlackAdapter(runtime: Runtime): SlackAdapter | undefined {
     port: slack.port,
     logger,
     ...(slack.appToken ? { appToken: slack.appToken } : {}),
-    ...(slack.operatorGroup ? { operatorGroup: slack.operatorGroup } : {}),
     ...(slack.signingSecret ? { signingSecret: slack.signingSecret } : {}),
   });
 }

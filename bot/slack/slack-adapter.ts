@@ -15,8 +15,6 @@ export interface SlackAdapterOptions {
   signingSecret?: string;
   /** HTTP mode: where Bolt listens (0 picks a free port). */
   port?: number;
-  /** Members of this user group (S…) are operators too; looked up at most once a minute. */
-  operatorGroup?: string;
   /** Channel ids the bot serves; empty = every channel it is in. */
   channels: readonly string[];
   /** A Web API double in tests (`…/api/`). */
@@ -45,7 +43,8 @@ export class SlackAdapter implements ChatAdapter {
   #sink: InboundSink | undefined;
   #server: Server | undefined;
   readonly #pending = new Set<Promise<void>>();
-  #groupMembers: { at: number; users: Set<string> } | undefined;
+  /** Members per user group, looked up at most once a minute per group. */
+  readonly #groupMembers = new Map<string, { at: number; users: Set<string> }>();
 
   constructor(options: SlackAdapterOptions) {
     this.#options = options;
@@ -127,14 +126,14 @@ export class SlackAdapter implements ChatAdapter {
     });
   }
 
-  async isPlatformOperator(user: string): Promise<boolean> {
-    const group = this.#options.operatorGroup;
-    if (!group) return false;
-    if (!this.#groupMembers || Date.now() - this.#groupMembers.at > GROUP_CACHE_MS) {
+  async isInUserGroup(user: string, group: string): Promise<boolean> {
+    let members = this.#groupMembers.get(group);
+    if (!members || Date.now() - members.at > GROUP_CACHE_MS) {
       const result = await this.#app.client.usergroups.users.list({ usergroup: group });
-      this.#groupMembers = { at: Date.now(), users: new Set(result.users ?? []) };
+      members = { at: Date.now(), users: new Set(result.users ?? []) };
+      this.#groupMembers.set(group, members);
     }
-    return this.#groupMembers.users.has(user);
+    return members.users.has(user);
   }
 
   #allowed(channel: string): boolean {

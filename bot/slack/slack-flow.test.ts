@@ -35,7 +35,7 @@ for (const mode of ["http", "socket"] as const)
       double = await SlackDouble.start({ botToken: TOKEN, signingSecret: SECRET, appToken: APP_TOKEN });
       double.mode = mode;
       double.userGroups.set("S0OPS", [CAROL]);
-      h = await createChatHarness({ operators: [ALICE], admins: [ALICE] });
+      h = await createChatHarness({ operators: [ALICE], admins: [ALICE], operatorGroup: "S0OPS" });
       adapter = new SlackAdapter({
         botToken: TOKEN,
         mode,
@@ -43,7 +43,6 @@ for (const mode of ["http", "socket"] as const)
         appToken: APP_TOKEN,
         port: 0,
         channels: [CHANNEL],
-        operatorGroup: "S0OPS",
         slackApiUrl: double.apiUrl,
         logger: silentLogger(),
       });

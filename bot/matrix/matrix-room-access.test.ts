@@ -1,0 +1,108 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { silentLogger } from "../../app/logger.ts";
+import { MatrixDouble } from "../../test-support/matrix-double/matrix-double.ts";
+import { type ChatHarness, createChatHarness, queuedJobs } from "../testing/chat-harness.ts";
+import { eventually } from "../testing/eventually.ts";
+import { KvStorageProvider } from "./kv-storage-provider.ts";
+import { MatrixAdapter } from "./matrix-adapter.ts";
+import { SdkMatrixApi } from "./matrix-api.ts";
+
+const BOT = "@oikos:double.test";
+const ALICE = "@alice:double.test"; // global admin: the fleet-wide person
+const DAVE = "@dave:double.test"; // admin of room A only
+const ERIN = "@erin:double.test"; // operator of room A only
+const CAROL = "@carol:double.test"; // power level 50 in both rooms; room A counts it
+
+// Per-room access over the homeserver double: two rooms, one of them with its own people and its
+// own minimum power level in `rooms`, the same users in both.
+describe("matrix: per-room operators, admins and power level", () => {
+  let double: MatrixDouble;
+  let h: ChatHarness;
+  let adapter: MatrixAdapter;
+  let roomA = "";
+  let roomB = "";
+
+  before(async () => {
+    double = await MatrixDouble.start();
+    const botToken = double.registerUser(BOT);
+    for (const user of [ALICE, DAVE, ERIN, CAROL]) double.registerUser(user);
+    const members = [DAVE, ERIN, CAROL];
+    roomA = double.createRoom({ creator: ALICE, members, powerLevels: { [CAROL]: 50 } });
+    roomB = double.createRoom({ creator: ALICE, members, powerLevels: { [CAROL]: 50 } });
+    h = await createChatHarness({
+      operators: [],
+      admins: [ALICE],
+      rooms: { [roomA]: { operators: [ERIN], admins: [DAVE], minPowerLevel: 50 } },
+    });
+    const storage = new KvStorageProvider(h.store.db, "bot");
+    const api = new SdkMatrixApi({
+      homeserverUrl: double.url,
+      accessToken: botToken,
+      storage,
+      logger: silentLogger(),
+    });
+    adapter = new MatrixAdapter({
+      api,
+      storage,
+      rooms: [roomA, roomB],
+      allowedInviters: [ALICE],
+      roomInviters: { [roomA]: [ERIN, DAVE] },
+      logger: silentLogger(),
+      syncTimeoutMs: 5_000,
+      retry: { baseDelayMs: 10 },
+    });
+    h.adapters.set("matrix", adapter);
+    await adapter.start((e) => h.core.handle(e));
+    double.invite(roomA, DAVE, BOT);
+    double.invite(roomB, ALICE, BOT);
+    await eventually("joined both rooms", () =>
+      [roomA, roomB].every((room) => double.state.room(room).members.get(BOT) === "join"),
+    );
+  });
+  after(async () => {
+    await adapter.stop();
+    await h.close();
+    await double.close();
+    assert.deepEqual(double.violations, [], "every event the bot sent passes the spec schemas");
+  });
+
+  /** The bot's answer in the thread of `eventId`. */
+  const answerTo = (eventId: string) =>
+    eventually(`answer to ${eventId}`, () =>
+      double
+        .sentBy(BOT)
+        .find((e) => (e.content["m.relates_to"] as { event_id?: string } | undefined)?.event_id === eventId),
+    ).then((e) => String(e.content.body));
+  const sessionRootedAt = (eventId: string) =>
+    h.store.db.selectFrom("sessions").select("id").where("thread", "=", eventId).executeTakeFirst();
+
+  test("a room operator is heard in that room and refused in the other", async () => {
+    const inA = double.message(ERIN, roomA, "why is the nas slow?");
+    await eventually("session in room A", () => sessionRootedAt(inA));
+    const inB = double.message(ERIN, roomB, "why is the nas slow?");
+    assert.match(await answerTo(inB), /only take instructions from this room's operators/);
+    assert.equal(await sessionRootedAt(inB), undefined);
+  });
+
+  test("a room admin can sweep in that room but not in another; a room operator cannot sweep", async () => {
+    assert.match(await answerTo(double.message(DAVE, roomA, "!oikos sweep stale")), /Sweep `stale` queued/);
+    assert.match(await answerTo(double.message(ERIN, roomA, "!oikos sweep idle")), /is for admins/);
+    assert.match(
+      await answerTo(double.message(DAVE, roomB, "!oikos sweep approvals")),
+      /only take instructions/,
+    );
+    assert.deepEqual(await queuedJobs(h, "sweep"), [{ kind: "stale" }]);
+  });
+
+  test("the global admin works in both rooms", async () => {
+    assert.match(await answerTo(double.message(ALICE, roomA, "!oikos sweep idle")), /Sweep `idle` queued/);
+    assert.match(await answerTo(double.message(ALICE, roomB, "!oikos sweep all")), /Sweep `all` queued/);
+    assert.equal((await queuedJobs(h, "sweep")).length, 3);
+  });
+
+  test("room A's minimum power level makes CAROL an operator there only", async () => {
+    assert.equal(await answerTo(double.message(CAROL, roomA, "!oikos approvals")), "No pending approvals.");
+    assert.match(await answerTo(double.message(CAROL, roomB, "!oikos approvals")), /only take instructions/);
+  });
+});
