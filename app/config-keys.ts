@@ -140,6 +140,18 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     defaultText: "600000",
   },
   {
+    path: "execution.assentWindowMs",
+    env: "OIKOS_ASSENT_WINDOW_MS",
+    doc: "How long an approved plan lets its config changes run without asking again (destructive steps always ask)",
+    defaultText: "7200000 (2 h)",
+  },
+  {
+    path: "execution.approvalTtlMs",
+    env: "OIKOS_APPROVAL_TTL_MS",
+    doc: "How long an approval card waits for a decision before it expires",
+    defaultText: "3600000 (1 h)",
+  },
+  {
     path: "execution.maxOutputBytes",
     env: "OIKOS_RUN_MAX_OUTPUT",
     doc: "Output kept per stream (head and tail)",

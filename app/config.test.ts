@@ -123,3 +123,19 @@ test("a bad chat.rooms entry names the room key", () => {
     },
   );
 });
+
+test("approval lifetimes: defaults, env overrides, and a floor of one minute", () => {
+  const defaults = loadConfig({ env: {}, cwd: emptyDir() });
+  assert.equal(defaults.execution.assentWindowMs, 2 * 3_600_000);
+  assert.equal(defaults.execution.approvalTtlMs, 3_600_000);
+  const set = loadConfig({
+    env: { OIKOS_ASSENT_WINDOW_MS: "600000", OIKOS_APPROVAL_TTL_MS: "120000" },
+    cwd: emptyDir(),
+  });
+  assert.equal(set.execution.assentWindowMs, 600_000);
+  assert.equal(set.execution.approvalTtlMs, 120_000);
+  assert.throws(
+    () => loadConfig({ env: { OIKOS_APPROVAL_TTL_MS: "5" }, cwd: emptyDir() }),
+    /OIKOS_APPROVAL_TTL_MS/,
+  );
+});

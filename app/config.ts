@@ -77,6 +77,8 @@ export const ConfigSchema = z.object({
       waitMs: int(0, 60_000).default(5_000),
       timeoutMs: int(1_000, 86_400_000).default(600_000),
       maxOutputBytes: int(1024, 16 * 1024 * 1024).default(65_536),
+      assentWindowMs: int(60_000, 7 * 86_400_000).default(2 * 3_600_000),
+      approvalTtlMs: int(60_000, 7 * 86_400_000).default(3_600_000),
     })
     .prefault({}),
   self: z.object({ targets: csv.default([]) }).prefault({}),

@@ -26,6 +26,7 @@ export const chatCapability: Capability = {
     if (ctx.role === "worker" || ctx.role === "mcp") return undefined;
     const deps: ChatCoreDeps = {
       db,
+      assentWindowMs: config.execution.assentWindowMs,
       queue,
       events,
       logger,

@@ -43,7 +43,13 @@ export class ConsentHandler {
     let result: ConsentResult;
     if (card.kind === "plan") {
       const [, generation] = splitPlanSubject(card.subjectId);
-      const input = { sessionId, generation, by: act.user, via: act.via };
+      const input = {
+        sessionId,
+        generation,
+        by: act.user,
+        via: act.via,
+        ...(this.#deps.assentWindowMs !== undefined ? { assentWindowMs: this.#deps.assentWindowMs } : {}),
+      };
       result =
         act.decision === "approve"
           ? await approvePlan(this.#deps.db, input)

@@ -14,6 +14,8 @@ import type { CommandRegistry } from "./bot-commands.ts";
  */
 export interface ChatCoreDeps {
   db: Kysely<Database>;
+  /** How long an approved plan's assent window stays open (config execution.assentWindowMs). */
+  assentWindowMs?: number;
   queue: QueuePort;
   events: EventBus;
   logger: Logger;

@@ -32,6 +32,7 @@ export function runServiceFor(runtime: Runtime): Promise<RunService> {
           queue: runtime.queue,
           policy,
           waitMs: runtime.config.execution.waitMs,
+          approvalTtlMs: runtime.config.execution.approvalTtlMs,
           timeoutMs: runtime.config.execution.timeoutMs,
           selfTargets: runtime.config.self.targets,
           sshUser: runtime.config.ssh.user,
