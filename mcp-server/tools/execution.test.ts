@@ -1,18 +1,14 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { writeFile } from "node:fs/promises";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { promisify } from "node:util";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import {
-  createTestSession,
-  type ExecutionStack,
-  startExecutionStack,
-} from "../../jobs/execution/testing/execution-stack.ts";
+import { createTestSession } from "../../jobs/execution/testing/execution-stack.ts";
+import { labSuite } from "../../jobs/execution/testing/lab-suite.ts";
 import { approvePlan, decideApproval } from "../../store/consent.ts";
 import { upsertEntities } from "../../store/entities.ts";
 import { getExecution } from "../../store/executions.ts";
-import { type SshLab, sshLabUnavailable, startSshLab } from "../../test-support/sshd/ssh-lab.ts";
+import { sshLabUnavailable } from "../../test-support/sshd/ssh-lab.ts";
 import { callTool } from "../test-support.ts";
 
 const unavailable = await sshLabUnavailable();
@@ -25,37 +21,18 @@ interface Json {
 describe("gated run over MCP against real sshd", {
   skip: unavailable ? `sshd unavailable: ${unavailable}` : false,
 }, () => {
-  let lab: SshLab;
-  let stack: ExecutionStack;
-  let client: Client;
-
-  before(async () => {
-    lab = await startSshLab({ hosts: [{ name: "alpha" }, { name: "beta" }] });
-    stack = await startExecutionStack({
-      lab,
-      fileUrl: import.meta.url,
-      waitMs: 10_000,
-      selfTargets: ["host:beta"],
-    });
-    client = stack.client;
-  });
-  after(async () => {
-    await stack?.close();
-    await lab?.stop();
-  });
-
-  const run = (sessionId: string | undefined, args: Json) =>
-    callTool(client, "run", { purpose: "test", ...args }, sessionId);
+  const ssh = labSuite({ fileUrl: import.meta.url, waitMs: 10_000, selfTargets: ["host:beta"] });
+  const run = ssh.run;
 
   test("a read-only command runs before any plan and returns its output", async () => {
-    const session = await createTestSession(stack, "s-read");
+    const session = await createTestSession(ssh.stack, "s-read");
     const result = await run(session, { target: "host:alpha", command: "echo hello; uname -s" });
     assert.equal(result.isError, false, result.text);
     const json = result.json as Json;
     assert.equal(json.status, "completed");
     assert.equal(json.exit_code, 0);
     assert.equal(json.stdout, "hello\nLinux\n");
-    const rows = await stack.store.db
+    const rows = await ssh.stack.store.db
       .selectFrom("classifications")
       .selectAll()
       .where("session_id", "=", session)
@@ -66,7 +43,7 @@ describe("gated run over MCP against real sshd", {
   });
 
   test("secrets in command output are redacted before they are stored or returned", async () => {
-    const session = await createTestSession(stack, "s-redact");
+    const session = await createTestSession(ssh.stack, "s-redact");
     const result = await run(session, {
       target: "host:alpha",
       command: "echo db_password=hunter2-secret; echo Authorization: Bearer abcdefghijklmnop",
@@ -75,7 +52,7 @@ describe("gated run over MCP against real sshd", {
     assert.equal(json.status, "completed", result.text);
     assert.doesNotMatch(String(json.stdout), /hunter2|abcdefghijklmnop/);
     assert.match(String(json.stdout), /\[REDACTED\]/);
-    const row = await getExecution(stack.store.db, String(json.execution_id));
+    const row = await getExecution(ssh.stack.store.db, String(json.execution_id));
     assert.doesNotMatch(row?.stdout ?? "", /hunter2/);
   });
 
@@ -83,23 +60,23 @@ describe("gated run over MCP against real sshd", {
     const none = await run(undefined, { target: "host:alpha", command: "true" });
     assert.equal(none.isError, true);
     assert.match(none.text, /no_session/);
-    const session = await createTestSession(stack, "s-typo");
+    const session = await createTestSession(ssh.stack, "s-typo");
     const typo = await run(session, { target: "host:alpah", command: "true" });
     assert.equal(typo.isError, true);
     assert.match(typo.text, /did you mean host:alpha/);
   });
 
   test("two concurrent sessions: A's approved plan never lets B's config_mutation run", async () => {
-    const a = await createTestSession(stack, "s-a", { status: "proposed" });
-    const b = await createTestSession(stack, "s-b", { status: "proposed" });
-    const approved = await approvePlan(stack.store.db, {
+    const a = await createTestSession(ssh.stack, "s-a", { status: "proposed" });
+    const b = await createTestSession(ssh.stack, "s-b", { status: "proposed" });
+    const approved = await approvePlan(ssh.stack.store.db, {
       sessionId: a,
       generation: 1,
       by: "op",
       via: "reaction",
     });
     assert.equal(approved.ok, true);
-    const marker = (s: string) => `${lab.host("alpha").stateDir}/mutation-${s}`;
+    const marker = (s: string) => `${ssh.lab.host("alpha").stateDir}/mutation-${s}`;
     const [ra, rb] = await Promise.all([
       run(a, { target: "host:alpha", command: `touch ${marker("a")}` }),
       run(b, { target: "host:alpha", command: `touch ${marker("b")}` }),
@@ -108,19 +85,19 @@ describe("gated run over MCP against real sshd", {
     assert.equal((ra.json as Json).status, "completed");
     assert.equal(rb.isError, true);
     assert.match(rb.text, /plan_not_approved/);
-    const c = await createTestSession(stack, "s-c");
+    const c = await createTestSession(ssh.stack, "s-c");
     const rc = await run(c, { target: "host:alpha", command: `touch ${marker("c")}` });
     assert.match(rc.text, /plan_required/);
-    const check = await run(a, { target: "host:alpha", command: `ls ${lab.host("alpha").stateDir}` });
+    const check = await run(a, { target: "host:alpha", command: `ls ${ssh.lab.host("alpha").stateDir}` });
     assert.match(String((check.json as Json).stdout), /mutation-a/);
     assert.doesNotMatch(String((check.json as Json).stdout), /mutation-[bc]/);
   });
 
   test("a long command returns its execution id within the wait bound and completes later", async () => {
-    const { client: quick } = await stack.withWait(300);
-    const session = await createTestSession(stack, "s-long");
+    const { client: quick } = await ssh.stack.withWait(300);
+    const session = await createTestSession(ssh.stack, "s-long");
     // Blocks until the test releases it, so "not finished yet" holds however loaded the machine is.
-    const release = `${lab.host("alpha").stateDir}/release-${process.pid}`;
+    const release = `${ssh.lab.host("alpha").stateDir}/release-${process.pid}`;
     const started = await callTool(
       quick,
       "run",
@@ -151,7 +128,7 @@ describe("gated run over MCP against real sshd", {
   });
 
   test("a command past its timeout ends timed_out and leaves no process on the target", async () => {
-    const session = await createTestSession(stack, "s-timeout");
+    const session = await createTestSession(ssh.stack, "s-timeout");
     const marker = `sleep 47.${process.pid}`;
     const result = await run(session, { target: "host:alpha", command: marker, timeout_s: 1 });
     assert.equal(result.isError, false, result.text);
@@ -165,7 +142,7 @@ describe("gated run over MCP against real sshd", {
   });
 
   test("retry cap: the same failing command is refused after 3 failures in the session", async () => {
-    const session = await createTestSession(stack, "s-retry");
+    const session = await createTestSession(ssh.stack, "s-retry");
     for (let i = 0; i < 3; i++) {
       const result = await run(session, { target: "host:alpha", command: "ls /definitely-missing-path" });
       assert.equal((result.json as Json).status, "failed");
@@ -174,7 +151,7 @@ describe("gated run over MCP against real sshd", {
     assert.equal(fourth.isError, true);
     assert.match(fourth.text, /retry_cap/);
     assert.match(fourth.text, /strace/);
-    const elsewhere = await run(await createTestSession(stack, "s-retry-2"), {
+    const elsewhere = await run(await createTestSession(ssh.stack, "s-retry-2"), {
       target: "host:alpha",
       command: "ls /definitely-missing-path",
     });
@@ -183,8 +160,8 @@ describe("gated run over MCP against real sshd", {
 
   test("one pending approval per session; approving it runs the command", async () => {
     // An approved plan whose assent window lapsed: a config_mutation needs its own approval.
-    const session = await createTestSession(stack, "s-approval", { status: "approved" });
-    const file = `${lab.host("beta").stateDir}/approved-${process.pid}`;
+    const session = await createTestSession(ssh.stack, "s-approval", { status: "approved" });
+    const file = `${ssh.lab.host("beta").stateDir}/approved-${process.pid}`;
     const first = await run(session, { target: "host:beta", command: `touch ${file}` });
     assert.equal(first.isError, false, first.text);
     const gated = first.json as Json;
@@ -196,7 +173,7 @@ describe("gated run over MCP against real sshd", {
       second.text,
       new RegExp(`wait for the operator to decide on execution ${gated.execution_id}`),
     );
-    const other = await decideApproval(stack.store.db, {
+    const other = await decideApproval(ssh.stack.store.db, {
       approvalId: String(gated.approval_id),
       sessionId: "s-read",
       decision: "approved",
@@ -204,7 +181,7 @@ describe("gated run over MCP against real sshd", {
       via: "button",
     });
     assert.equal(!other.ok && other.code, "other_session");
-    const decided = await decideApproval(stack.store.db, {
+    const decided = await decideApproval(ssh.stack.store.db, {
       approvalId: String(gated.approval_id),
       sessionId: session,
       decision: "approved",
@@ -214,11 +191,11 @@ describe("gated run over MCP against real sshd", {
     assert.ok(decided.ok);
     for (const followUp of decided.followUps) {
       if (followUp.kind === "enqueue" && followUp.queue === "execute") {
-        await stack.queue.enqueue("execute", followUp.data, { jobId: followUp.jobId });
+        await ssh.stack.queue.enqueue("execute", followUp.data, { jobId: followUp.jobId });
       }
     }
     const status = await callTool(
-      client,
+      ssh.client,
       "get_execution_status",
       { execution_id: gated.execution_id, wait: true },
       session,
@@ -227,8 +204,8 @@ describe("gated run over MCP against real sshd", {
   });
 
   test("destructive needs a typed confirmation, even inside an approved plan", async () => {
-    const session = await createTestSession(stack, "s-destroy", { status: "proposed" });
-    await approvePlan(stack.store.db, { sessionId: session, generation: 1, by: "op", via: "reaction" });
+    const session = await createTestSession(ssh.stack, "s-destroy", { status: "proposed" });
+    await approvePlan(ssh.stack.store.db, { sessionId: session, generation: 1, by: "op", via: "reaction" });
     const result = await run(session, { target: "host:beta", command: "rm -rf /srv/data" });
     assert.equal(result.isError, false, result.text);
     const json = result.json as Json;
@@ -239,7 +216,7 @@ describe("gated run over MCP against real sshd", {
 
   test("a host-only tool on a container is refused and pointed at its host", async () => {
     await upsertEntities(
-      stack.store.db,
+      ssh.stack.store.db,
       [
         {
           slug: "lxc:guest",
@@ -252,7 +229,7 @@ describe("gated run over MCP against real sshd", {
       ],
       { by: "test" },
     );
-    const session = await createTestSession(stack, "s-wrong-target");
+    const session = await createTestSession(ssh.stack, "s-wrong-target");
     const result = await run(session, { target: "lxc:guest", command: "qm list" });
     assert.equal(result.isError, true);
     assert.match(result.text, /wrong_target/);
@@ -260,8 +237,8 @@ describe("gated run over MCP against real sshd", {
   });
 
   test("restarting what runs oikos itself needs a typed confirmation even in an approved plan", async () => {
-    const session = await createTestSession(stack, "s-self", { status: "proposed" });
-    await approvePlan(stack.store.db, { sessionId: session, generation: 1, by: "op", via: "reaction" });
+    const session = await createTestSession(ssh.stack, "s-self", { status: "proposed" });
+    await approvePlan(ssh.stack.store.db, { sessionId: session, generation: 1, by: "op", via: "reaction" });
     const result = await run(session, { target: "host:beta", command: "systemctl restart oikos" });
     assert.equal(result.isError, false, result.text);
     const json = result.json as Json;
@@ -270,14 +247,14 @@ describe("gated run over MCP against real sshd", {
     // the assent window still covers an ordinary config_mutation of this session elsewhere
     const elsewhere = await run(session, {
       target: "host:alpha",
-      command: `touch ${lab.host("alpha").stateDir}/self-${process.pid}`,
+      command: `touch ${ssh.lab.host("alpha").stateDir}/self-${process.pid}`,
     });
     assert.equal((elsewhere.json as Json).status, "completed", elsewhere.text);
   });
 
   test("cancel_execution stops a running command", async () => {
-    const { client: quick } = await stack.withWait(500);
-    const session = await createTestSession(stack, "s-cancel");
+    const { client: quick } = await ssh.stack.withWait(500);
+    const session = await createTestSession(ssh.stack, "s-cancel");
     const started = await callTool(
       quick,
       "run",
@@ -287,18 +264,18 @@ describe("gated run over MCP against real sshd", {
     const id = String((started.json as Json).execution_id);
     const cancelled = await callTool(quick, "cancel_execution", { execution_id: id }, session);
     assert.equal(cancelled.isError, false, cancelled.text);
-    let row = await getExecution(stack.store.db, id);
+    let row = await getExecution(ssh.stack.store.db, id);
     for (let i = 0; i < 10 && row?.status === "running"; i++) {
       await callTool(quick, "get_execution_status", { execution_id: id, wait: true }, session);
-      row = await getExecution(stack.store.db, id);
+      row = await getExecution(ssh.stack.store.db, id);
     }
     assert.equal(row?.status, "cancelled");
   });
 
   test("run_many fans a read-only command out; a mutating one is refused per target", async () => {
-    const session = await createTestSession(stack, "s-many");
+    const session = await createTestSession(ssh.stack, "s-many");
     const result = await callTool(
-      client,
+      ssh.client,
       "run_many",
       { targets: ["host:alpha", "host:beta", "host:nope"], command: "uptime", purpose: "fleet" },
       session,
@@ -314,7 +291,7 @@ describe("gated run over MCP against real sshd", {
       ],
     );
     const mutating = await callTool(
-      client,
+      ssh.client,
       "run_many",
       { targets: ["host:alpha"], command: "touch /tmp/x", purpose: "fleet" },
       session,
@@ -323,9 +300,9 @@ describe("gated run over MCP against real sshd", {
   });
 
   test("inspect_path reports mount, df, ls and stat of one path on many targets", async () => {
-    const session = await createTestSession(stack, "s-inspect");
+    const session = await createTestSession(ssh.stack, "s-inspect");
     const result = await callTool(
-      client,
+      ssh.client,
       "inspect_path",
       { path: "/tmp", targets: ["host:alpha", "host:beta"] },
       session,

@@ -1,0 +1,47 @@
+import { after, before } from "node:test";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { callTool, type ToolCallOutcome } from "../../../mcp-server/test-support.ts";
+import { type SshLab, startSshLab } from "../../../test-support/sshd/ssh-lab.ts";
+import { type ExecutionStack, type ExecutionStackOptions, startExecutionStack } from "./execution-stack.ts";
+
+export interface LabSuite {
+  /** The sshd lab with hosts `alpha` and `beta`. */
+  readonly lab: SshLab;
+  readonly stack: ExecutionStack;
+  readonly client: Client;
+  /** Calls the `run` tool in `sessionId` with purpose "test" unless `args` gives one. */
+  run(sessionId: string | undefined, args: Record<string, unknown>): Promise<ToolCallOutcome>;
+}
+
+/**
+ * The execution stack on a two-host sshd lab (alpha, beta) for the enclosing `describe`: started
+ * in `before`, stopped in `after`. Read lab, stack and client through the returned object.
+ */
+export function labSuite(options: Omit<ExecutionStackOptions, "lab">): LabSuite {
+  let lab: SshLab | undefined;
+  let stack: ExecutionStack | undefined;
+  before(async () => {
+    lab = await startSshLab({ hosts: [{ name: "alpha" }, { name: "beta" }] });
+    stack = await startExecutionStack({ lab, ...options });
+  });
+  after(async () => {
+    await stack?.close();
+    await lab?.stop();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error("labSuite: read before the suite started");
+    return value;
+  };
+  return {
+    get lab() {
+      return started(lab);
+    },
+    get stack() {
+      return started(stack);
+    },
+    get client() {
+      return started(stack).client;
+    },
+    run: (sessionId, args) => callTool(started(stack).client, "run", { purpose: "test", ...args }, sessionId),
+  };
+}
