@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { recordFeedback } from "../store/feedback.ts";
+import { type FeedbackInput, recordFeedback } from "../store/feedback.ts";
 import { listPatterns } from "../store/learning.ts";
 import { createSession } from "../store/sessions.ts";
 import { createTestStore, type TestStore } from "../test-support/store.ts";
@@ -16,33 +16,35 @@ describe("learning job: feedback → patterns", () => {
   });
 
   test("a root cause in several tasks becomes one pattern with a suggested runbook; one-offs do not", async () => {
-    const sessions: string[] = [];
-    for (let i = 0; i < 3; i++) {
-      sessions.push(
-        (await createSession(store.db, { platform: "t", room: "r", thread: `t${i}`, createdBy: "op" })).id,
-      );
+    const finishedTasks: Omit<FeedbackInput, "sessionId">[] = [
+      {
+        outcome: "success",
+        planAdherence: 1,
+        rootCause: "Docker image was 3 months old",
+        notes: "Pulled the latest image. Bridge reconnected.",
+      },
+      {
+        outcome: "success",
+        planAdherence: 0.5,
+        rootCause: "the docker image was old",
+        notes: "Pulled the latest image. Restarted.",
+      },
+      {
+        outcome: "partial",
+        planAdherence: null,
+        rootCause: "knfsd lock on exported dir",
+        notes: "Unexported first.",
+      },
+    ];
+    for (const [i, feedback] of finishedTasks.entries()) {
+      const session = await createSession(store.db, {
+        platform: "t",
+        room: "r",
+        thread: `t${i}`,
+        createdBy: "op",
+      });
+      await recordFeedback(store.db, { sessionId: session.id, ...feedback });
     }
-    await recordFeedback(store.db, {
-      sessionId: sessions[0]!,
-      outcome: "success",
-      planAdherence: 1,
-      rootCause: "Docker image was 3 months old",
-      notes: "Pulled the latest image. Bridge reconnected.",
-    });
-    await recordFeedback(store.db, {
-      sessionId: sessions[1]!,
-      outcome: "success",
-      planAdherence: 0.5,
-      rootCause: "the docker image was old",
-      notes: "Pulled the latest image. Restarted.",
-    });
-    await recordFeedback(store.db, {
-      sessionId: sessions[2]!,
-      outcome: "partial",
-      planAdherence: null,
-      rootCause: "knfsd lock on exported dir",
-      notes: "Unexported first.",
-    });
     const report = await learnFromFeedback(store.db);
     assert.equal(report.feedback, 3);
     const patterns = await listPatterns(store.db);
