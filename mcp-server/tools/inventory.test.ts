@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { describe, test } from "node:test";
 import { upsertEntities } from "../../store/entities.ts";
-import { availableDialects, createTestStore, type TestStore } from "../../test-support/store.ts";
+import { mcpClientSuite } from "../../test-support/mcp-client-suite.ts";
+import { availableDialects } from "../../test-support/store.ts";
 import { connectInMemoryClient } from "../in-memory.ts";
 import { createMcpServer } from "../server.ts";
 import { callTool } from "../test-support.ts";
@@ -11,13 +11,9 @@ const by = { by: "test" };
 
 for (const { dialect, skip } of availableDialects()) {
   describe(`inventory tools over an in-memory MCP client on ${dialect}`, { skip }, () => {
-    let store: TestStore;
-    let client: Client;
-
-    before(async () => {
-      store = await createTestStore(dialect);
+    const mcp = mcpClientSuite(dialect, async (db) => {
       await upsertEntities(
-        store.db,
+        db,
         [
           { slug: "host:hubris", type: "host", name: "hubris", attributes: { "ssh.host": "10.0.0.2" } },
           { slug: "lxc:gitea", type: "lxc", name: "gitea", parentSlug: "host:hubris", transport: "pct-exec" },
@@ -27,19 +23,14 @@ for (const { dialect, skip } of availableDialects()) {
         ],
         by,
       );
-      await store.db
+      await db
         .insertInto("sessions")
         .values({ id: "s-1", platform: "shell", room: "r", thread: "t", created_by: "op" })
         .execute();
-      client = await connectInMemoryClient(createMcpServer({ db: store.db, actor: "agent" }));
-    });
-    after(async () => {
-      await client.close();
-      await store.dispose();
     });
 
     test("tools/list carries every inventory and knowledge tool", async () => {
-      const { tools } = await client.listTools();
+      const { tools } = await mcp.client.listTools();
       const names = tools.map((tool) => tool.name).sort();
       for (const expected of [
         "create_relationship",
@@ -60,14 +51,17 @@ for (const { dialect, skip } of availableDialects()) {
     });
 
     test("list_entities hides destroyed entities unless asked, filters and paginates", async () => {
-      const all = await callTool(client, "list_entities", {});
+      const all = await callTool(mcp.client, "list_entities", {});
       assert.deepEqual(
         (all.json as { entities: { slug: string }[] }).entities.map((e) => e.slug),
         ["host:hubris", "lxc:gitea", "lxc:nextcloud", "service:nextcloud"],
       );
-      const withDestroyed = await callTool(client, "list_entities", { include_destroyed: true, type: "lxc" });
+      const withDestroyed = await callTool(mcp.client, "list_entities", {
+        include_destroyed: true,
+        type: "lxc",
+      });
       assert.equal((withDestroyed.json as { entities: unknown[] }).entities.length, 3);
-      const first = (await callTool(client, "list_entities", { limit: 2 })).json as {
+      const first = (await callTool(mcp.client, "list_entities", { limit: 2 })).json as {
         entities: { slug: string }[];
         next_cursor?: string;
       };
@@ -76,7 +70,7 @@ for (const { dialect, skip } of availableDialects()) {
         ["host:hubris", "lxc:gitea"],
       );
       assert.ok(first.next_cursor);
-      const second = (await callTool(client, "list_entities", { limit: 2, cursor: first.next_cursor }))
+      const second = (await callTool(mcp.client, "list_entities", { limit: 2, cursor: first.next_cursor }))
         .json as {
         entities: { slug: string }[];
         next_cursor?: string;
@@ -86,7 +80,7 @@ for (const { dialect, skip } of availableDialects()) {
         ["lxc:nextcloud", "service:nextcloud"],
       );
       assert.equal(second.next_cursor, undefined);
-      const query = (await callTool(client, "list_entities", { query: "cloud" })).json as {
+      const query = (await callTool(mcp.client, "list_entities", { query: "cloud" })).json as {
         entities: { slug: string }[];
       };
       assert.deepEqual(
@@ -96,34 +90,34 @@ for (const { dialect, skip } of availableDialects()) {
     });
 
     test("an unknown slug is a tool error that suggests close matches", async () => {
-      const result = await callTool(client, "get_entity", { slug: "lxc:gitae" });
+      const result = await callTool(mcp.client, "get_entity", { slug: "lxc:gitae" });
       assert.equal(result.isError, true);
       assert.match(result.text, /Unknown entity "lxc:gitae"\. Did you mean: lxc:gitea/);
-      const byName = await callTool(client, "get_relations", { slug: "gitea" });
+      const byName = await callTool(mcp.client, "get_relations", { slug: "gitea" });
       assert.match(byName.text, /Did you mean: lxc:gitea/);
     });
 
     test("schema violations never reach the handler", async () => {
-      const result = await callTool(client, "list_entities", { state: "exploded" });
+      const result = await callTool(mcp.client, "list_entities", { state: "exploded" });
       assert.equal(result.isError, true);
       assert.match(result.text, /Input validation error/);
     });
 
     test("update_entity_attributes merges, records provenance, audits and marks session writeback", async () => {
       const result = await callTool(
-        client,
+        mcp.client,
         "update_entity_attributes",
         { slug: "lxc:gitea", attributes: { version: "1.22", port: 3000 } },
         "s-1",
       );
       assert.equal(result.isError, false, result.text);
       assert.deepEqual((result.json as { changed: string[] }).changed, ["port", "version"]);
-      const again = await callTool(client, "update_entity_attributes", {
+      const again = await callTool(mcp.client, "update_entity_attributes", {
         slug: "lxc:gitea",
         attributes: { version: "1.23", port: null },
       });
       assert.deepEqual((again.json as { attributes: object }).attributes, { version: "1.23" });
-      const changes = await store.db
+      const changes = await mcp.store.db
         .selectFrom("entity_attribute_changes")
         .select(["key", "changed_by", "session_id"])
         .where("entity_slug", "=", "lxc:gitea")
@@ -135,13 +129,13 @@ for (const { dialect, skip } of availableDialects()) {
         { key: "port", changed_by: "agent", session_id: null },
         { key: "version", changed_by: "agent", session_id: null },
       ]);
-      const session = await store.db
+      const session = await mcp.store.db
         .selectFrom("sessions")
         .select("entity_writeback")
         .where("id", "=", "s-1")
         .executeTakeFirstOrThrow();
       assert.equal(session.entity_writeback, true);
-      const audit = await store.db
+      const audit = await mcp.store.db
         .selectFrom("audit_log")
         .select(["action", "subject", "session_id"])
         .where("action", "=", "entity.update_attributes")
@@ -152,7 +146,7 @@ for (const { dialect, skip } of availableDialects()) {
         subject: "lxc:gitea",
         session_id: "s-1",
       });
-      const entity = (await callTool(client, "get_entity", { slug: "lxc:gitea" })).json as {
+      const entity = (await callTool(mcp.client, "get_entity", { slug: "lxc:gitea" })).json as {
         attribute_age_days: Record<string, number>;
         parent: string;
       };
@@ -161,7 +155,7 @@ for (const { dialect, skip } of availableDialects()) {
     });
 
     test("secret-looking attribute keys are refused", async () => {
-      const result = await callTool(client, "update_entity_attributes", {
+      const result = await callTool(mcp.client, "update_entity_attributes", {
         slug: "lxc:gitea",
         attributes: { db_password: "hunter2" },
       });
@@ -170,19 +164,19 @@ for (const { dialect, skip } of availableDialects()) {
     });
 
     test("create_relationship validates types as data and is idempotent", async () => {
-      const created = await callTool(client, "create_relationship", {
+      const created = await callTool(mcp.client, "create_relationship", {
         source: "service:nextcloud",
         target: "lxc:nextcloud",
         type: "runs-on",
       });
       assert.equal((created.json as { status: string }).status, "created");
-      const again = await callTool(client, "create_relationship", {
+      const again = await callTool(mcp.client, "create_relationship", {
         source: "service:nextcloud",
         target: "lxc:nextcloud",
         type: "runs-on",
       });
       assert.equal((again.json as { status: string }).status, "exists");
-      const invalid = await callTool(client, "create_relationship", {
+      const invalid = await callTool(mcp.client, "create_relationship", {
         source: "service:nextcloud",
         target: "lxc:nextcloud",
         type: "lives-in",
@@ -192,32 +186,33 @@ for (const { dialect, skip } of availableDialects()) {
       for (const name of ["hosts", "runs-on", "depends-on", "mounts", "member-of"]) {
         assert.match(invalid.text, new RegExp(`\\b${name} \\(`));
       }
-      const wrongEnds = await callTool(client, "create_relationship", {
+      const wrongEnds = await callTool(mcp.client, "create_relationship", {
         source: "lxc:nextcloud",
         target: "service:nextcloud",
         type: "hosts",
       });
       assert.equal(wrongEnds.isError, true);
       assert.match(wrongEnds.text, /cannot link a lxc to a service.*provides/s);
-      const relations = (await callTool(client, "get_relations", { slug: "lxc:nextcloud", direction: "in" }))
-        .json as { relations: unknown[] };
+      const relations = (
+        await callTool(mcp.client, "get_relations", { slug: "lxc:nextcloud", direction: "in" })
+      ).json as { relations: unknown[] };
       assert.deepEqual(relations.relations, [
         { source: "service:nextcloud", type: "runs-on", target: "lxc:nextcloud" },
       ]);
     });
 
     test("whoami reports the out-of-band session, or its absence", async () => {
-      const withSession = (await callTool(client, "whoami", {}, "s-1")).json as {
+      const withSession = (await callTool(mcp.client, "whoami", {}, "s-1")).json as {
         session: { id: string; status: string };
       };
       assert.equal(withSession.session.id, "s-1");
       assert.equal(withSession.session.status, "planning");
-      const without = (await callTool(client, "whoami", {})).json as { session: null; note: string };
+      const without = (await callTool(mcp.client, "whoami", {})).json as { session: null; note: string };
       assert.equal(without.session, null);
     });
 
     test("get_health_summary counts entities and flags stale facts", async () => {
-      const summary = (await callTool(client, "get_health_summary", {})).json as {
+      const summary = (await callTool(mcp.client, "get_health_summary", {})).json as {
         entities: { type: string; state: string; count: number }[];
         stale_facts: { count: number };
         open_approvals: number;
@@ -229,7 +224,7 @@ for (const { dialect, skip } of availableDialects()) {
       assert.equal(summary.stale_facts.count, 0);
       assert.equal(summary.open_approvals, 0);
       const later = createMcpServer({
-        db: store.db,
+        db: mcp.store.db,
         actor: "agent",
         clock: () => new Date(Date.now() + 40 * 86_400_000),
       });

@@ -1,23 +1,17 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { describe, test } from "node:test";
 import { upsertEntities } from "../../store/entities.ts";
-import { availableDialects, createTestStore, type TestStore } from "../../test-support/store.ts";
-import { connectInMemoryClient } from "../in-memory.ts";
-import { createMcpServer } from "../server.ts";
+import { mcpClientSuite } from "../../test-support/mcp-client-suite.ts";
+import { availableDialects } from "../../test-support/store.ts";
 import { callTool } from "../test-support.ts";
 
 type Entries = { entries: { slug: string; kind: string; title: string; about: string[] }[] };
 
 for (const { dialect, skip } of availableDialects()) {
   describe(`knowledge tools on ${dialect}`, { skip }, () => {
-    let store: TestStore;
-    let client: Client;
-
-    before(async () => {
-      store = await createTestStore(dialect);
+    const mcp = mcpClientSuite(dialect, async (db) => {
       await upsertEntities(
-        store.db,
+        db,
         [
           { slug: "vm:zimaos", type: "vm", name: "zimaos" },
           { slug: "host:strong", type: "host", name: "strong" },
@@ -25,16 +19,11 @@ for (const { dialect, skip } of availableDialects()) {
         ],
         { by: "test" },
       );
-      client = await connectInMemoryClient(createMcpServer({ db: store.db, actor: "agent" }));
-    });
-    after(async () => {
-      await client.close();
-      await store.dispose();
     });
 
     test("upsert_knowledge with the same title updates in place and links every about entity", async () => {
       const first = await callTool(
-        client,
+        mcp.client,
         "upsert_knowledge",
         {
           title: "NFS root chown hangs on strong",
@@ -51,7 +40,7 @@ for (const { dialect, skip } of availableDialects()) {
         slug: "nfs-root-chown-hangs-on-strong",
         about: ["host:strong", "vm:zimaos"],
       });
-      const second = await callTool(client, "upsert_knowledge", {
+      const second = await callTool(mcp.client, "upsert_knowledge", {
         title: "NFS root chown hangs on strong",
         content: "Unexport first, then chown :10000 and chmod 2775, then re-export.",
         kind: "investigation",
@@ -59,18 +48,18 @@ for (const { dialect, skip } of availableDialects()) {
         tags: ["nfs", "knfsd"],
       });
       assert.equal((second.json as { status: string }).status, "updated");
-      const rows = await store.db.selectFrom("knowledge").select(["slug", "content"]).execute();
+      const rows = await mcp.store.db.selectFrom("knowledge").select(["slug", "content"]).execute();
       assert.equal(rows.length, 1);
       assert.match(rows[0]!.content, /^Unexport first/);
       for (const slug of ["vm:zimaos", "host:strong", "pool:ludo-lvm"]) {
-        const found = (await callTool(client, "get_entity_knowledge", { slug })).json as Entries;
+        const found = (await callTool(mcp.client, "get_entity_knowledge", { slug })).json as Entries;
         assert.deepEqual(
           found.entries.map((e) => e.slug),
           ["nfs-root-chown-hangs-on-strong"],
           `not found from ${slug}`,
         );
       }
-      const audit = await store.db
+      const audit = await mcp.store.db
         .selectFrom("audit_log")
         .select(["action", "session_id"])
         .where("subject", "=", "nfs-root-chown-hangs-on-strong")
@@ -83,21 +72,22 @@ for (const { dialect, skip } of availableDialects()) {
     });
 
     test("get_entity_knowledge lists runbooks first", async () => {
-      await callTool(client, "upsert_knowledge", {
+      await callTool(mcp.client, "upsert_knowledge", {
         title: "Fix NFS permissions on strong",
         content: "1. exportfs -u\n2. chown\n3. exportfs -r",
         kind: "runbook",
         about: ["host:strong"],
         tags: [],
       });
-      await callTool(client, "upsert_knowledge", {
+      await callTool(mcp.client, "upsert_knowledge", {
         title: "strong hardware notes",
         content: "Dual NIC.",
         kind: "document",
         about: ["host:strong"],
         tags: [],
       });
-      const found = (await callTool(client, "get_entity_knowledge", { slug: "host:strong" })).json as Entries;
+      const found = (await callTool(mcp.client, "get_entity_knowledge", { slug: "host:strong" }))
+        .json as Entries;
       assert.deepEqual(
         found.entries.map((e) => e.kind),
         ["runbook", "investigation", "document"],
@@ -105,7 +95,7 @@ for (const { dialect, skip } of availableDialects()) {
     });
 
     test("unknown about slugs are refused with suggestions and nothing is written", async () => {
-      const result = await callTool(client, "upsert_knowledge", {
+      const result = await callTool(mcp.client, "upsert_knowledge", {
         title: "Zima dashboard down",
         content: "x",
         kind: "investigation",
@@ -114,7 +104,7 @@ for (const { dialect, skip } of availableDialects()) {
       });
       assert.equal(result.isError, true);
       assert.match(result.text, /unknown entities in about: vm:zimaso \(did you mean vm:zimaos\?\)/);
-      const count = await store.db
+      const count = await mcp.store.db
         .selectFrom("knowledge")
         .select((eb) => eb.fn.countAll<string>().as("n"))
         .where("slug", "=", "zima-dashboard-down")
@@ -123,25 +113,27 @@ for (const { dialect, skip } of availableDialects()) {
     });
 
     test("search_knowledge finds by stemmed words, filters by kind and about; content by slug", async () => {
-      const hits = (await callTool(client, "search_knowledge", { query: "hanging chowns" })).json as Entries;
-      assert.equal(hits.entries[0]?.slug, "nfs-root-chown-hangs-on-strong");
-      const runbooks = (await callTool(client, "search_knowledge", { query: "exportfs", kind: "runbook" }))
+      const hits = (await callTool(mcp.client, "search_knowledge", { query: "hanging chowns" }))
         .json as Entries;
+      assert.equal(hits.entries[0]?.slug, "nfs-root-chown-hangs-on-strong");
+      const runbooks = (
+        await callTool(mcp.client, "search_knowledge", { query: "exportfs", kind: "runbook" })
+      ).json as Entries;
       assert.deepEqual(
         runbooks.entries.map((e) => e.slug),
         ["fix-nfs-permissions-on-strong"],
       );
-      const aboutZima = (await callTool(client, "search_knowledge", { query: "nfs", about: "vm:zimaos" }))
+      const aboutZima = (await callTool(mcp.client, "search_knowledge", { query: "nfs", about: "vm:zimaos" }))
         .json as Entries;
       assert.deepEqual(
         aboutZima.entries.map((e) => e.slug),
         ["nfs-root-chown-hangs-on-strong"],
       );
       const content = (
-        await callTool(client, "get_knowledge_content", { slug: "fix-nfs-permissions-on-strong" })
+        await callTool(mcp.client, "get_knowledge_content", { slug: "fix-nfs-permissions-on-strong" })
       ).json as { content: string };
       assert.match(content.content, /exportfs -r/);
-      const missing = await callTool(client, "get_knowledge_content", {
+      const missing = await callTool(mcp.client, "get_knowledge_content", {
         slug: "fix-nfs-permission-on-strong",
       });
       assert.equal(missing.isError, true);
