@@ -3,6 +3,7 @@ import { PassThrough } from "node:stream";
 import { after, before, describe, test } from "node:test";
 import { askQuestion } from "../../store/questions.ts";
 import { findSessionByThread } from "../../store/sessions.ts";
+import { auditEntries } from "../testing/audit-entries.ts";
 import {
   type ChatHarness,
   createChatHarness,
@@ -76,12 +77,7 @@ describe("terminal chat through the core", () => {
     await terminal.send("hello??");
     assert.doesNotMatch(take(), /operators/);
     assert.equal((await queuedJobs(h, "agent-turn")).length, 1);
-    const refused = await h.store.db
-      .selectFrom("audit_log")
-      .selectAll()
-      .where("action", "=", "chat.refused")
-      .execute();
-    assert.equal(refused.length, 2);
+    assert.equal((await auditEntries(h, { action: "chat.refused" })).length, 2);
   });
 
   test("a plan card: the stranger's +1 is ignored and audited, the operator's approves and edits the card", async () => {
@@ -103,11 +99,7 @@ describe("terminal chat through the core", () => {
         .where("generation", "=", generation)
         .executeTakeFirstOrThrow();
     assert.equal((await plan()).status, "proposed");
-    const ignored = await h.store.db
-      .selectFrom("audit_log")
-      .selectAll()
-      .where("action", "=", "consent.ignored")
-      .execute();
+    const ignored = await auditEntries(h, { action: "consent.ignored" });
     assert.equal(ignored.length, 1);
     assert.equal(ignored[0]!.actor, "mallory");
     await terminal.send("!as alice");

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { silentLogger } from "../../app/logger.ts";
 import { SlackDouble } from "../../test-support/slack-double/slack-double.ts";
+import { auditEntries } from "../testing/audit-entries.ts";
 import {
   type ChatHarness,
   createChatHarness,
@@ -102,13 +103,9 @@ for (const mode of ["http", "socket"] as const)
 
       const strangerClick = await double.click(MALLORY, CHANNEL, card.ts, "oikos:approve");
       assert.equal(strangerClick.status, 200);
-      await eventually("stranger click audited", () =>
-        db()
-          .selectFrom("audit_log")
-          .select("id")
-          .where("action", "=", "consent.ignored")
-          .where("actor", "=", MALLORY)
-          .executeTakeFirst(),
+      await eventually(
+        "stranger click audited",
+        async () => (await auditEntries(h, { action: "consent.ignored", actor: MALLORY }))[0],
       );
       const plan = () =>
         db().selectFrom("plans").selectAll().where("session_id", "=", sessionId).executeTakeFirstOrThrow();
@@ -206,13 +203,9 @@ for (const mode of ["http", "socket"] as const)
         double.byBot().some((m) => m.text.includes("Sweep `approvals` queued")),
       );
       await double.slashCommand(MALLORY, CHANNEL, "/oikos", "sweep all");
-      await eventually("stranger refused", () =>
-        db()
-          .selectFrom("audit_log")
-          .select("id")
-          .where("action", "=", "chat.refused")
-          .where("actor", "=", MALLORY)
-          .executeTakeFirst(),
+      await eventually(
+        "stranger refused",
+        async () => (await auditEntries(h, { action: "chat.refused", actor: MALLORY }))[0],
       );
       assert.equal((await queuedJobs(h, "sweep")).length, 1);
     });
