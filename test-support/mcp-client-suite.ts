@@ -1,7 +1,7 @@
-import { after, before } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectInMemoryClient } from "../mcp-server/in-memory.ts";
 import { createMcpServer } from "../mcp-server/server.ts";
+import { perSuite, releasingOnFailure } from "./per-suite.ts";
 import { createTestStore, type TestDialect, type TestStore } from "./store.ts";
 
 export interface McpClientSuite {
@@ -18,27 +18,28 @@ export function mcpClientSuite(
   dialect: TestDialect,
   seed: (db: TestStore["db"]) => Promise<void> = async () => {},
 ): McpClientSuite {
-  let store: TestStore | undefined;
-  let client: Client | undefined;
-  before(async () => {
-    store = await createTestStore(dialect);
-    await seed(store.db);
-    client = await connectInMemoryClient(createMcpServer({ db: store.db, actor: "agent" }));
-  });
-  after(async () => {
-    await client?.close();
-    await store?.dispose();
-  });
-  const started = <T>(value: T | undefined): T => {
-    if (value === undefined) throw new Error("mcpClientSuite: read before the suite started");
-    return value;
-  };
+  const started = perSuite(
+    async () =>
+      releasingOnFailure(
+        await createTestStore(dialect),
+        (store) => store.dispose(),
+        async (store) => {
+          await seed(store.db);
+          const client = await connectInMemoryClient(createMcpServer({ db: store.db, actor: "agent" }));
+          return { store, client };
+        },
+      ),
+    async ({ store, client }) => {
+      await client.close();
+      await store.dispose();
+    },
+  );
   return {
     get store() {
-      return started(store);
+      return started().store;
     },
     get client() {
-      return started(client);
+      return started().client;
     },
   };
 }

@@ -1,5 +1,5 @@
-import { after, before } from "node:test";
 import { type EntityInput, upsertEntities } from "../../store/entities.ts";
+import { perSuite, releasingOnFailure } from "../../test-support/per-suite.ts";
 import { registerAgentJobs } from "../register-jobs.ts";
 import { type AgentHarness, startAgentHarness } from "./agent-harness.ts";
 
@@ -14,22 +14,21 @@ export const GITEA: EntityInput = { slug: "lxc:gitea", type: "lxc", name: "gitea
 export function harnessForSuite(
   options: Parameters<typeof startAgentHarness>[0] & { entities?: EntityInput[]; agentJobs?: boolean } = {},
 ): () => AgentHarness {
-  let harness: AgentHarness | undefined;
-  before(async () => {
-    const { entities = [], agentJobs = false, ...start } = options;
-    const h = await startAgentHarness(start);
-    harness = h;
-    if (entities.length > 0) await upsertEntities(h.store.db, entities, { by: "test" });
-    if (agentJobs) {
-      registerAgentJobs({ queue: h.queue, events: h.events }, h.deps);
-      await h.queue.start();
-    }
-  });
-  after(async () => {
-    await harness?.close();
-  });
-  return () => {
-    if (!harness) throw new Error("harnessForSuite: the harness was read before the suite started");
-    return harness;
-  };
+  const { entities = [], agentJobs = false, ...start } = options;
+  return perSuite(
+    async () =>
+      releasingOnFailure(
+        await startAgentHarness(start),
+        (h) => h.close(),
+        async (h) => {
+          if (entities.length > 0) await upsertEntities(h.store.db, entities, { by: "test" });
+          if (agentJobs) {
+            registerAgentJobs({ queue: h.queue, events: h.events }, h.deps);
+            await h.queue.start();
+          }
+          return h;
+        },
+      ),
+    (h) => h.close(),
+  );
 }

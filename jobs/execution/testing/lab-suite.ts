@@ -1,6 +1,6 @@
-import { after, before } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { callTool, type ToolCallOutcome } from "../../../mcp-server/test-support.ts";
+import { perSuite, releasingOnFailure } from "../../../test-support/per-suite.ts";
 import { type SshLab, startSshLab } from "../../../test-support/sshd/ssh-lab.ts";
 import { type ExecutionStack, type ExecutionStackOptions, startExecutionStack } from "./execution-stack.ts";
 
@@ -18,30 +18,29 @@ export interface LabSuite {
  * in `before`, stopped in `after`. Read lab, stack and client through the returned object.
  */
 export function labSuite(options: Omit<ExecutionStackOptions, "lab">): LabSuite {
-  let lab: SshLab | undefined;
-  let stack: ExecutionStack | undefined;
-  before(async () => {
-    lab = await startSshLab({ hosts: [{ name: "alpha" }, { name: "beta" }] });
-    stack = await startExecutionStack({ lab, ...options });
-  });
-  after(async () => {
-    await stack?.close();
-    await lab?.stop();
-  });
-  const started = <T>(value: T | undefined): T => {
-    if (value === undefined) throw new Error("labSuite: read before the suite started");
-    return value;
-  };
+  const started = perSuite(
+    async () =>
+      releasingOnFailure(
+        await startSshLab({ hosts: [{ name: "alpha" }, { name: "beta" }] }),
+        (lab) => lab.stop(),
+        async (lab) => ({ lab, stack: await startExecutionStack({ lab, ...options }) }),
+      ),
+    async ({ lab, stack }) => {
+      await stack.close();
+      await lab.stop();
+    },
+  );
   return {
     get lab() {
-      return started(lab);
+      return started().lab;
     },
     get stack() {
-      return started(stack);
+      return started().stack;
     },
     get client() {
-      return started(stack).client;
+      return started().stack.client;
     },
-    run: (sessionId, args) => callTool(started(stack).client, "run", { purpose: "test", ...args }, sessionId),
+    run: (sessionId, args) =>
+      callTool(started().stack.client, "run", { purpose: "test", ...args }, sessionId),
   };
 }
