@@ -3,7 +3,7 @@ import { describe, test } from "node:test";
 import { openWindow } from "../store/windows.ts";
 import { match } from "../test-support/scripted-model/index.ts";
 import type { AgentHarness } from "./testing/agent-harness.ts";
-import { after, call, goalThenPlan } from "./testing/script.ts";
+import { after, call, goalThenPlan, setStep } from "./testing/script.ts";
 import {
   approvePlanAsOperator,
   lastToolResult,
@@ -46,16 +46,8 @@ describe("complete_task gates and the reopen rule, driven through the agent loop
       ...goalThenPlan("gitea version", "Find the gitea version", [
         { title: "Read gitea version", target: "lxc:gitea", risk: "read_only" },
       ]),
-      {
-        name: "s1",
-        when: after("propose_plan"),
-        reply: call("update_plan_step", { seq: 1, status: "running" }),
-      },
-      {
-        name: "s1done",
-        when: after("update_plan_step", '"status":"running"'),
-        reply: call("update_plan_step", { seq: 1, status: "done" }),
-      },
+      { name: "s1", when: after("propose_plan"), reply: setStep(1, "running") },
+      { name: "s1done", when: after("update_plan_step", '"status":"running"'), reply: setStep(1, "done") },
       {
         name: "early",
         when: after("update_plan_step", '"status":"done"'),
@@ -80,11 +72,7 @@ describe("complete_task gates and the reopen rule, driven through the agent loop
           attributes: { "gitea.version": "1.22" },
         }),
       },
-      {
-        name: "wb-step",
-        when: after("update_entity_attributes"),
-        reply: call("update_plan_step", { seq: 2, status: "done" }),
-      },
+      { name: "wb-step", when: after("update_entity_attributes"), reply: setStep(2, "done") },
       {
         name: "double",
         when: after("update_plan_step", "Every step is closed"),

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { match } from "../test-support/scripted-model/index.ts";
-import { after, call } from "./testing/script.ts";
+import { after, call, setStep } from "./testing/script.ts";
 import {
   approvePlanAsOperator,
   planSteps,
@@ -33,11 +33,7 @@ describe("task gates driven through the agent loop", () => {
     const h = harness();
     await h.useScript([
       ...planned("check gitea"),
-      {
-        name: "start",
-        when: after("propose_plan", '"generation":1'),
-        reply: call("update_plan_step", { seq: 1, status: "running" }),
-      },
+      { name: "start", when: after("propose_plan", '"generation":1'), reply: setStep(1, "running") },
       {
         name: "repropose",
         when: after("update_plan_step"),
@@ -74,25 +70,21 @@ describe("task gates driven through the agent loop", () => {
     const h = harness();
     await h.useScript([
       ...planned("check gitea"),
-      {
-        name: "skip-ahead",
-        when: after("propose_plan", "generation"),
-        reply: call("update_plan_step", { seq: 3, status: "done" }),
-      },
+      { name: "skip-ahead", when: after("propose_plan", "generation"), reply: setStep(3, "done") },
       {
         name: "no-reason",
         when: after("update_plan_step", "complete in order"),
-        reply: call("update_plan_step", { seq: 1, status: "replaced" }),
+        reply: setStep(1, "replaced"),
       },
       {
         name: "bad-reason",
         when: after("update_plan_step", "needs replaced_reason"),
-        reply: call("update_plan_step", { seq: 1, status: "replaced", replaced_reason: "felt like it" }),
+        reply: setStep(1, "replaced", { replaced_reason: "felt like it" }),
       },
       {
         name: "good-reason",
         when: after("update_plan_step", "needs replaced_reason"),
-        reply: call("update_plan_step", { seq: 1, status: "replaced", replaced_reason: "wrong_diagnosis" }),
+        reply: setStep(1, "replaced", { replaced_reason: "wrong_diagnosis" }),
       },
       {
         name: "next",
@@ -126,11 +118,7 @@ describe("task gates driven through the agent loop", () => {
     await h.useScript([
       ...planned("restart gitea", [{ title: "Restart gitea", target: "lxc:gitea", risk: "config_mutation" }]),
       // Would run immediately if the structure did not end the turn:
-      {
-        name: "eager",
-        when: after("propose_plan"),
-        reply: call("update_plan_step", { seq: 1, status: "running" }),
-      },
+      { name: "eager", when: after("propose_plan"), reply: setStep(1, "running") },
     ]);
     const sessionId = await h.newSession();
     await h.say(sessionId, "restart gitea");
@@ -149,7 +137,7 @@ describe("task gates driven through the agent loop", () => {
     h.model.push({
       name: "approved",
       when: match.lastSystemNote(/approved plan 1\. Advance: update_plan_step\(1, running\)/),
-      reply: call("update_plan_step", { seq: 1, status: "running" }),
+      reply: setStep(1, "running"),
     });
     h.model.push({
       name: "then",
@@ -230,11 +218,7 @@ describe("task gates driven through the agent loop", () => {
     const h = harness();
     await h.useScript([
       ...planned("check gitea"),
-      {
-        name: "start",
-        when: after("propose_plan", '"generation":1'),
-        reply: call("update_plan_step", { seq: 1, status: "running" }),
-      },
+      { name: "start", when: after("propose_plan", '"generation":1'), reply: setStep(1, "running") },
       { name: "said", when: after("update_plan_step"), reply: { text: "Inspecting." } },
       {
         name: "pivot",

@@ -25,3 +25,8 @@ export function goalThenPlan(trigger: string, goal: string, steps: object[]): Sc
     { name: "plan", when: after("set_goal"), reply: call("propose_plan", { steps }) },
   ];
 }
+
+/** A reply moving plan step `seq` to `status` (update_plan_step), with any further arguments. */
+export function setStep(seq: number, status: string, extra: Record<string, unknown> = {}): ScriptedReply {
+  return call("update_plan_step", { seq, status, ...extra });
+}
