@@ -22,7 +22,12 @@ export const chatCapability: Capability = {
   name: "chat",
   async start(runtime: Runtime, ctx: ComposeContext) {
     const { config, db, queue, events, logger } = runtime;
-    ctx.commands.add(sweepCommand(queue)).add(approvalsCommand(db)).add(cancelCommand(db));
+    const access = new RoomAccess(roomAccessConfig(config.chat));
+    const fleetWide = (user: string) => access.isFleetWide(user);
+    ctx.commands
+      .add(sweepCommand(queue))
+      .add(approvalsCommand(db, fleetWide))
+      .add(cancelCommand(db, fleetWide));
     if (ctx.role === "worker" || ctx.role === "mcp") return undefined;
     const deps: ChatCoreDeps = {
       db,
@@ -31,7 +36,7 @@ export const chatCapability: Capability = {
       events,
       logger,
       commands: ctx.commands,
-      access: new RoomAccess(roomAccessConfig(config.chat)),
+      access,
       modelConfigured: Boolean(config.model.baseUrl),
       parseConsent,
       recordMessage: async ({ sessionId, text, author, eventId }) =>

@@ -40,6 +40,11 @@ export class RoomAccess {
     this.#config = config;
   }
 
+  /** Listed in the global lists: acts for every room (room-only people see only their room's work). */
+  isFleetWide(user: string): boolean {
+    return this.#config.admins.includes(user) || this.#config.operators.includes(user);
+  }
+
   async level(adapter: ChatAdapter, room: string, user: string): Promise<AccessLevel> {
     if (user === adapter.selfId) return "none";
     const global = this.#config;

@@ -5,6 +5,12 @@ import { requestCancel } from "../../store/executions.ts";
 import type { Database } from "../../store/schema.ts";
 import type { BotCommand } from "./bot-commands.ts";
 
+/**
+ * Whether `user` acts for the whole fleet (listed in the global operator/admin lists). People
+ * named only for a room (`chat.rooms`) see and cancel only that room's work.
+ */
+export type FleetWide = (user: string) => boolean;
+
 const SWEEP_KINDS = ["stale", "approvals", "idle", "all"] as const;
 type SweepKind = (typeof SWEEP_KINDS)[number];
 
@@ -30,16 +36,21 @@ export function sweepCommand(queue: QueuePort): BotCommand {
   };
 }
 
-/** `!oikos approvals`: the pending approvals of every session, oldest first. */
-export function approvalsCommand(db: Kysely<Database>): BotCommand {
+/** `!oikos approvals`: pending approvals, oldest first: every room's for fleet-wide people, else this room's. */
+export function approvalsCommand(db: Kysely<Database>, fleetWide: FleetWide): BotCommand {
   return {
     name: "approvals",
     summary: "list pending approvals",
     permission: "operator",
-    async run() {
-      const rows = await db
+    async run(ctx) {
+      let query = db
         .selectFrom("approvals")
-        .leftJoin("executions", "executions.id", "approvals.execution_id")
+        .innerJoin("sessions", "sessions.id", "approvals.session_id")
+        .leftJoin("executions", "executions.id", "approvals.execution_id");
+      if (!fleetWide(ctx.user)) {
+        query = query.where("sessions.platform", "=", ctx.platform).where("sessions.room", "=", ctx.room);
+      }
+      const rows = await query
         .select([
           "approvals.id",
           "approvals.subject",
@@ -65,8 +76,11 @@ export function approvalsCommand(db: Kysely<Database>): BotCommand {
   };
 }
 
-/** `!oikos cancel <execution>`: cancels a waiting execution, or asks a running one to stop. */
-export function cancelCommand(db: Kysely<Database>): BotCommand {
+/**
+ * `!oikos cancel <execution>`: cancels a waiting execution, or asks a running one to stop. A
+ * room admin can cancel only what that room's sessions started.
+ */
+export function cancelCommand(db: Kysely<Database>, fleetWide: FleetWide): BotCommand {
   return {
     name: "cancel",
     args: "<execution>",
@@ -77,10 +91,13 @@ export function cancelCommand(db: Kysely<Database>): BotCommand {
       if (!id) return "Usage: `!oikos cancel <execution id>` (see `!oikos approvals`).";
       const execution = await db
         .selectFrom("executions")
-        .select(["id", "status"])
-        .where("id", "=", id)
+        .leftJoin("sessions", "sessions.id", "executions.session_id")
+        .select(["executions.id", "executions.status", "sessions.platform", "sessions.room"])
+        .where("executions.id", "=", id)
         .executeTakeFirst();
-      if (!execution) return `There is no execution \`${id}\`.`;
+      const inThisRoom = execution?.platform === ctx.platform && execution?.room === ctx.room;
+      if (!execution || (!fleetWide(ctx.user) && !inThisRoom))
+        return `There is no execution \`${id}\` in this room.`;
       if (await cancelPendingExecution(db, id, ctx.user))
         return `Execution \`${id}\` cancelled (it had not started).`;
       if (await requestCancel(db, id, ctx.user))

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { silentLogger } from "../../app/logger.ts";
+import { createExecutionApproval } from "../../store/approvals.ts";
+import { createExecution } from "../../store/executions.ts";
 import { MatrixDouble } from "../../test-support/matrix-double/matrix-double.ts";
 import { type ChatHarness, createChatHarness, queuedJobs } from "../testing/chat-harness.ts";
 import { eventually } from "../testing/eventually.ts";
@@ -104,5 +106,38 @@ describe("matrix: per-room operators, admins and power level", () => {
   test("room A's minimum power level makes CAROL an operator there only", async () => {
     assert.equal(await answerTo(double.message(CAROL, roomA, "!oikos approvals")), "No pending approvals.");
     assert.match(await answerTo(double.message(CAROL, roomB, "!oikos approvals")), /only take instructions/);
+  });
+
+  test("room-only people see and cancel only their room's work; the global admin sees every room's", async () => {
+    const root = double.message(ALICE, roomB, "update the nas in room B");
+    const session = await eventually("session in room B", () => sessionRootedAt(root));
+    const expiresAt = new Date(Date.now() + 3_600_000);
+    const execution = await createExecution(h.store.db, {
+      sessionId: session.id,
+      target: "host:nas",
+      command: "apt-get -y upgrade",
+      commandKey: "k-room-b",
+      risk: "config_mutation",
+      purpose: "upgrade",
+      requestedBy: "agent",
+      status: "pending_approval",
+      timeoutMs: 60_000,
+      deadlineAt: expiresAt,
+    });
+    await createExecutionApproval(h.store.db, {
+      sessionId: session.id,
+      executionId: execution.id,
+      commandKey: "k-room-b",
+      target: "host:nas",
+      risk: "config_mutation",
+      expiresAt,
+    });
+    assert.equal(await answerTo(double.message(ERIN, roomA, "!oikos approvals")), "No pending approvals.");
+    assert.match(await answerTo(double.message(ALICE, roomA, "!oikos approvals")), /Pending approvals \(1\)/);
+    assert.match(
+      await answerTo(double.message(DAVE, roomA, `!oikos cancel ${execution.id}`)),
+      /There is no execution `.+` in this room/,
+    );
+    assert.match(await answerTo(double.message(ALICE, roomA, `!oikos cancel ${execution.id}`)), /cancelled/);
   });
 });

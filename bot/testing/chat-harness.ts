@@ -50,7 +50,9 @@ export async function createChatHarness(access: RoomAccessConfig): Promise<ChatH
     permission: "anyone",
     run: async () => commands.helpText(),
   });
-  commands.add(sweepCommand(queue)).add(approvalsCommand(db)).add(cancelCommand(db));
+  const roomAccess = new RoomAccess(access);
+  const fleetWide = (user: string) => roomAccess.isFleetWide(user);
+  commands.add(sweepCommand(queue)).add(approvalsCommand(db, fleetWide)).add(cancelCommand(db, fleetWide));
   const logger = silentLogger();
   const deps: ChatCoreDeps = {
     db,
@@ -58,7 +60,7 @@ export async function createChatHarness(access: RoomAccessConfig): Promise<ChatH
     events,
     logger,
     commands,
-    access: new RoomAccess(access),
+    access: roomAccess,
     modelConfigured: true,
     parseConsent,
     recordMessage: async ({ sessionId, text, author, eventId }) =>
