@@ -77,7 +77,7 @@ export function hasOption(args: readonly Arg[], flags: readonly string[], bundle
   return undefined;
 }
 
-/** Value of an option given as `-o x`, `-ox`, `--out x` or `--out=x`. */
+/** Value of an option given as `-o x`, `-ox`, `-so x`, `-sox`, `--out x` or `--out=x`. */
 export function optionValue(args: readonly Arg[], flags: readonly string[]): Arg | undefined {
   for (let i = 0; i < args.length; i++) {
     const token = (args[i] as Arg).value;
@@ -88,9 +88,13 @@ export function optionValue(args: readonly Arg[], flags: readonly string[]): Arg
         const arg = args[i] as Arg;
         return { ...arg, value: token.slice(flag.length + 1) };
       }
-      if (flag.length === 2 && token.startsWith(flag) && token.length > 2 && !token.startsWith("--")) {
+      if (flag.length === 2 && token.length > 2 && token[0] === "-" && token[1] !== "-") {
+        // `-ox`, or a bundle ending in the flag (`-so x`) or holding it before its value (`-sLo/x`).
+        const at = token.indexOf(flag[1] as string, 1);
+        if (at < 0 || !/^[A-Za-z0-9]*$/.test(token.slice(1, at))) continue;
+        if (at === token.length - 1) return args[i + 1];
         const arg = args[i] as Arg;
-        return { ...arg, value: token.slice(2) };
+        return { ...arg, value: token.slice(at + 1) };
       }
     }
   }

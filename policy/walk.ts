@@ -268,17 +268,26 @@ function classifyArgv(
       finding("read_only", `${q} calls the shell function \`${head.value}\`, classified where it is defined`),
     ];
   }
+  const initScript = /^\/etc\/init\.d\/([^/]+)$/.exec(head.value);
+  if (initScript) {
+    // `/etc/init.d/<svc> stop` is `service <svc> stop`, not the program named <svc>.
+    const asService: Arg = { ...head, raw: "service", value: "service" };
+    const service: Arg = { ...head, raw: initScript[1] as string, value: initScript[1] as string };
+    return classifyArgv([asService, service, ...argv.slice(1)], state, depth + 1, stdin, elsewhere);
+  }
+  const outsideSystemBin = isOutsideSystemBin(head.value);
+  const pathFinding = outsideSystemBin
+    ? [
+        finding(
+          "config_mutation",
+          `${q} runs a program at \`${head.value}\`, which is not a known system tool (config_mutation)`,
+        ),
+      ]
+    : [];
   // Families named by prefix: `mkfs.<fs>`, `fsck.<fs>`.
   const rule = RULES.get(name) ?? RULES.get(name.replace(/^(mkfs|fsck)\..*$/, "$1"));
   if (!rule) {
-    if (head.value.includes("/") && !head.value.startsWith("/usr/") && !head.value.startsWith("/bin/")) {
-      return [
-        finding(
-          "config_mutation",
-          `${q} runs \`${head.value}\`, a program or script oikos cannot inspect (config_mutation)`,
-        ),
-      ];
-    }
+    if (outsideSystemBin) return pathFinding;
     return [
       finding(
         "config_mutation",
@@ -295,7 +304,23 @@ function classifyArgv(
     stdinScript: stdin,
     targetType: state.env.targetType,
   };
-  return evaluateRule(rule, view, ctx);
+  return [...pathFinding, ...evaluateRule(rule, view, ctx)];
+}
+
+const SYSTEM_BIN_DIRS = new Set([
+  "/bin",
+  "/sbin",
+  "/usr/bin",
+  "/usr/sbin",
+  "/usr/local/bin",
+  "/usr/local/sbin",
+]);
+
+/** `/tmp/ls` or `./cat` is whatever program sits there, not the system tool of that name. */
+function isOutsideSystemBin(commandName: string): boolean {
+  const slash = commandName.lastIndexOf("/");
+  if (slash < 0) return false;
+  return !SYSTEM_BIN_DIRS.has(commandName.slice(0, slash));
 }
 
 function classifyScript(
