@@ -175,10 +175,11 @@ export class ChatCore {
       note: `typed “${text.length > 60 ? `${text.slice(0, 57)}…` : text}”`,
       typedPhrase: text,
     };
-    const decided =
-      consent?.kind === "typed_confirmation" && !pendingPhrase
-        ? await this.#consent.confirmDestructive(adapter, session, consent.target, act)
-        : await this.#consent.onPhrase(adapter, session, act);
+    // A typed confirmation decides only the pending destructive approval whose card shows that
+    // exact phrase. With nothing waiting for it, it opens nothing: it is a message to the agent,
+    // which asks for the confirmation (a card with the phrase) when it reaches that step.
+    if (consent?.kind === "typed_confirmation" && !pendingPhrase) return false;
+    const decided = await this.#consent.onPhrase(adapter, session, act);
     if (decided) {
       // The operator's words stay in the history the agent replays; the decision already woke it.
       await this.#deps.recordMessage({
@@ -199,6 +200,11 @@ export class ChatCore {
     const card = await this.#cards.byMessage(event.platform, event.target);
     if (!card) return;
     const gesture = event.kind === "reaction" ? event.key : event.action;
+    // Rights are per room: a gesture counts only in the room the card was posted in.
+    if (card.ref.room !== event.room) {
+      await this.#consent.ignore(card, event.user, "other_room", { gesture, room: event.room });
+      return;
+    }
     if (event.kind === "button" && event.action.startsWith("option:") && card.kind === "question") {
       if (level === "none") {
         await this.#consent.ignore(card, event.user, "not_operator", { gesture });
@@ -270,7 +276,14 @@ export class ChatCore {
   }
 }
 
+/** The whole message is the phrase (copied from the card: backticks, quotes or a final period allowed). */
 function samePhrase(typed: string, required: string): boolean {
-  const norm = (text: string) => text.trim().replace(/\s+/g, " ").toLowerCase();
+  const norm = (text: string) =>
+    text
+      .trim()
+      .replace(/^[`'"“”‘’]+|[`'"“”‘’]+$/g, "")
+      .replace(/\.$/, "")
+      .replace(/\s+/g, " ")
+      .toLowerCase();
   return norm(typed) === norm(required);
 }

@@ -5,7 +5,6 @@ import {
   type ConsentVia,
   decideApproval,
   denyPlan,
-  confirmDestructive as openDestructiveWindow,
 } from "../../store/consent.ts";
 import type { Session } from "../../store/schema.ts";
 import type { CardRecord } from "./card-refs.ts";
@@ -104,37 +103,6 @@ export class ConsentHandler {
       }
     }
     return false;
-  }
-
-  /**
-   * `confirm <action> <target>` typed in a thread with nothing pending: opens the destructive
-   * window for that target in this session only (15 minutes), and says so in the thread.
-   */
-  async confirmDestructive(
-    adapter: ChatAdapter,
-    session: Session,
-    target: string,
-    act: ConsentAct,
-  ): Promise<boolean> {
-    const result = await openDestructiveWindow(this.#deps.db, {
-      sessionId: session.id,
-      target,
-      by: act.user,
-      via: act.via,
-    });
-    if (!result.ok) return false;
-    const outcome = await applyFollowUps(result.followUps, {
-      queue: this.#deps.queue,
-      events: this.#deps.events,
-    });
-    for (const failure of outcome.failed) {
-      this.#deps.logger.error({ err: failure.error, sessionId: session.id }, "consent follow-up failed");
-    }
-    const until = result.changes[0]?.what ?? `destructive window for ${target} open`;
-    await adapter.post(session.room, session.thread, {
-      text: `🔓 ${until} (this task only), confirmed by ${act.user}.`,
-    });
-    return true;
   }
 
   /** Consent that does not count (a stranger, the bot itself, a card of another session): audited, ignored. */

@@ -4,7 +4,7 @@ import { silentLogger } from "../../app/logger.ts";
 import { createExecutionApproval } from "../../store/approvals.ts";
 import { createExecution } from "../../store/executions.ts";
 import { MatrixDouble } from "../../test-support/matrix-double/matrix-double.ts";
-import { type ChatHarness, createChatHarness, queuedJobs } from "../testing/chat-harness.ts";
+import { type ChatHarness, createChatHarness, proposePlan, queuedJobs } from "../testing/chat-harness.ts";
 import { eventually } from "../testing/eventually.ts";
 import { KvStorageProvider } from "./kv-storage-provider.ts";
 import { MatrixAdapter } from "./matrix-adapter.ts";
@@ -139,5 +139,31 @@ describe("matrix: per-room operators, admins and power level", () => {
       /There is no execution `.+` in this room/,
     );
     assert.match(await answerTo(double.message(ALICE, roomA, `!oikos cancel ${execution.id}`)), /cancelled/);
+  });
+
+  test("a ✅ sent from another room never decides a card: rights are checked in the card's room", async () => {
+    const root = double.message(ALICE, roomB, "rotate the logs on the nas");
+    const session = await eventually("session in room B", () => sessionRootedAt(root));
+    await proposePlan(h, session.id, [{ title: "Rotate logs", target: "host:nas", risk: "config_mutation" }]);
+    const card = await eventually("plan card in room B", () =>
+      double.sentBy(BOT).find((e) => String(e.content.body).includes("📋 Plan") && e.room_id === roomB),
+    );
+    // ERIN is an operator of room A only; her reaction lives in room A but points at room B's card.
+    double.react(ERIN, roomA, card.event_id, "✅");
+    await eventually("audited as another room's card", async () =>
+      (
+        await h.store.db
+          .selectFrom("audit_log")
+          .select("details")
+          .where("action", "=", "consent.ignored")
+          .execute()
+      ).find((row) => (row.details as { reason?: string }).reason === "other_room"),
+    );
+    const plan = await h.store.db
+      .selectFrom("plans")
+      .select("status")
+      .where("session_id", "=", session.id)
+      .executeTakeFirstOrThrow();
+    assert.equal(plan.status, "proposed");
   });
 });

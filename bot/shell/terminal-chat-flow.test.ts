@@ -180,18 +180,29 @@ describe("terminal chat through the core", () => {
     assert.match(take(), /approved by alice via typed “destroy lxc:gitea”/);
   });
 
-  test("a typed confirmation with nothing pending opens the destructive window for that target only", async () => {
+  test("a typed confirmation with nothing pending, or inside a question, opens no window: it is a message to the agent", async () => {
     await terminal.send("confirm destroy lxc:old-nextcloud");
-    assert.match(take(), /🔓 destructive window for lxc:old-nextcloud open until/);
+    await terminal.send("what does confirm restart host:nas do? don't do anything yet");
     const windows = await h.store.db
       .selectFrom("windows")
       .selectAll()
       .where("session_id", "=", sessionId)
       .where("kind", "=", "destructive")
-      .where("target", "=", "lxc:old-nextcloud")
+      .where("target", "in", ["lxc:old-nextcloud", "host:nas"])
       .execute();
-    assert.equal(windows.length, 1);
-    assert.equal(windows[0]!.opened_by, "alice");
+    assert.deepEqual(windows, [], "only the phrase on a pending destructive card opens a window");
+    const said = await h.store.db
+      .selectFrom("messages")
+      .select("content")
+      .where("session_id", "=", sessionId)
+      .where("role", "=", "user")
+      .execute();
+    const texts = said.map((m) => m.content);
+    assert.ok(texts.includes("confirm destroy lxc:old-nextcloud"), texts.join(" | "));
+    assert.ok(
+      texts.some((t) => t.startsWith("what does confirm restart host:nas do?")),
+      texts.join(" | "),
+    );
   });
 
   test("a question card with numbered options; replying with a number answers it and wakes the agent", async () => {
