@@ -10,7 +10,18 @@ import { buildApprovalCard } from "./cards/approval-card.ts";
 import { buildPlanCard } from "./cards/plan-card.ts";
 import { buildQuestionCard } from "./cards/question-card.ts";
 import { buildSummaryCard } from "./cards/summary-card.ts";
-import type { ChatAdapter } from "./chat-adapter.ts";
+import type { ChatAdapter, MessageRef } from "./chat-adapter.ts";
+
+interface Place {
+  adapter: ChatAdapter;
+  room: string;
+  thread: string;
+  sessionId: string;
+}
+
+function claimKey(platform: string, kind: CardKind, subjectId: string): string {
+  return `chat-card:${platform}:${kind}:${subjectId}`;
+}
 
 /**
  * Turns domain events into chat: one card per plan, approval and question (posted once, then
@@ -26,6 +37,8 @@ export class CardRenderer {
   readonly #chains = new Map<string, Promise<void>>();
   /** What each card last showed: an event that changes nothing visible edits nothing. */
   readonly #lastRendered = new Map<string, string>();
+  /** Per session: cards whose post failed (claim released), posted again on the session's next event. */
+  readonly #unposted = new Map<string, Map<string, () => Promise<void>>>();
 
   constructor(deps: {
     db: Kysely<Database>;
@@ -47,10 +60,64 @@ export class CardRenderer {
   handle(event: DomainEvent): Promise<void> {
     const sessionId = event.sessionId;
     if (!sessionId) return Promise.resolve();
+    return this.#inOrder(sessionId, event.type, async () => {
+      await this.#retryUnposted(sessionId);
+      await this.#render(sessionId, event);
+    });
+  }
+
+  /**
+   * At start-up: posts the cards of pending plans, approvals and questions that have none on
+   * their session's platform (a post that failed, or a crash between claiming and posting), so
+   * consent always has a card to answer. Call after the adapters started.
+   */
+  async renderUnposted(): Promise<void> {
+    const platforms = [...this.#adapters.keys()];
+    if (platforms.length === 0) return;
+    const plans = await this.#db
+      .selectFrom("plans")
+      .innerJoin("sessions", "sessions.id", "plans.session_id")
+      .select(["plans.session_id as sessionId", "plans.generation", "sessions.platform"])
+      .where("plans.status", "=", "proposed")
+      .where("sessions.platform", "in", platforms)
+      .execute();
+    const approvals = await this.#db
+      .selectFrom("approvals")
+      .innerJoin("sessions", "sessions.id", "approvals.session_id")
+      .select(["approvals.id", "approvals.session_id as sessionId", "sessions.platform"])
+      .where("approvals.status", "=", "pending")
+      .where("sessions.platform", "in", platforms)
+      .execute();
+    const questions = await this.#db
+      .selectFrom("questions")
+      .innerJoin("sessions", "sessions.id", "questions.session_id")
+      .select(["questions.id", "questions.session_id as sessionId", "sessions.platform"])
+      .where("questions.status", "=", "open")
+      .where("sessions.platform", "in", platforms)
+      .execute();
+    const work: Promise<void>[] = [];
+    const recover = (sessionId: string, platform: string, kind: CardKind, subjectId: string) =>
+      work.push(
+        this.#inOrder(sessionId, "recover", async () => {
+          if (await this.#cards.bySubject(platform, kind, subjectId)) return;
+          await this.#db
+            .deleteFrom("kv")
+            .where("key", "=", claimKey(platform, kind, subjectId))
+            .execute();
+          await this.#postSubject(sessionId, kind, subjectId);
+        }),
+      );
+    for (const p of plans) recover(p.sessionId, p.platform, "plan", planSubject(p.sessionId, p.generation));
+    for (const a of approvals) recover(a.sessionId, a.platform, "approval", a.id);
+    for (const q of questions) recover(q.sessionId, q.platform, "question", q.id);
+    await Promise.all(work);
+  }
+
+  #inOrder(sessionId: string, what: string, work: () => Promise<void>): Promise<void> {
     const previous = this.#chains.get(sessionId) ?? Promise.resolve();
     const next = previous.then(() =>
-      this.#render(sessionId, event).catch((error: unknown) => {
-        this.#logger.error({ err: error, event: event.type, sessionId }, "chat rendering failed");
+      work().catch((error: unknown) => {
+        this.#logger.error({ err: error, event: what, sessionId }, "chat rendering failed");
       }),
     );
     this.#chains.set(sessionId, next);
@@ -60,12 +127,45 @@ export class CardRenderer {
     return next;
   }
 
-  async #render(sessionId: string, event: DomainEvent): Promise<void> {
+  async #place(sessionId: string): Promise<Place | undefined> {
     const session = await getSession(this.#db, sessionId);
-    if (!session) return;
+    if (!session) return undefined;
     const adapter = this.#adapters.get(session.platform);
-    if (!adapter) return;
-    const place = { adapter, room: session.room, thread: session.thread, sessionId };
+    if (!adapter) return undefined;
+    return { adapter, room: session.room, thread: session.thread, sessionId };
+  }
+
+  /** Posts (or, if it has one, refreshes) the card of one subject. */
+  async #postSubject(sessionId: string, kind: CardKind, subjectId: string): Promise<void> {
+    const place = await this.#place(sessionId);
+    if (!place) return;
+    if (kind === "plan") {
+      const generation = Number(subjectId.slice(subjectId.lastIndexOf(":") + 1));
+      await this.#postOnce(place, kind, subjectId, () => buildPlanCard(this.#db, sessionId, generation));
+    } else if (kind === "approval") {
+      await this.#postOnce(place, kind, subjectId, () => buildApprovalCard(this.#db, subjectId));
+    } else if (kind === "question") {
+      await this.#postOnce(place, kind, subjectId, () => buildQuestionCard(this.#db, subjectId));
+    }
+  }
+
+  async #retryUnposted(sessionId: string): Promise<void> {
+    const retries = this.#unposted.get(sessionId);
+    if (!retries) return;
+    this.#unposted.delete(sessionId);
+    for (const retry of retries.values()) {
+      // A failure is logged and registered again by #postOnce; the event at hand still renders.
+      await retry().catch((error: unknown) =>
+        this.#logger.error({ err: error, sessionId }, "posting a card failed again"),
+      );
+    }
+  }
+
+  async #render(sessionId: string, event: DomainEvent): Promise<void> {
+    const place = await this.#place(sessionId);
+    if (!place) return;
+    const { adapter } = place;
+    const session = { room: place.room, thread: place.thread };
     switch (event.type) {
       case "plan.proposed":
         if (event.generation > 1) await this.refreshPlan(adapter, sessionId, event.generation - 1);
@@ -148,18 +248,16 @@ export class CardRenderer {
 
   /** Posts the card unless this subject already has one (then edits it): never two cards for one thing. */
   async #postOnce(
-    place: { adapter: ChatAdapter; room: string; thread: string; sessionId: string },
+    place: Place,
     kind: CardKind,
     subjectId: string,
     build: () => Promise<Card | undefined>,
   ): Promise<void> {
     const { adapter } = place;
+    const key = claimKey(adapter.platform, kind, subjectId);
     const claimed = await this.#db
       .insertInto("kv")
-      .values({
-        key: `chat-card:${adapter.platform}:${kind}:${subjectId}`,
-        value: JSON.stringify({ at: new Date() }),
-      })
+      .values({ key, value: JSON.stringify({ at: new Date() }) })
       .onConflict((oc) => oc.column("key").doNothing())
       .returning("key")
       .executeTakeFirst();
@@ -167,9 +265,24 @@ export class CardRenderer {
       await this.#refresh(adapter, kind, subjectId, () => build());
       return;
     }
-    const card = await build();
-    if (!card) return;
-    const ref = await adapter.post(place.room, place.thread, { card });
+    let ref: MessageRef;
+    let card: Card | undefined;
+    try {
+      card = await build();
+      if (!card) {
+        await this.#db.deleteFrom("kv").where("key", "=", key).execute();
+        return;
+      }
+      ref = await adapter.post(place.room, place.thread, { card });
+    } catch (error) {
+      // Nothing was posted: release the claim so the card can still be posted, or consent
+      // would find no card to answer. Retried on this session's next event (and at start-up).
+      await this.#db.deleteFrom("kv").where("key", "=", key).execute();
+      const retries = this.#unposted.get(place.sessionId) ?? new Map<string, () => Promise<void>>();
+      retries.set(key, () => this.#postOnce(place, kind, subjectId, build));
+      this.#unposted.set(place.sessionId, retries);
+      throw error;
+    }
     this.#lastRendered.set(`${adapter.platform}\u0000${ref.messageId}`, JSON.stringify(card));
     await this.#cards.save({ ref, kind, sessionId: place.sessionId, subjectId });
     if (!adapter.prefersButtons) for (const key of card.reactions ?? []) await adapter.react(ref, key);

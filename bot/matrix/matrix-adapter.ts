@@ -24,6 +24,8 @@ export interface MatrixAdapterOptions {
   logoutOnStop?: boolean;
 }
 
+const JOIN_ATTEMPTS = 5;
+
 export const ENCRYPTED_ROOM_NOTICE =
   "This room is end-to-end encrypted, and oikos does not support encryption, so it will not read or act on anything here. " +
   "Please use an invite-only, unencrypted room for operations (see README, “Chat setup”).";
@@ -47,6 +49,8 @@ export class MatrixAdapter implements ChatAdapter {
   readonly #latest = new Map<string, string>();
   readonly #lastEdit = new Map<string, string>();
   readonly #encrypted = new Set<string>();
+  /** Allowed invites whose join failed: retried on each later sync, up to JOIN_ATTEMPTS in all. */
+  readonly #pendingJoins = new Map<string, { inviter: string | undefined; attempts: number }>();
   #selfId = "";
   #loop: Promise<void> | undefined;
   #stopped = false;
@@ -160,13 +164,14 @@ export class MatrixAdapter implements ChatAdapter {
 
   /** `history`: the very first sync of this account returns old events; they are context, not requests. */
   async #handleSync(response: SyncResponse, sink: InboundSink, history: boolean): Promise<void> {
+    await this.#retryPendingJoins();
     const rooms = response.rooms;
     if (!rooms) return;
     for (const [roomId, invite] of Object.entries(rooms.invite)) {
       const own = invite.invite_state?.events.find(
         (e) => e.type === "m.room.member" && e.state_key === this.#selfId,
       );
-      await this.#onInvite(roomId, own?.sender);
+      await this.#tryInvite(roomId, own?.sender, 0);
     }
     for (const [roomId, joined] of Object.entries(rooms.join)) {
       if (!this.#options.rooms.includes(roomId)) continue;
@@ -187,6 +192,34 @@ export class MatrixAdapter implements ChatAdapter {
         const inbound = this.#toInbound(roomId, event);
         if (inbound) await sink(inbound);
       }
+    }
+  }
+
+  /**
+   * One failing invite must not fail the batch: the token would not advance and the same batch
+   * would fail on every retry, stalling the bot. A failed join is logged and retried later.
+   */
+  async #tryInvite(roomId: string, inviter: string | undefined, attemptsBefore: number): Promise<void> {
+    try {
+      await this.#onInvite(roomId, inviter);
+      this.#pendingJoins.delete(roomId);
+    } catch (error) {
+      const attempts = attemptsBefore + 1;
+      const giveUp = attempts >= JOIN_ATTEMPTS;
+      this.#options.logger.error(
+        { err: error, room: roomId, inviter, attempts },
+        giveUp
+          ? "matrix: could not join on invite; giving up (invite the bot again)"
+          : "matrix: could not join on invite; will retry on the next sync",
+      );
+      if (giveUp) this.#pendingJoins.delete(roomId);
+      else this.#pendingJoins.set(roomId, { inviter, attempts });
+    }
+  }
+
+  async #retryPendingJoins(): Promise<void> {
+    for (const [roomId, pending] of [...this.#pendingJoins]) {
+      await this.#tryInvite(roomId, pending.inviter, pending.attempts);
     }
   }
 

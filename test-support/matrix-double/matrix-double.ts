@@ -13,16 +13,21 @@ export interface Violation {
   content: unknown;
 }
 
+export type FailingRoute = "join" | "send";
+
 export interface SentRecord {
   event: DoubleEvent;
   txnId: string;
 }
 
+const INJECTED = { errcode: "M_UNKNOWN", error: "injected failure (failNext)" };
+
 /**
  * A small Matrix Client-Server API homeserver on 127.0.0.1 for tests (a shared protocol double,
  * not a mock): whoami, versions, filters, /sync long-poll with since tokens, send (idempotent by
  * transaction id), redact, relations, join/leave, room state (power levels, encryption), typing,
- * and 429 M_LIMIT_EXCEEDED on demand. Every event a client sends is validated against the spec
+ * 429 M_LIMIT_EXCEEDED and 500
+ * failures on demand. Every event a client sends is validated against the spec
  * schemas in event-schemas.ts; an invalid one is refused with 400 M_BAD_JSON and recorded in
  * `violations`. Tests act as other users through the methods below (message, react, invite).
  */
@@ -32,12 +37,15 @@ export class MatrixDouble {
   readonly sent: SentRecord[] = [];
   readonly typing: { room: string; user: string; typing: boolean }[] = [];
   readonly rateLimited: string[] = [];
+  /** Calls answered with an injected failure (see failNext). */
+  readonly failed: { route: FailingRoute; room: string }[] = [];
   readonly #tokens = new Map<string, string>();
   readonly #passwords = new Map<string, string>();
   readonly #txns = new Map<string, string>();
   readonly #server: Server;
   readonly #abort = new AbortController();
   #rateLimit = { remaining: 0, retryAfterMs: 0 };
+  readonly #failures: { route: FailingRoute; room: string | undefined; remaining: number }[] = [];
   #url = "";
 
   private constructor(serverName: string) {
@@ -108,6 +116,14 @@ export class MatrixDouble {
   /** The next `count` sends answer 429 M_LIMIT_EXCEEDED with retry_after_ms. */
   rateLimitNext(count: number, retryAfterMs: number): void {
     this.#rateLimit = { remaining: count, retryAfterMs };
+  }
+
+  /**
+   * The next `count` calls of `route` (into `room`, or any room) answer 500 M_UNKNOWN: a homeserver
+   * hiccup, which unlike a 429 carries no advice to retry.
+   */
+  failNext(route: FailingRoute, options: { room?: string; count?: number } = {}): void {
+    this.#failures.push({ route, room: options.room, remaining: options.count ?? 1 });
   }
 
   /** Events `sender` sent through the API, oldest first. */
@@ -200,6 +216,7 @@ export class MatrixDouble {
   }
 
   #join(res: ServerResponse, user: string, roomId: string) {
+    if (this.#injectedFailure("join", roomId)) return send(res, 500, INJECTED);
     const room = this.state.room(roomId);
     if (room.members.get(user) !== "invite" && room.members.get(user) !== "join") {
       return send(res, 403, { errcode: "M_FORBIDDEN", error: "You are not invited to this room." });
@@ -271,6 +288,7 @@ export class MatrixDouble {
     req: IncomingMessage,
     url: URL,
   ) {
+    if (this.#injectedFailure("send", roomId)) return send(res, 500, INJECTED);
     if (this.#rateLimit.remaining > 0) {
       this.#rateLimit.remaining--;
       this.rateLimited.push(txnId);
@@ -312,6 +330,16 @@ export class MatrixDouble {
     this.#txns.set(key, event.event_id);
     this.sent.push({ event, txnId });
     send(res, 200, { event_id: event.event_id });
+  }
+
+  #injectedFailure(route: FailingRoute, roomId: string): boolean {
+    const failure = this.#failures.find(
+      (f) => f.route === route && f.remaining > 0 && (f.room === undefined || f.room === roomId),
+    );
+    if (!failure) return false;
+    failure.remaining--;
+    this.failed.push({ route, room: roomId });
+    return true;
   }
 
   #valid(req: IncomingMessage, url: URL, eventType: string, schema: z.ZodType, body: unknown): boolean {

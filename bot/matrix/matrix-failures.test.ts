@@ -1,0 +1,177 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { silentLogger } from "../../app/logger.ts";
+import { createExecutionApproval } from "../../store/approvals.ts";
+import { createExecution } from "../../store/executions.ts";
+import { MatrixDouble } from "../../test-support/matrix-double/matrix-double.ts";
+import { CardRenderer } from "../core/card-renderer.ts";
+import { type ChatHarness, createChatHarness, requestExecutionApproval } from "../testing/chat-harness.ts";
+import { eventually } from "../testing/eventually.ts";
+import { KvStorageProvider } from "./kv-storage-provider.ts";
+import { MatrixAdapter } from "./matrix-adapter.ts";
+import { SdkMatrixApi } from "./matrix-api.ts";
+
+const BOT = "@oikos:double.test";
+const ALICE = "@alice:double.test";
+
+// Homeserver hiccups (500s injected by the double): a failing join must not stall the sync
+// loop, and a failing card post must not lose the card.
+describe("matrix: failures of single calls", () => {
+  let double: MatrixDouble;
+  let h: ChatHarness;
+  let adapter: MatrixAdapter;
+  let room = "";
+  let lateRoom = "";
+  let startRoom = "";
+
+  before(async () => {
+    double = await MatrixDouble.start();
+    const botToken = double.registerUser(BOT);
+    double.registerUser(ALICE);
+    room = double.createRoom({ creator: ALICE });
+    lateRoom = double.createRoom({ creator: ALICE });
+    startRoom = double.createRoom({ creator: ALICE });
+    double.invite(room, ALICE, BOT);
+    double.invite(startRoom, ALICE, BOT);
+    // Both joins into startRoom during start() fail: the configured-room join and the invite's.
+    double.failNext("join", { room: startRoom, count: 2 });
+    h = await createChatHarness({ operators: [ALICE], admins: [ALICE] });
+    const storage = new KvStorageProvider(h.store.db, "bot");
+    const api = new SdkMatrixApi({
+      homeserverUrl: double.url,
+      accessToken: botToken,
+      storage,
+      logger: silentLogger(),
+    });
+    adapter = new MatrixAdapter({
+      api,
+      storage,
+      rooms: [room, lateRoom, startRoom],
+      allowedInviters: [ALICE],
+      logger: silentLogger(),
+      syncTimeoutMs: 5_000,
+      retry: { baseDelayMs: 10 },
+    });
+    h.adapters.set("matrix", adapter);
+    await adapter.start((e) => h.core.handle(e));
+  });
+  after(async () => {
+    await adapter.stop();
+    await h.close();
+    await double.close();
+    assert.deepEqual(double.violations, [], "every event the bot sent passes the spec schemas");
+  });
+
+  const db = () => h.store.db;
+  const joined = (roomId: string) => double.state.room(roomId).members.get(BOT) === "join";
+  const newSession = async (text: string) => {
+    const root = double.message(ALICE, room, text);
+    return (
+      await eventually("session", () =>
+        db().selectFrom("sessions").select("id").where("thread", "=", root).executeTakeFirst(),
+      )
+    ).id;
+  };
+
+  test("a join that fails during start() neither rejects start nor is forgotten", async () => {
+    assert.equal(double.failed.filter((f) => f.room === startRoom).length, 2);
+    assert.ok(joined(room), "the other invite in the same batch was accepted");
+    assert.ok(!joined(startRoom));
+    double.message(ALICE, room, "anyone there?");
+    await eventually("joined on the next sync", () => joined(startRoom));
+  });
+
+  test("a join that fails in the sync loop does not stall it; the join is retried", async () => {
+    double.failNext("join", { room: lateRoom });
+    double.invite(lateRoom, ALICE, BOT);
+    await eventually("the join failed", () => double.failed.some((f) => f.room === lateRoom));
+    assert.ok(!joined(lateRoom));
+    const later = double.message(ALICE, room, "check the disks");
+    await eventually("a later message is still handled", () =>
+      db().selectFrom("sessions").select("id").where("thread", "=", later).executeTakeFirst(),
+    );
+    await eventually("joined on a later sync", () => joined(lateRoom));
+  });
+
+  test("a card whose post failed is posted on the session's next event, and consent finds it", async () => {
+    const sessionId = await newSession("upgrade gitea");
+    const failuresBefore = double.failed.length;
+    double.failNext("send", { room });
+    const { approvalId } = await requestExecutionApproval(h, sessionId, {
+      target: "lxc:gitea",
+      command: "apt-get install -y gitea",
+      risk: "config_mutation",
+      purpose: "upgrade",
+    });
+    await eventually("the card post failed", () => double.failed.length > failuresBefore);
+    const isCard = (body: unknown) => String(body).includes("🔐 Approval needed");
+    assert.ok(!double.sentBy(BOT).some((e) => isCard(e.content.body)), "no card yet");
+    await h.events.publish({ type: "agent.message", sessionId, text: "Waiting for approval.", final: false });
+    const card = await eventually("card posted on the next event", () =>
+      double.sentBy(BOT).find((e) => isCard(e.content.body)),
+    );
+    await eventually(
+      "bot reactions on the card",
+      () => double.relations(card.event_id, "m.annotation").length === 2,
+    );
+    double.react(ALICE, room, card.event_id, "✅");
+    await eventually("approved through the card", async () => {
+      const row = await db()
+        .selectFrom("approvals")
+        .select("status")
+        .where("id", "=", approvalId)
+        .executeTakeFirst();
+      return row?.status === "approved";
+    });
+    assert.equal(double.sentBy(BOT).filter((e) => isCard(e.content.body)).length, 1, "one card");
+  });
+
+  test("start-up posts the card of a pending approval whose claim was taken but never posted (a crash)", async () => {
+    const sessionId = await newSession("rotate the logs");
+    const expiresAt = new Date(Date.now() + 3_600_000);
+    const execution = await createExecution(db(), {
+      sessionId,
+      target: "host:nas",
+      command: "logrotate -f /etc/logrotate.conf",
+      commandKey: "k-rotate",
+      risk: "config_mutation",
+      purpose: "rotate",
+      requestedBy: "agent",
+      status: "pending_approval",
+      timeoutMs: 60_000,
+      deadlineAt: expiresAt,
+    });
+    const created = await createExecutionApproval(db(), {
+      sessionId,
+      executionId: execution.id,
+      commandKey: "k-rotate",
+      target: "host:nas",
+      risk: "config_mutation",
+      expiresAt,
+    });
+    assert.ok(created.created);
+    const approvalId = created.approval.id;
+    await db()
+      .insertInto("kv")
+      .values({ key: `chat-card:matrix:approval:${approvalId}`, value: JSON.stringify({ at: new Date() }) })
+      .execute();
+    const renderer = new CardRenderer({
+      db: db(),
+      adapters: h.adapters,
+      cards: h.core.cards,
+      logger: silentLogger(),
+    });
+    await renderer.renderUnposted();
+    const ref = await db()
+      .selectFrom("approvals")
+      .select("card_ref")
+      .where("id", "=", approvalId)
+      .executeTakeFirstOrThrow();
+    const messageId = (ref.card_ref as { messageId?: string } | null)?.messageId;
+    assert.ok(messageId, "the card was posted and recorded");
+    assert.match(String(double.state.event(messageId)?.content.body), /logrotate/);
+    await renderer.renderUnposted();
+    const cards = double.sentBy(BOT).filter((e) => String(e.content.body).includes("logrotate -f"));
+    assert.equal(cards.length, 1, "a second start-up posts nothing more");
+  });
+});
