@@ -147,4 +147,13 @@ export const ADVERSARIAL_CORPUS: readonly (readonly [command: string, label: Ris
   ["curl -sLo/usr/bin/sudo http://x", "destructive"],
   ["curl -sX DELETE http://x/api/vm/1", "destructive"],
   ["sort -uo /etc/passwd x", "destructive"],
+  // Flags alone are not "no arguments".
+  ["firewall-cmd --panic-on", "config_mutation"],
+  ["firewall-cmd --remove-service=ssh --permanent", "config_mutation"],
+  ["firewall-cmd --reload", "config_mutation"],
+  ["firewall-cmd --state", "read_only"],
+  ["tc -batch /tmp/x", "config_mutation"],
+  ["hostname -F /tmp/name", "config_mutation"],
+  ["hostname --file /tmp/name", "config_mutation"],
+  ["hostname -f", "read_only"],
 ];

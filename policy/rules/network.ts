@@ -247,9 +247,15 @@ export const NETWORK_RULES: CommandRule[] = [
         "-n",
         "-e",
       ],
+      // `tc -batch file` runs every command in the file; its bundle letters are not `-a`/`-e`.
+      mutating: ["-batch", "--batch", "-force"],
     },
     examples: [
       ["wg show", "read_only"],
+      ["firewall-cmd --list-all", "read_only"],
+      ["firewall-cmd --reload", "config_mutation"],
+      ["firewall-cmd --panic-on", "config_mutation"],
+      ["tc -batch /tmp/tc.txt", "config_mutation"],
       ["tailscale status", "read_only"],
       ["fail2ban-client status sshd", "read_only"],
       ["fail2ban-client set sshd unbanip 1.2.3.4", "config_mutation"],

@@ -310,9 +310,27 @@ export const READ_ONLY_TOOL_RULES: CommandRule[] = [
     risk: "config_mutation",
     whenBare: "read_only",
     valueOptions: ["-F", "--file"],
+    bareFlags: [
+      ...["-a", "--alias", "-A", "--all-fqdns", "-d", "--domain", "-f", "--fqdn", "--long", "-i"],
+      ...[
+        "--ip-address",
+        "-I",
+        "--all-ip-addresses",
+        "-s",
+        "--short",
+        "-y",
+        "--yp",
+        "--nis",
+        "-V",
+        "--version",
+      ],
+    ],
     examples: [
       ["hostname -I", "read_only"],
+      ["hostname -f", "read_only"],
       ["hostname newname", "config_mutation"],
+      ["hostname -F /etc/hostname", "config_mutation"],
+      ["hostname --file=/etc/hostname", "config_mutation"],
     ],
   },
   {

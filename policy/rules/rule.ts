@@ -18,6 +18,8 @@ export interface CommandRule {
   risk: Risk;
   /** Risk when there are no positional arguments at all (`mount`, `systemctl`, `docker compose ps`). */
   whenBare?: Risk;
+  /** Options that still count as "no arguments" for `whenBare` (`systemctl --failed`, `hostname -f`). */
+  bareFlags?: readonly string[];
   /** Options that take a separate value (so the value is not read as a subcommand). */
   valueOptions?: readonly string[];
   /** Subcommand paths (first positional words, multi-word allowed: "compose logs"). */
@@ -151,7 +153,7 @@ export function evaluateRule(rule: CommandRule, view: CommandView, ctx: RuleCont
       risk = subcommandRisk(rule, key);
       reason = `${q}: \`${view.name} ${key}\` ${describe(risk)}`;
     } else if (!first) {
-      risk = rule.whenBare ?? rule.risk;
+      risk = onlyReadOnlyOptions(rule, view.args, bundles) ? (rule.whenBare ?? rule.risk) : rule.risk;
       reason = `${q} ${rule.what}`;
     } else if (first.dynamic !== "none") {
       risk = maxRisk(rule.risk, "config_mutation");
@@ -159,7 +161,11 @@ export function evaluateRule(rule: CommandRule, view: CommandView, ctx: RuleCont
     } else {
       reason = `${q}: \`${first.value}\` is not a ${view.name} subcommand oikos knows, so it is treated as ${RISK_WORDS[risk]}`;
     }
-  } else if (rule.whenBare !== undefined && positionals(view.args, rule.valueOptions).length === 0) {
+  } else if (
+    rule.whenBare !== undefined &&
+    positionals(view.args, rule.valueOptions).length === 0 &&
+    onlyReadOnlyOptions(rule, view.args, bundles)
+  ) {
     risk = rule.whenBare;
   }
 
@@ -214,6 +220,20 @@ export function evaluateRule(rule: CommandRule, view: CommandView, ctx: RuleCont
     }
   }
   return findings;
+}
+
+/**
+ * "No arguments" means none, or only flags the table knows to be read-only: `firewall-cmd --reload`
+ * or `hostname -F file` have no positionals but still act.
+ */
+function onlyReadOnlyOptions(rule: CommandRule, args: readonly Arg[], bundles: boolean): boolean {
+  const known = [...(rule.flags?.readOnly ?? []), ...(rule.dryRun ?? []), ...(rule.bareFlags ?? [])];
+  for (const arg of args) {
+    if (arg.value === "--") return true;
+    if (!arg.value.startsWith("-") || arg.value.length < 2) continue;
+    if (!hasOption([arg], known, bundles)) return false;
+  }
+  return true;
 }
 
 function describe(risk: Risk): string {

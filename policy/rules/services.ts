@@ -38,6 +38,10 @@ const systemctlRule: CommandRule = {
   what: "lists units",
   risk: "config_mutation",
   whenBare: "read_only",
+  bareFlags: [
+    ...["--failed", "--all", "-a", "--type", "-t", "--state", "--user", "--system", "--no-pager"],
+    ...["--no-legend", "--plain", "--full", "-l", "--output", "-o", "--quiet", "-q", "--recursive", "-r"],
+  ],
   valueOptions: [
     "-t",
     "--type",
