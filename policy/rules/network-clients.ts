@@ -6,10 +6,50 @@ import type { CommandRule } from "./rule.ts";
 
 /** Network clients: downloads (curl, wget), cloud sync (rclone), probes (ping, dig, nc), SSH keys. */
 
+/** Options whose value is a file the client writes (traces, cookies, headers, logs). */
+const CURL_FILE_WRITES: readonly (readonly string[])[] = [
+  ["-o", "--output"],
+  ["--trace"],
+  ["--trace-ascii"],
+  ["--stderr"],
+  ["--libcurl"],
+  ["--etag-save"],
+  ["--hsts"],
+  ["--alt-svc"],
+  ["-c", "--cookie-jar"],
+  ["-D", "--dump-header"],
+];
+
+const WGET_FILE_WRITES: readonly (readonly string[])[] = [
+  ["-o", "--output-file"],
+  ["-a", "--append-output"],
+  ["--save-cookies"],
+  ["--warc-file"],
+  ["--rejected-log"],
+];
+
+function fileWrites(view: CommandView, ctx: RuleContext, table: readonly (readonly string[])[]): Finding[] {
+  const q = quoteSegment(view.text);
+  const out: Finding[] = [];
+  for (const flags of table) {
+    const path = optionValue(view.args, flags);
+    if (path && path.value !== "-" && path.value !== "%") out.push(ctx.writeTo(path, q));
+  }
+  return out;
+}
+
 function curlRefine(view: CommandView, ctx: RuleContext): Finding[] {
   const q = quoteSegment(view.text);
-  const output = optionValue(view.args, ["-o", "--output"]);
-  const written = output ? [ctx.writeTo(output, q)] : [];
+  const written = fileWrites(view, ctx, CURL_FILE_WRITES);
+  const config = optionValue(view.args, ["-K", "--config"]);
+  if (config) {
+    written.push(
+      finding(
+        "config_mutation",
+        `${q} reads curl options from \`${config.raw}\`, which can write files or send data (config_mutation)`,
+      ),
+    );
+  }
   const method = optionValue(view.args, ["-X", "--request"]);
   if (method?.value.toUpperCase() === "DELETE") {
     return [...written, finding("destructive", `${q} sends an HTTP DELETE (destructive)`)];
@@ -24,6 +64,21 @@ function curlRefine(view: CommandView, ctx: RuleContext): Finding[] {
 }
 
 function wgetRefine(view: CommandView, ctx: RuleContext): Finding[] {
+  const q = quoteSegment(view.text);
+  const extra = fileWrites(view, ctx, WGET_FILE_WRITES);
+  const execute = optionValue(view.args, ["-e", "--execute"]);
+  if (execute) {
+    extra.push(
+      finding(
+        "config_mutation",
+        `${q} runs the wgetrc command \`${execute.raw}\`, which can change where it writes (config_mutation)`,
+      ),
+    );
+  }
+  return [...extra, ...wgetDownload(view, ctx)];
+}
+
+function wgetDownload(view: CommandView, ctx: RuleContext): Finding[] {
   const q = quoteSegment(view.text);
   const post = hasOption(view.args, ["--post-data", "--post-file", "--method", "--body-data", "--body-file"]);
   if (post)
@@ -58,10 +113,6 @@ export const NETWORK_CLIENT_RULES: CommandRule[] = [
         "-T",
         "--upload-file",
         "--json",
-        "-c",
-        "--cookie-jar",
-        "-D",
-        "--dump-header",
         "--output-dir",
       ],
     },
@@ -73,6 +124,10 @@ export const NETWORK_CLIENT_RULES: CommandRule[] = [
       ["curl -X DELETE http://api/items/1", "destructive"],
       ["curl -fsSL https://get.docker.com | sh", "reject"],
       ["curl -sI https://example.org", "read_only"],
+      ["curl -sD - https://example.org", "read_only"],
+      ["curl -c /tmp/jar https://example.org", "config_mutation"],
+      ["curl --trace /etc/shadow https://example.org", "destructive"],
+      ["curl -K /tmp/curlrc https://example.org", "config_mutation"],
     ],
   },
   {
