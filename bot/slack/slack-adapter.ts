@@ -26,6 +26,11 @@ export interface SlackAdapterOptions {
 
 const SLASH = "/oikos";
 const GROUP_CACHE_MS = 60_000;
+/**
+ * Message subtypes that are a person writing: a thread reply also sent to the channel, and a
+ * message with a file attached. Edits, joins, bot posts and the rest are not requests.
+ */
+const PLAIN_MESSAGE_SUBTYPES = new Set(["thread_broadcast", "file_share"]);
 
 /**
  * Slack through Bolt: Socket Mode by default (no public URL), HTTP mode with signing-secret
@@ -162,7 +167,8 @@ export class SlackAdapter implements ChatAdapter {
         ts: string;
         thread_ts?: string;
       };
-      if (e.subtype || e.bot_id || !e.user || typeof e.text !== "string" || !this.#allowed(e.channel)) return;
+      if (e.subtype && !PLAIN_MESSAGE_SUBTYPES.has(e.subtype)) return;
+      if (e.bot_id || !e.user || typeof e.text !== "string" || !this.#allowed(e.channel)) return;
       const eventId = (body as { event_id?: string }).event_id ?? `${e.channel}:${e.ts}`;
       const thread = e.thread_ts && e.thread_ts !== e.ts ? e.thread_ts : null;
       const text = e.text.replace(new RegExp(`<@${this.#selfId}>\\s*`, "g"), "").trim();
@@ -209,6 +215,7 @@ export class SlackAdapter implements ChatAdapter {
       };
       const a = action as { action_id: string; action_ts?: string };
       const room = b.channel?.id ?? b.container?.channel_id ?? "";
+      if (!this.#allowed(room)) return;
       const target = b.container?.message_ts ?? "";
       const decision = a.action_id.slice("oikos:".length) as CardAction;
       const eventId = `action:${target}:${a.action_id}:${b.user.id}:${a.action_ts ?? ""}`;

@@ -185,6 +185,60 @@ for (const mode of ["http", "socket"] as const)
       await eventually("approved by phrase", async () => (await status()) === "approved");
     });
 
+    test("a button in a channel the bot does not serve does nothing; thread_broadcast and file_share are messages", async () => {
+      const { approvalId } = await requestExecutionApproval(h, sessionId, {
+        target: "host:nas",
+        command: "zpool clear tank",
+        risk: "config_mutation",
+        purpose: "clear the error counters",
+      });
+      const card = await eventually("approval card", () =>
+        double.byBot().find((m) => m.text.includes("zpool clear tank")),
+      );
+      // The same card as seen in a channel outside `channels` (a share, or a misconfigured bot).
+      const foreignTs = `1999.${mode === "http" ? "000001" : "000002"}`;
+      double.messages.push({ ...card, channel: "C0OTHER", ts: foreignTs, history: [] });
+      assert.equal((await double.click(ALICE, "C0OTHER", foreignTs, "oikos:approve")).status, 200);
+      for (const subtype of ["thread_broadcast", "file_share"]) {
+        const eventId = `Ev${subtype.toUpperCase().replace("_", "")}${mode}`;
+        const ts = `2000.00000${subtype.length}`;
+        const event = {
+          type: "message",
+          subtype,
+          channel: CHANNEL,
+          user: ALICE,
+          text: `also look at the ${subtype} logs`,
+          ts,
+          thread_ts: root,
+          channel_type: "channel",
+        };
+        assert.equal((await double.deliverEvent(event, eventId)).status, 200);
+        await eventually(`${subtype} recorded in the session`, () =>
+          db()
+            .selectFrom("messages")
+            .select("content")
+            .where("platform_event_id", "=", eventId)
+            .where("session_id", "=", sessionId)
+            .executeTakeFirst(),
+        );
+      }
+      await adapter.idle();
+      const foreign = await db()
+        .selectFrom("chat_events")
+        .select("event_id")
+        .where("event_id", "like", `action:${foreignTs}:%`)
+        .execute();
+      assert.deepEqual(foreign, [], "the click outside the served channels never reached the core");
+      const status = await db()
+        .selectFrom("approvals")
+        .select("status")
+        .where("id", "=", approvalId)
+        .executeTakeFirstOrThrow();
+      assert.equal(status.status, "pending");
+      await double.click(ALICE, CHANNEL, card.ts, "oikos:approve");
+      await eventually("approved in the served channel", () => card.text.includes("approved by U0ALICE"));
+    });
+
     test("a member of the operator user group is an operator; others are not", async () => {
       const sent = await double.userMessage(CAROL, CHANNEL, "how full is the pool?");
       const session = await eventually("carol's session", () =>
