@@ -1,9 +1,15 @@
 /**
  * Reading an operator's chat reply as consent. Whole words and phrases only ("yes" is not in
  * "yesterday", "confirm" is not in "confirmed"), negation aware ("don't", "haven't", "can't
- * confirm", curly apostrophes), and denial wins over assent when a message holds both.
+ * confirm", "absolutely not", curly apostrophes), and denial wins over assent when a message holds both.
+ * When in doubt it is NOT assent (the operator can say it again plainly): assent counts only when
+ * the assent phrase is essentially the whole short message, with courtesy words ("yes please",
+ * "go ahead, thanks"), a reassurance ("go ahead, this is not risky") or an echo of the action
+ * ("yes, restart it"). Questions, reported speech, quotes, deferrals ("yes after lunch"), partial
+ * consent ("step 1 only") and instructions ("continue investigating") are not assent.
  *
- * Typed confirmation grammar (the only consent that can release a destructive command):
+ * Typed confirmation grammar (the only consent that can release a destructive command), the whole
+ * message (optional trailing period, optional backticks as copied from the card, optional "yes, "):
  *   confirm <action> <target-slug>        e.g. `confirm destroy lxc:old-nextcloud`
  * action: a word (letters, digits, `-`, `_`); target-slug: `<type>:<name>`, or `local` for the
  * machine oikos runs on.
@@ -122,6 +128,8 @@ const ASSENT_PHRASES = [
   "merge it",
   "apply it",
   "yes please",
+  "sure thing",
+  "all good",
 ];
 
 /** Denial words and phrases that count anywhere in a clause. */
@@ -146,6 +154,7 @@ const DENIAL_ANYWHERE = [
   "negative",
   "belay that",
   "scratch that",
+  "forget it",
   "don't do it",
   "do not do it",
   "👎",
@@ -154,8 +163,12 @@ const DENIAL_ANYWHERE = [
   "✋",
 ];
 
-/** Words that deny only when they open a clause ("no, wait", "stop!"), not as verbs in an instruction. */
+/**
+ * Words that deny only when they open a clause ("no, wait", "stop!"), or follow an assent word or
+ * a turn ("ok wait", "yes stop", "but no", "actually don't"), not as verbs in an instruction.
+ */
 const DENIAL_AT_CLAUSE_START = ["no", "n", "stop", "wait", "halt", "never", "don't", "do not", "dont"];
+const TURN_WORDS = new Set(["but", "actually", "oh", "hmm", "wait"]);
 
 /** Phrases that look like negation or denial but are not about the action. */
 const NEUTRAL_PHRASES = [
@@ -170,10 +183,67 @@ const NEUTRAL_PHRASES = [
   "not sure why",
 ];
 
-const CONDITIONALS = new Set(["if", "unless", "only if", "provided", "assuming"]);
+/** Words that may stand around an assent phrase without changing it ("yes please", "go ahead, thanks"). */
+const COURTESY_PHRASES = [
+  "please",
+  "pls",
+  "plz",
+  "thanks",
+  "thank you",
+  "thx",
+  "ty",
+  "cheers",
+  "then",
+  "now",
+  "just",
+  "and",
+  "to me",
+  "by me",
+  "with me",
+  "for me",
+  "it",
+  "it's",
+  "its",
+  "it is",
+  "that",
+  "that's",
+  "thats",
+  "this",
+  "🙏",
+  "🙂",
+  "😊",
+];
+
+/** Cancel assent anywhere outside a recognised phrase: a hold, a deferral, a part, a condition. */
+const HOLD_WORDS = new Set(
+  (
+    "wait stop hold no don't dont later tomorrow tonight after before until once only except first but " +
+    "if unless provided assuming when instead nothing none said says say told tell asked"
+  ).split(" "),
+);
+
+/** A clause opening with one of these is a question, with or without "?". */
+const QUESTION_OPENERS = new Set(
+  "what why who whom whose which how when where should shall can could would will is are does do did may might".split(
+    " ",
+  ),
+);
+
+/** "yes, restart it": a verb echoing the action, followed by it/that/them/this. */
+const ECHO_VERBS = new Set(
+  (
+    "restart reboot run apply start deploy install update upgrade merge send ship execute do delete remove " +
+    "destroy rollback retry reload kill wipe migrate resize fix"
+  ).split(" "),
+);
+const ECHO_OBJECTS = new Set(["it", "that", "them", "this"]);
+
+const MAX_ASSENT_TOKENS = 12;
 
 const TYPED =
-  /(^|[\s,;:!.])confirm\s+([a-z][a-z0-9_-]*)\s+([a-z][a-z0-9_-]*:[A-Za-z0-9][A-Za-z0-9._/@-]*|local)(?=$|[\s,;!.?])/i;
+  /^(?:(?:yes|yep|yeah|ok|okay|sure)[\s,.!]+)?confirm\s+([a-z][a-z0-9_-]*)\s+([a-z][a-z0-9_-]*:[a-z0-9][a-z0-9._/@-]*|local)$/i;
+/** "confirm destroy", "confirmed destroy lxc:x": the grammar not met, read as plain assent. */
+const NEAR_TYPED = /^confirm(?:ed)?\s+[a-z][a-z0-9_-]*(?:\s+[a-z][a-z0-9_-]*(?::[a-z0-9][a-z0-9._/@-]*)?)?$/i;
 
 function normalise(text: string): string {
   return text
@@ -183,10 +253,17 @@ function normalise(text: string): string {
     .toLowerCase();
 }
 
+/** The message as the operator typed it, without surrounding space, backticks and a final period. */
+function bareMessage(text: string): string {
+  const trimmed = text.normalize("NFKC").trim().replace(/\.$/, "").trim();
+  const quoted = /^`+\s*([^`]*?)\s*`+$/.exec(trimmed);
+  return quoted ? (quoted[1] as string).replace(/\.$/, "").trim() : trimmed;
+}
+
 /** Splits into clauses (on , ; . ! ? and newlines) and each clause into word tokens. */
 function clauses(text: string): string[][] {
   return text
-    .split(/[,;.!?\n]+|\s[-–—]\s/)
+    .split(/[,;.!?\n]+|\s[-–—]+\s/)
     .map(
       (clause) =>
         clause.match(/[a-z0-9']+(?:-[a-z0-9']+)*|\p{Extended_Pictographic}\uFE0F?|[✅✔❌✋]\uFE0F?/gu) ?? [],
@@ -201,8 +278,49 @@ function phraseAt(tokens: string[], index: number, phrase: string): boolean {
   return true;
 }
 
-function negatedAt(tokens: string[], index: number): boolean {
+type Label = "neutral" | "denial" | "assent" | "courtesy" | "other";
+
+interface Span {
+  label: Label;
+  start: number;
+  /** Exclusive. */
+  end: number;
+}
+
+const byLength = (phrases: string[]): string[] =>
+  [...phrases].sort((a, b) => b.split(" ").length - a.split(" ").length);
+
+/** In priority order: neutral before denial before assent, so "don't worry" and "don't do it" win. */
+const LEXICON: readonly (readonly [Label, string[]])[] = [
+  ["neutral", byLength(NEUTRAL_PHRASES)],
+  ["denial", byLength(DENIAL_ANYWHERE)],
+  ["assent", byLength(ASSENT_PHRASES)],
+  ["courtesy", byLength(COURTESY_PHRASES)],
+];
+
+/** Labels a clause left to right, longest phrase first, one span per phrase or unknown word. */
+function spansOf(tokens: string[]): Span[] {
+  const spans: Span[] = [];
+  let i = 0;
+  while (i < tokens.length) {
+    let span: Span = { label: "other", start: i, end: i + 1 };
+    for (const [label, phrases] of LEXICON) {
+      const phrase = phrases.find((candidate) => phraseAt(tokens, i, candidate));
+      if (phrase) {
+        span = { label, start: i, end: i + phrase.split(" ").length };
+        break;
+      }
+    }
+    spans.push(span);
+    i = span.end;
+  }
+  return spans;
+}
+
+function negatedAt(tokens: string[], spans: Span[], index: number): boolean {
+  const neutral = (at: number) => spans.some((s) => s.label === "neutral" && at >= s.start && at < s.end);
   for (let back = 1; back <= 3 && index - back >= 0; back++) {
+    if (neutral(index - back)) continue;
     const token = tokens[index - back] as string;
     const pair = index - back - 1 >= 0 ? `${tokens[index - back - 1]} ${token}` : "";
     if (NEGATORS.has(token) || NEGATORS.has(pair)) return true;
@@ -210,76 +328,78 @@ function negatedAt(tokens: string[], index: number): boolean {
   return false;
 }
 
-interface ClauseReading {
-  assent: boolean;
-  denial: boolean;
-  conditional: boolean;
+function deniesClause(tokens: string[], spans: Span[]): boolean {
+  if (tokens.length === 1 && tokens[0] === "not") return true; // "go ahead - not!"
+  for (let k = 0; k < spans.length; k++) {
+    const span = spans[k] as Span;
+    const previous = spans[k - 1];
+    if (span.label === "denial" && !negatedAt(tokens, spans, span.start)) return true;
+    if (span.label === "assent") {
+      if (negatedAt(tokens, spans, span.start)) return true;
+      const next = spans[k + 1];
+      if (next?.label === "other" && NEGATORS.has(tokens[next.start] as string)) return true; // "of course not"
+    }
+    if (span.label !== "other" && span.label !== "courtesy") continue;
+    const opensTurn =
+      !previous || previous.label === "assent" || TURN_WORDS.has(tokens[previous.start] as string);
+    const opener = opensTurn && DENIAL_AT_CLAUSE_START.find((phrase) => phraseAt(tokens, span.start, phrase));
+    // "no" / "stop" / "wait" alone or leading a short clause ("no thanks", "stop it", "wait a sec").
+    if (opener && tokens.length - span.start - opener.split(" ").length <= 3) return true;
+  }
+  return false;
 }
 
-function readClause(tokens: string[]): ClauseReading {
-  const reading: ClauseReading = { assent: false, denial: false, conditional: false };
-  const consumed = new Set<number>();
-  for (let i = 0; i < tokens.length; i++) {
-    if (CONDITIONALS.has(tokens[i] as string)) reading.conditional = true;
+type ClauseKind = "assent" | "courtesy" | "reassurance" | "echo" | "other";
+
+function kindOf(tokens: string[], spans: Span[]): ClauseKind {
+  const first = spans[0] as Span;
+  if (first.label === "other" && QUESTION_OPENERS.has(tokens[0] as string)) return "other";
+  const labels = new Set(spans.map((span) => span.label));
+  if (!labels.has("other") && !labels.has("denial") && !labels.has("neutral")) {
+    return labels.has("assent") ? "assent" : "courtesy";
   }
-  // Assent phrases first (longest first) so "no problem" is not read as "no".
-  const assentByLength = [...ASSENT_PHRASES].sort((a, b) => b.split(" ").length - a.split(" ").length);
-  const denialByLength = [...DENIAL_ANYWHERE].sort((a, b) => b.split(" ").length - a.split(" ").length);
-  for (let i = 0; i < tokens.length; i++) {
-    const neutral = NEUTRAL_PHRASES.find((phrase) => phraseAt(tokens, i, phrase));
-    if (neutral) for (let j = 0; j < neutral.split(" ").length; j++) consumed.add(i + j);
+  const words = spans.filter((span) => span.label !== "courtesy").map((span) => tokens[span.start]);
+  if (words.length === 1 && ECHO_VERBS.has(words[0] as string) && ECHO_OBJECTS.has(tokens.at(-1) as string)) {
+    return "echo";
   }
-  for (let i = 0; i < tokens.length; i++) {
-    if (consumed.has(i)) continue;
-    const denial = denialByLength.find((phrase) => phraseAt(tokens, i, phrase));
-    if (denial) {
-      if (!negatedAt(tokens, i)) reading.denial = true;
-      for (let j = 0; j < denial.split(" ").length; j++) consumed.add(i + j);
-      continue;
-    }
-    const assent = assentByLength.find((phrase) => phraseAt(tokens, i, phrase));
-    if (assent) {
-      if (negatedAt(tokens, i)) reading.denial = true;
-      else reading.assent = true;
-      for (let j = 0; j < assent.split(" ").length; j++) consumed.add(i + j);
-    }
+  const loose = spans.filter((span) => span.label === "other").map((span) => tokens[span.start] as string);
+  if (
+    labels.has("neutral") &&
+    !labels.has("denial") &&
+    !loose.some((w) => HOLD_WORDS.has(w) || NEGATORS.has(w))
+  ) {
+    return "reassurance";
   }
-  const opener = DENIAL_AT_CLAUSE_START.find((phrase) => phraseAt(tokens, 0, phrase));
-  if (opener && !consumed.has(0)) {
-    const rest = tokens.length - opener.split(" ").length;
-    // "no" / "stop" / "wait" alone or leading a short clause ("no thanks", "stop it", "wait a sec").
-    if (rest <= 3) reading.denial = true;
-  }
-  return reading;
+  return "other";
+}
+
+/** Assent only when the message is a short assent, courtesy, reassurance and echo clauses around it. */
+function isPlainAssent(normalised: string, parts: string[][]): boolean {
+  if (normalised.includes("?")) return false;
+  // Quoted words are reported or copied speech, not the operator's own answer.
+  if (/(^|[\s(:])['"]\S|\S['"]($|[\s),.;:!])/.test(normalised)) return false;
+  if (parts.reduce((sum, tokens) => sum + tokens.length, 0) > MAX_ASSENT_TOKENS) return false;
+  const kinds = parts.map((tokens) => kindOf(tokens, spansOf(tokens)));
+  return kinds.includes("assent") && !kinds.includes("other");
 }
 
 export function parseConsent(text: string): Consent {
   const normalised = normalise(text).trim();
   if (normalised === "") return { kind: "none" };
-  const parts = clauses(normalised);
-  const typed = TYPED.exec(normalise(text));
+  const bare = bareMessage(text);
+  const typed = TYPED.exec(bare);
   if (typed) {
-    const before = normalised.slice(0, typed.index + (typed[1]?.length ?? 0));
-    const lastClause = clauses(`${before} x`).pop() ?? [];
-    if (negatedAt(lastClause, lastClause.length - 1)) return { kind: "denial" };
-    const original = text.normalize("NFKC").slice(typed.index + (typed[1]?.length ?? 0));
-    const match = /confirm\s+(\S+)\s+(\S+?)(?=$|[\s,;!.?]*(\s|$))/i.exec(original);
     return {
       kind: "typed_confirmation",
-      action: (typed[2] as string).toLowerCase(),
-      target: match?.[2] ?? (typed[3] as string),
+      action: (typed[1] as string).toLowerCase(),
+      target: typed[2] as string,
     };
   }
-  let assent = false;
-  let denial = false;
-  let conditional = false;
-  for (const tokens of parts) {
-    const reading = readClause(tokens);
-    assent ||= reading.assent;
-    denial ||= reading.denial;
-    conditional ||= reading.conditional;
+  const parts = clauses(normalised);
+  if (parts.some((tokens) => deniesClause(tokens, spansOf(tokens)))) return { kind: "denial" };
+  if (NEAR_TYPED.test(bare)) {
+    const words = parts.flat();
+    if (!words.some((word) => HOLD_WORDS.has(word) || NEGATORS.has(word))) return { kind: "assent" };
   }
-  if (denial) return { kind: "denial" };
-  if (assent && !conditional && !normalised.endsWith("?")) return { kind: "assent" };
-  return { kind: "none" };
+  return isPlainAssent(normalised, parts) ? { kind: "assent" } : { kind: "none" };
 }

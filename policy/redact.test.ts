@@ -27,6 +27,44 @@ const SECRET_CASES: readonly (readonly [string, string])[] = [
   ["mysql -u root -pTopSecret -e 'show databases'", "TopSecret"],
   ["restic --password hunter2 backup", "hunter2"],
   ["jwt eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.SflKxwRJSMeKKF2QT4fwpM", "SflKxwRJSMeKKF2QT4fwpM"],
+  // review 2026-11-30: command-line and config secrets
+  ["curl -u admin:Hunter22x https://pve:8006/api2/json", "Hunter22x"],
+  ["curl -s --user admin:Hunter22x https://x", "Hunter22x"],
+  ["curl -uadmin:Hunter22x https://x", "Hunter22x"],
+  ["curl --user='admin:pa ss' https://x", "pa ss"],
+  ["redis-cli -h 10.0.0.2 -a Hunter22x ping", "Hunter22x"],
+  ["redis-cli --pass Hunter22x info", "Hunter22x"],
+  ["REDISCLI_AUTH=Hunter22x redis-cli ping", "Hunter22x"],
+  ["docker login -u bob -p Hunter22x registry.lan", "Hunter22x"],
+  ["docker login --password Hunter22x registry.lan", "Hunter22x"],
+  ["docker login --password=Hunter22x registry.lan", "Hunter22x"],
+  ["podman login -p Hunter22x quay.io", "Hunter22x"],
+  ["smbclient //nas/share -U bob%Hunter22x -c ls", "Hunter22x"],
+  ["smbclient -L nas --user=bob%Hunter22x", "Hunter22x"],
+  ["curl -b PVEAuthCookie=PVE:root@pam:65F1A2B3::c2lnbmF0dXJl https://pve:8006", "c2lnbmF0dXJl"],
+  ["Cookie: PVEAuthCookie=PVE:root@pam:65F1A2B3::c2lnbmF0dXJl", "c2lnbmF0dXJl"],
+  [
+    "rclone config create b2 s3 provider Other access_key_id 0051a2b3c4d5e6f secret_access_key K005abcSecretValue",
+    "K005abcSecretValue",
+  ],
+  [
+    "rclone config create b2 s3 provider Other access_key_id 0051a2b3c4d5e6f secret_access_key K005abcSecretValue",
+    "0051a2b3c4d5e6f",
+  ],
+  ["rclone config create nas sftp host nas user bob pass Hunter22x", "Hunter22x"],
+  ["[Interface]\nPrivateKey = yAnz5TF+lXXJte14tji3zlMNq+hd2rYUIgJBgB3fBmk=\n", "yAnz5TF+lXXJte14tji3zlMNq"],
+  [
+    "[Peer]\nPresharedKey = /UwcSPg38hW/D9Y3tcS1FOV0K1wuURMbS0sesJEP5ak=\n",
+    "/UwcSPg38hW/D9Y3tcS1FOV0K1wuURMbS0sesJEP5ak",
+  ],
+  ["mysql --password=Hunter22x -u root", "Hunter22x"],
+  ["mysql --password Hunter22x -u root", "Hunter22x"],
+  ["PGPASSWORD=Hunter22x psql -h db -U oikos", "Hunter22x"],
+  ["redis-cli -u redis://:Hunter22x@10.0.0.2:6379 ping", "Hunter22x"],
+  ['{"data":{"ticket":"PVE:root@pam:65F1A2B3::c2lnbmF0dXJlc2lnbmF0dXJl"}}', "c2lnbmF0dXJlc2lnbmF0dXJl"],
+  ["[nas]\ntype = sftp\nuser = bob\npass = ObScUrEdPaSs123\n", "ObScUrEdPaSs123"],
+  ["mysqladmin -u root -pHunter22x status", "Hunter22x"],
+  ["export PGPASSWORD='Hunter22x'", "Hunter22x"],
 ];
 
 for (const [text, secret] of SECRET_CASES) {
@@ -70,6 +108,13 @@ test("redact keeps ordinary text and token counts", () => {
     "df -h shows 42% used on /srv",
     "https://git.lan/app.git",
     "the password policy allows 12 characters",
+    "docker run -u 1000:1000 alpine id",
+    "psql -U postgres -h db",
+    "echo $PW | docker login --password-stdin -u bob registry.lan",
+    "redis-cli -h 10.0.0.2 ping",
+    "curl -u admin https://x",
+    "wg set wg0 listen-port 51820",
+    "PublicKey = xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=",
   ]) {
     assert.equal(redact(text), text);
   }

@@ -32,7 +32,7 @@ const PATTERNS: Pattern[] = [
   { regex: /\b(bearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi, replace: (_m, prefix: string) => `${prefix}${REDACTED}` },
   // user:password@ in URLs.
   {
-    regex: /\b([a-z][a-z0-9+.-]*:\/\/)([^/\s:@]+):([^/\s@]+)@/gi,
+    regex: /\b([a-z][a-z0-9+.-]*:\/\/)([^/\s:@]*):([^/\s@]+)@/gi,
     replace: (_m, scheme: string, user: string) => `${scheme}${user}:${REDACTED}@`,
   },
   // Well-known token shapes.
@@ -47,7 +47,7 @@ const PATTERNS: Pattern[] = [
   // key=value / key: value / "key": "value" where the key names a secret.
   {
     regex:
-      /(["']?)\b([A-Za-z0-9_.-]*(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key)[A-Za-z0-9_.-]*)\1(\s*(?:=|:)\s*)("[^"]*"|'[^']*'|[^\s,;&"'}]+)/gi,
+      /(["']?)\b([A-Za-z0-9_.-]*(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|preshared[_-]?key|rediscli_auth)[A-Za-z0-9_.-]*)\1(\s*(?:=|:)\s*)("[^"]*"|'[^']*'|[^\s,;&"'}]+)/gi,
     replace: (match, quote: string, key: string, separator: string, value: string) => {
       if (value === REDACTED || value === `"${REDACTED}"`) return match;
       if (/tokens?$/i.test(key) && /^\d+$/.test(value)) return match; // token counts, not tokens
@@ -65,11 +65,58 @@ const PATTERNS: Pattern[] = [
     replace: (_m, flag: string) => `${flag}${REDACTED}`,
   },
   {
-    regex: /\b((?:mysql|mysqldump|mariadb)\b[^\n|;&]*?\s-p)(?!\s)(\S+)/g,
+    regex: /\b((?:mysql|mysqldump|mysqladmin|mariadb)\b[^\n|;&]*?\s-p)(?!\s)(\S+)/g,
     replace: (_m, prefix: string) => `${prefix}${REDACTED}`,
   },
   { regex: /\b(sshpass\s+-p\s*)(\S+)/g, replace: (_m, prefix: string) => `${prefix}${REDACTED}` },
+  // curl -u user:pass, --user user:pass, --proxy-user: the part after the first colon.
+  {
+    regex: /\b(curl\b[^\n|;&]*?\s(?:-[uU]\s*|--(?:proxy-)?user(?:=|\s+)))("[^"]*"|'[^']*'|\S+)/g,
+    replace: (match, prefix: string, credential: string) => keepUserPart(match, prefix, credential, ":"),
+  },
+  // Samba tools: -U user%pass, --user=user%pass.
+  {
+    regex: /(\s(?:-U\s*|--user(?:name)?(?:=|\s+)))("[^"]*%[^"]*"|'[^']*%[^']*'|[^\s"']*%\S+)/g,
+    replace: (match, prefix: string, credential: string) => keepUserPart(match, prefix, credential, "%"),
+  },
+  // redis-cli -a pass / --pass pass.
+  {
+    regex: /\b(redis-cli\b[^\n|;&]*?\s(?:-a|--pass)(?:=|\s+))("[^"]*"|'[^']*'|\S+)/g,
+    replace: (_m, prefix: string) => `${prefix}${REDACTED}`,
+  },
+  // docker/podman/... login -p pass (--password is covered above; --password-stdin has no value).
+  {
+    regex:
+      /\b((?:docker|podman|nerdctl|buildah|skopeo|helm\s+registry)\s+login\b[^\n|;&]*?\s-p(?:=|\s+)?)("[^"]*"|'[^']*'|\S+)/g,
+    replace: (_m, prefix: string) => `${prefix}${REDACTED}`,
+  },
+  // Proxmox VE: the auth cookie and the ticket it carries (PVE:user@realm:HEX::signature).
+  {
+    regex: /\b(PVEAuthCookie\s*[=:]\s*)("[^"]*"|'[^']*'|[^\s;,"']+)/g,
+    replace: (_m, prefix: string) => `${prefix}${REDACTED}`,
+  },
+  { regex: /\bPVE:[^\s:"']+:[0-9A-F]{8}::[A-Za-z0-9+/=]+/g, replace: () => REDACTED },
+  // rclone config create/update <name> <type> key value ...: the values of secret keys.
+  {
+    regex: /\brclone\s+config\s+(?:create|update)\b[^\n|;&]*/g,
+    replace: (match: string) =>
+      match.replace(
+        /(\s(?:secret_access_key|access_key_id|session_token|pass|password2?|client_secret|token|account_key|key|sas_url|service_account_credentials)(?:=|\s+))("[^"]*"|'[^']*'|\S+)/g,
+        (_m, prefix: string) => `${prefix}${REDACTED}`,
+      ),
+  },
+  // rclone.conf `pass = ...` lines (obscured, which is reversible).
+  { regex: /^(\s*pass\s*=\s*)(\S.*)$/gm, replace: (_m, prefix: string) => `${prefix}${REDACTED}` },
 ];
+
+/** `user:secret` -> `user:[REDACTED]`, keeping quotes; no separator means no secret was given. */
+function keepUserPart(match: string, prefix: string, credential: string, separator: string): string {
+  const quote = credential.startsWith('"') || credential.startsWith("'") ? credential[0] : "";
+  const inner = quote ? credential.slice(1, -1) : credential;
+  const at = inner.indexOf(separator);
+  if (at < 0 || inner.slice(at + 1) === REDACTED) return match;
+  return `${prefix}${quote}${inner.slice(0, at + 1)}${REDACTED}${quote}`;
+}
 
 /** Replaces every secret this module recognises with `[REDACTED]`. */
 export function redact(text: string): string {
