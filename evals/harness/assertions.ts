@@ -116,7 +116,8 @@ export async function evaluate(expect: Expectation, facts: Facts): Promise<strin
     for (const [first, second] of t.before ?? []) {
       const a = names.indexOf(first);
       const b = names.indexOf(second);
-      if (b >= 0 && (a < 0 || a > b)) failures.push(`${second} was called before any ${first}`);
+      if (b < 0) failures.push(`${second} was never called (expected after ${first})`);
+      else if (a < 0 || a > b) failures.push(`${second} was called before any ${first}`);
     }
     for (const [name, spec] of Object.entries(t.count ?? {})) {
       checkCount(`calls of ${name}`, names.filter((n) => n === name).length, spec, failures);

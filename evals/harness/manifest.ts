@@ -115,7 +115,9 @@ export type OperatorAction = z.infer<typeof operatorAction>;
 
 const count = z.union([
   z.number().int().min(0),
-  z.object({ min: z.number().int().optional(), max: z.number().int().optional() }),
+  z
+    .object({ min: z.number().int().optional(), max: z.number().int().optional() })
+    .refine((c) => c.min !== undefined || c.max !== undefined, "a count needs min, max or a number"),
 ]);
 export type CountSpec = z.infer<typeof count>;
 
