@@ -13,6 +13,8 @@ import { readsScriptFromStdin } from "./stdin-interpreters.ts";
 import type { WordValue } from "./words.ts";
 
 const MAX_DEPTH = 8;
+/** `find -exec` / `xargs -I{}` replace this with each input item. */
+const PLACEHOLDER = "{}";
 
 export interface WalkEnv {
   parser: BashParser;
@@ -261,6 +263,14 @@ function classifyArgv(
       ),
     ];
   }
+  if (head.value === PLACEHOLDER) {
+    return [
+      finding(
+        "reject",
+        `${q}: the command name \`{}\` is filled in at run time from input oikos cannot see; run the commands directly`,
+      ),
+    ];
+  }
   const name = basename(head.value);
   if (!elsewhere) state.env.localCommands.add(name);
   if (state.functions.has(head.value)) {
@@ -338,6 +348,14 @@ function classifyScript(
       finding(
         "reject",
         `${q} runs text produced at run time by a command substitution as code; run the inner commands directly`,
+      ),
+    ];
+  }
+  if (script.trim() === PLACEHOLDER) {
+    return [
+      finding(
+        "reject",
+        `${q} runs \`{}\` as a script, filled in at run time from input oikos cannot see; run the commands directly`,
       ),
     ];
   }

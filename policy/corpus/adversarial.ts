@@ -173,4 +173,15 @@ export const ADVERSARIAL_CORPUS: readonly (readonly [command: string, label: Ris
   ["wget -a /etc/passwd -qO- http://x", "destructive"],
   ["wget -e output_document=/etc/passwd -qO- http://x", "config_mutation"],
   ["wget --execute=robots=off -qO- http://x", "config_mutation"],
+  // sed: escaped delimiters and script files.
+  ["sed 's/x/rm -rf \\/x/e' in.txt", "config_mutation"],
+  ["sed -e 's|a\\|b|c|e' in.txt", "config_mutation"],
+  ["sed -f script.sed in.txt", "config_mutation"],
+  ["sed --file=script.sed in.txt", "config_mutation"],
+  // The placeholder filled in from input is the command or the whole script.
+  ["xargs -I{} bash -c '{}'", "reject"],
+  ["find . -exec bash -c {} \\;", "reject"],
+  ["find /tmp -name '*.sh' -exec {} \\;", "reject"],
+  ["xargs -I % sh -c %", "reject"],
+  ["xargs -I{} echo {}", "read_only"],
 ];

@@ -1,5 +1,5 @@
 import type { Arg, CommandView, RuleContext } from "../command-view.ts";
-import { finding, hasOption, literalArg, positionals } from "../command-view.ts";
+import { finding, hasOption, literalArg, optionValue, positionals } from "../command-view.ts";
 import { isTopLevelTree } from "../paths.ts";
 import type { Finding } from "../risk.ts";
 import { quoteSegment } from "../risk.ts";
@@ -46,7 +46,9 @@ function findRefine(view: CommandView, ctx: RuleContext): Finding[] {
   return findings;
 }
 
-const SED_EXECUTES = /(^|[;\n{])\s*[0-9$,/!\s]*[ewW](\s|$)|s(.)(?:(?!\3).)*\3(?:(?!\3).)*\3[gpIiMm0-9]*[ew]/;
+// `s/a\/b/c/e`: an escaped delimiter is part of the pattern, not its end.
+const SED_EXECUTES =
+  /(^|[;\n{])\s*[0-9$,/!\s]*[ewW](\s|$)|s(.)(?:\\.|(?!\3).)*\3(?:\\.|(?!\3).)*\3[gpIiMm0-9]*[ew]/;
 
 function sedRefine(view: CommandView, ctx: RuleContext): Finding[] {
   const q = quoteSegment(view.text);
@@ -62,6 +64,15 @@ function sedRefine(view: CommandView, ctx: RuleContext): Finding[] {
   const pos = positionals(args, ["-e", "--expression", "-f", "--file", "-l", "--line-length"]);
   if (!explicitScript && pos[0]) scripts.push(pos[0].value);
   const files = explicitScript ? pos : pos.slice(1);
+  const scriptFile = optionValue(args, ["-f", "--file"]);
+  if (scriptFile) {
+    findings.push(
+      finding(
+        "config_mutation",
+        `${q} runs the sed script in \`${scriptFile.raw}\`, which oikos cannot inspect (config_mutation)`,
+      ),
+    );
+  }
   if (scripts.some((script) => SED_EXECUTES.test(script))) {
     findings.push(
       finding("config_mutation", `${q}: the sed script executes commands or writes files (config_mutation)`),
@@ -252,6 +263,8 @@ export const TEXT_RULES: CommandRule[] = [
       ["sed -i.bak 's/x/y/' app.conf", "config_mutation"],
       ["sed -i '/bob/d' /etc/passwd", "destructive"],
       ["sed 's/x/y/w out.txt' in.txt", "config_mutation"],
+      ["sed 's/x/rm -rf \\/x/e' in.txt", "config_mutation"],
+      ["sed -f script.sed in.txt", "config_mutation"],
     ],
   },
   {

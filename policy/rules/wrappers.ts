@@ -39,6 +39,28 @@ function envRefine(view: CommandView, ctx: RuleContext): Finding[] {
   return [];
 }
 
+/** `xargs -I % sh -c %`: the replace string is the command or the whole script, so input decides what runs. */
+function xargsPlaceholderRefine(view: CommandView): Finding[] {
+  const replace =
+    optionValue(view.args, ["-I"])?.value ??
+    (hasOption(view.args, ["-i", "--replace"], false) ? "{}" : undefined);
+  if (!replace) return [];
+  const inner = afterOptions(view.args, ["-I", "-n", "-P", "-L", "-s", "-d", "-E", "-a"]);
+  const head = inner[0]?.value ?? "";
+  const scriptIsReplace = inner.some(
+    (arg, i) => arg.value === replace && /^-[a-z]*c$/.test(inner[i - 1]?.value ?? ""),
+  );
+  if (head.includes(replace) || scriptIsReplace) {
+    return [
+      finding(
+        "reject",
+        `${quoteSegment(view.text)}: what runs is filled in from xargs input (\`${replace}\`) that oikos cannot see; run the commands directly`,
+      ),
+    ];
+  }
+  return [];
+}
+
 export const WRAPPER_RULES: CommandRule[] = [
   {
     names: ["sudo", "doas"],
@@ -179,11 +201,16 @@ export const WRAPPER_RULES: CommandRule[] = [
         "--max-chars",
         "--eof",
       ]),
+    refine: xargsPlaceholderRefine,
     examples: [
       ["xargs rm", "destructive"],
       ["xargs -n1 echo", "read_only"],
       ["xargs -I{} sh -c 'zfs destroy {}'", "destructive"],
       ["xargs", "read_only"],
+      ["xargs -I{} bash -c '{}'", "reject"],
+      ["xargs -I{} {} --version", "reject"],
+      ["xargs -I % sh -c %", "reject"],
+      ["xargs -I % echo %", "read_only"],
     ],
   },
   {
