@@ -77,8 +77,16 @@ export function hasOption(args: readonly Arg[], flags: readonly string[], bundle
   return undefined;
 }
 
-/** Value of an option given as `-o x`, `-ox`, `-so x`, `-sox`, `--out x` or `--out=x`. */
+/**
+ * Value of an option given as `-o x`, `-ox`, `--out x` or `--out=x`; failing those, inside a bundle
+ * of short flags (`-so x`, `-sLo/x`). The bundle reading is a guess (`-Hfoo` could be `-H foo`), so
+ * the plain forms win wherever they appear.
+ */
 export function optionValue(args: readonly Arg[], flags: readonly string[]): Arg | undefined {
+  return plainOptionValue(args, flags) ?? bundledOptionValue(args, flags);
+}
+
+function plainOptionValue(args: readonly Arg[], flags: readonly string[]): Arg | undefined {
   for (let i = 0; i < args.length; i++) {
     const token = (args[i] as Arg).value;
     if (token === "--") return undefined;
@@ -88,14 +96,27 @@ export function optionValue(args: readonly Arg[], flags: readonly string[]): Arg
         const arg = args[i] as Arg;
         return { ...arg, value: token.slice(flag.length + 1) };
       }
-      if (flag.length === 2 && token.length > 2 && token[0] === "-" && token[1] !== "-") {
-        // `-ox`, or a bundle ending in the flag (`-so x`) or holding it before its value (`-sLo/x`).
-        const at = token.indexOf(flag[1] as string, 1);
-        if (at < 0 || !/^[A-Za-z0-9]*$/.test(token.slice(1, at))) continue;
-        if (at === token.length - 1) return args[i + 1];
+      if (flag.length === 2 && token.startsWith(flag) && token.length > 2 && !token.startsWith("--")) {
         const arg = args[i] as Arg;
-        return { ...arg, value: token.slice(at + 1) };
+        return { ...arg, value: token.slice(2) };
       }
+    }
+  }
+  return undefined;
+}
+
+function bundledOptionValue(args: readonly Arg[], flags: readonly string[]): Arg | undefined {
+  for (let i = 0; i < args.length; i++) {
+    const token = (args[i] as Arg).value;
+    if (token === "--") return undefined;
+    if (token.length < 3 || token[0] !== "-" || token[1] === "-") continue;
+    for (const flag of flags) {
+      if (flag.length !== 2 || flag[0] !== "-") continue;
+      const at = token.indexOf(flag[1] as string, 1);
+      if (at < 0 || !/^[A-Za-z0-9]*$/.test(token.slice(1, at))) continue;
+      if (at === token.length - 1) return args[i + 1];
+      const arg = args[i] as Arg;
+      return { ...arg, value: token.slice(at + 1) };
     }
   }
   return undefined;

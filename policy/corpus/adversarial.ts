@@ -184,4 +184,15 @@ export const ADVERSARIAL_CORPUS: readonly (readonly [command: string, label: Ris
   ["find /tmp -name '*.sh' -exec {} \\;", "reject"],
   ["xargs -I % sh -c %", "reject"],
   ["xargs -I{} echo {}", "read_only"],
+  // Database clients: every -c, output files, meta-commands, sqlite3 -cmd, redis client kill.
+  ["psql -c 'select 1' -c 'drop table users'", "destructive"],
+  ["psql -o /tmp/out -c 'select 1'", "config_mutation"],
+  ["psql -L /tmp/session.log -c 'select 1'", "config_mutation"],
+  ["psql -c '\\o /tmp/x' -c 'select 1'", "config_mutation"],
+  ["psql -c 'select 1 \\g /tmp/f'", "config_mutation"],
+  ["psql -c '\\o |rm -rf /srv'", "destructive"],
+  ["sqlite3 -cmd 'drop table t' app.db 'select 1'", "destructive"],
+  ["sqlite3 -cmd '.shell rm -rf /srv' app.db", "destructive"],
+  ["redis-cli client kill id 5", "config_mutation"],
+  ["redis-cli client list", "read_only"],
 ];

@@ -70,22 +70,112 @@ function sqlShellFindings(view: CommandView, sql: Arg | undefined, ctx: RuleCont
 }
 
 function sqlRefine(view: CommandView, ctx: RuleContext): Finding[] {
-  return [...sqlVerdict(view), ...sqlShellFindings(view, sqlText(view), ctx)];
+  const findings = [...sqlVerdict(view), ...clientFileWrites(view, ctx)];
+  for (const sql of sqlTexts(view)) {
+    findings.push(...sqlShellFindings(view, sql, ctx), ...metaCommandWrites(view, sql, ctx));
+  }
+  return findings;
 }
 
-function sqlText(view: CommandView): Arg | undefined {
-  if (view.name === "sqlite3") return positionals(view.args, ["-cmd", "-separator"])[1];
-  return optionValue(view.args, ["-c", "--command", "-e", "--execute"]);
+const INLINE_SQL_OPTIONS = ["-c", "--command", "-e", "--execute"];
+
+/** Every value of an option given as `-c x`, `-Xc x`, `--command x` or `--command=x` (psql runs each `-c`). */
+function allOptionValues(args: readonly Arg[], flags: readonly string[]): Arg[] {
+  const out: Arg[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as Arg;
+    const token = arg.value;
+    if (token === "--") break;
+    for (const flag of flags) {
+      const bundleEnding =
+        flag.length === 2 && /^-[A-Za-z0-9]+$/.test(token) && token.endsWith(flag[1] as string);
+      if (token === flag || bundleEnding) {
+        const next = args[i + 1];
+        if (next) out.push(next);
+        i++;
+        break;
+      }
+      if (flag.startsWith("--") && token.startsWith(`${flag}=`)) {
+        out.push({ ...arg, value: token.slice(flag.length + 1) });
+        break;
+      }
+      if (flag.length === 2 && !flag.startsWith("--") && token.startsWith(flag) && token.length > 2) {
+        out.push({ ...arg, value: token.slice(2) });
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+/** All SQL or client commands given on the command line: every `-c`, sqlite3's `-cmd` and its SQL argument. */
+function sqlTexts(view: CommandView): Arg[] {
+  if (view.name === "sqlite3") {
+    const sql = positionals(view.args, ["-cmd", "-separator"])[1];
+    return [...allOptionValues(view.args, ["-cmd"]), ...(sql ? [sql] : [])];
+  }
+  if (view.name === "redis-cli") return [];
+  return allOptionValues(view.args, INLINE_SQL_OPTIONS);
+}
+
+/** psql `-o file` / `-L file` write the results or a session log to a file. */
+function clientFileWrites(view: CommandView, ctx: RuleContext): Finding[] {
+  if (view.name !== "psql") return [];
+  const q = quoteSegment(view.text);
+  const findings: Finding[] = [];
+  for (const flags of [
+    ["-o", "--output"],
+    ["-L", "--log-file"],
+  ]) {
+    const file = optionValue(view.args, flags);
+    if (!file) continue;
+    if (file.value.startsWith("|"))
+      findings.push(...ctx.classifyScript(file.value.slice(1), view.text, file.dynamic));
+    else findings.push(ctx.writeTo(file, q));
+  }
+  return findings;
+}
+
+/** psql `\o file`, `\g file`, `\w file`, `\copy … to 'file'`; `\o |cmd` and `\g |cmd` run a shell. */
+function metaCommandWrites(view: CommandView, sql: Arg, ctx: RuleContext): Finding[] {
+  const q = quoteSegment(view.text);
+  const findings: Finding[] = [];
+  for (const match of sql.value.matchAll(/\\(o|out|g|gx|w|write|copy)\b[ \t]*([^\n\\]*)/g)) {
+    const target = (match[2] ?? "").trim();
+    if (match[1] === "copy") {
+      if (/\bprogram\b/i.test(target) || /\bto\b/i.test(target))
+        findings.push(
+          finding("config_mutation", `${q}: \`\\copy\` writes a file or runs a program (config_mutation)`),
+        );
+      continue;
+    }
+    if (target === "") continue;
+    if (target.startsWith("|")) findings.push(...ctx.classifyScript(target.slice(1), view.text, sql.dynamic));
+    else
+      findings.push(
+        finding(
+          "config_mutation",
+          `${q}: \`\\${match[1]} ${target}\` writes query output to a file (config_mutation)`,
+        ),
+      );
+  }
+  return findings;
 }
 
 function sqlVerdict(view: CommandView): Finding[] {
   const q = quoteSegment(view.text);
-  const inline = optionValue(view.args, ["-c", "--command", "-e", "--execute"]);
+  const inlines = allOptionValues(view.args, INLINE_SQL_OPTIONS);
+  const inline = inlines[0];
   if (view.name === "sqlite3") {
     const pos = positionals(view.args, ["-cmd", "-separator"]);
     const sql = pos[1];
-    if (!sql) return [finding("config_mutation", `${q} opens an interactive SQL session (config_mutation)`)];
-    return [sqlFinding(view, sql)];
+    const commands = allOptionValues(view.args, ["-cmd"]).map((cmd) => sqlFinding(view, cmd));
+    if (!sql)
+      return [
+        ...commands,
+        finding("config_mutation", `${q} opens an interactive SQL session (config_mutation)`),
+      ];
+    return [...commands, sqlFinding(view, sql)];
   }
   if (view.name === "redis-cli") {
     const pos = positionals(view.args, ["-h", "-p", "-a", "-n", "-u", "--user", "--pass"]);
@@ -93,8 +183,16 @@ function sqlVerdict(view: CommandView): Finding[] {
       return [finding("config_mutation", `${q} opens an interactive Redis session (config_mutation)`)];
     const command = pos.map((arg) => arg.value).join(" ");
     const verb = (pos[0] as Arg).value.toLowerCase();
+    const sub = (pos[1]?.value ?? "").toLowerCase();
     if (/^(flushall|flushdb|del|unlink|shutdown|debug)$/.test(verb))
       return [finding("destructive", `${q}: \`${verb}\` deletes data (destructive)`)];
+    const readOnlySub: Record<string, RegExp> = {
+      client: /^(list|info|getname|id|getredir|trackinginfo)$/,
+      memory: /^(doctor|stats|usage|malloc-stats|help)$/,
+      slowlog: /^(get|len|help)$/,
+    };
+    if (readOnlySub[verb] && !readOnlySub[verb].test(sub))
+      return [finding("config_mutation", `${q}: \`${verb} ${sub}\` changes server state (config_mutation)`)];
     if (
       /^(get|mget|keys|scan|info|ping|ttl|pttl|type|exists|hget|hgetall|hkeys|lrange|llen|smembers|scard|zrange|zcard|dbsize|memory|client|config get|slowlog|xinfo|xlen|xrange|strlen|monitor|role|time|lastsave)$/.test(
         verb,
@@ -122,7 +220,7 @@ function sqlVerdict(view: CommandView): Finding[] {
       ),
     ];
   }
-  return [sqlFinding(view, inline)];
+  return inlines.map((sql) => sqlFinding(view, sql));
 }
 
 /** Client meta-commands that run a shell: psql `\\! cmd`, mysql `system cmd` / `\\! cmd`. */
@@ -173,6 +271,9 @@ export const DATABASE_RULES: CommandRule[] = [
       ["psql -c '\\! rm -rf /srv'", "destructive"],
       ["mysql -e 'system reboot'", "destructive"],
       ["psql", "config_mutation"],
+      ["psql -c 'select 1' -c 'drop table t'", "destructive"],
+      ["psql -o /tmp/out -c 'select 1'", "config_mutation"],
+      ["redis-cli client kill id 5", "config_mutation"],
     ],
   },
   {
