@@ -6,6 +6,7 @@ import { newTxnId } from "./matrix-api.ts";
 import { editContent, noticeContent, reactionContent, threadedContent } from "./message-content.ts";
 import { type RetryOptions, RoomSendQueues, withRateLimitRetry } from "./send-queue.ts";
 import type { RoomEvent, SyncResponse } from "./sync-schema.ts";
+import { fetchTimelineGap } from "./timeline-gap.ts";
 
 export interface MatrixAdapterOptions {
   api: MatrixApi;
@@ -25,6 +26,7 @@ export interface MatrixAdapterOptions {
 }
 
 const JOIN_ATTEMPTS = 5;
+const lastSeenKey = (room: string) => `last_event:${room}`;
 
 export const ENCRYPTED_ROOM_NOTICE =
   "This room is end-to-end encrypted, and oikos does not support encryption, so it will not read or act on anything here. " +
@@ -175,23 +177,47 @@ export class MatrixAdapter implements ChatAdapter {
     }
     for (const [roomId, joined] of Object.entries(rooms.join)) {
       if (!this.#options.rooms.includes(roomId)) continue;
-      if ((joined.timeline as { limited?: boolean } | undefined)?.limited && !history) {
-        this.#options.logger.warn(
-          { room: roomId },
-          "matrix: sync timeline was limited; older events in the gap were skipped",
-        );
-      }
-      const events = [...(joined.state?.events ?? []), ...(joined.timeline?.events ?? [])];
+      const timeline = joined.timeline?.events ?? [];
+      const events = [...(joined.state?.events ?? []), ...timeline];
       if (events.some((e) => e.type === "m.room.encryption")) await this.#refuseEncrypted(roomId);
       if (this.#encrypted.has(roomId) || history) {
-        for (const e of joined.timeline?.events ?? []) this.#remember(e);
-        continue;
+        for (const e of timeline) this.#remember(e);
+      } else {
+        const gap = joined.timeline?.limited ? await this.#fillGap(roomId, joined.timeline.prev_batch) : [];
+        for (const event of [...gap, ...timeline]) {
+          this.#remember(event);
+          const inbound = this.#toInbound(roomId, event);
+          if (inbound) await sink(inbound);
+        }
       }
-      for (const event of joined.timeline?.events ?? []) {
-        this.#remember(event);
-        const inbound = this.#toInbound(roomId, event);
-        if (inbound) await sink(inbound);
-      }
+      const newest = timeline.at(-1);
+      if (newest) await this.#options.storage.storeValue(lastSeenKey(roomId), newest.event_id);
+    }
+  }
+
+  /**
+   * A limited timeline left events out (a busy room, or a long outage): fetch them back to the
+   * last event seen in the room, so no request in the gap is lost. The ledger drops any event
+   * that was handled already. On failure the gap is logged and skipped, as before.
+   */
+  async #fillGap(roomId: string, prevBatch: string | undefined): Promise<RoomEvent[]> {
+    const { api, storage, logger } = this.#options;
+    const lastSeen = await storage.readValue(lastSeenKey(roomId));
+    if (!prevBatch || !lastSeen) {
+      logger.warn({ room: roomId }, "matrix: sync timeline was limited; the gap cannot be fetched, skipped");
+      return [];
+    }
+    try {
+      const { events, complete } = await fetchTimelineGap(api, roomId, prevBatch, lastSeen);
+      if (!complete)
+        logger.warn({ room: roomId }, "matrix: timeline gap too long; its oldest part was skipped");
+      return events;
+    } catch (error) {
+      logger.warn(
+        { err: error, room: roomId },
+        "matrix: could not fetch a timeline gap; its events were skipped",
+      );
+      return [];
     }
   }
 

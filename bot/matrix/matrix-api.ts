@@ -3,7 +3,12 @@ import type { IStorageProvider } from "matrix-bot-sdk";
 import { LogService, MatrixAuth, MatrixClient } from "matrix-bot-sdk";
 import { OikosError } from "../../app/errors.ts";
 import type { Logger } from "../../app/logger.ts";
-import { type SyncResponse, syncResponseSchema } from "./sync-schema.ts";
+import {
+  type MessagesPage,
+  messagesPageSchema,
+  type SyncResponse,
+  syncResponseSchema,
+} from "./sync-schema.ts";
 
 /**
  * The part of the Client-Server API the bot uses, as a small port (tests of the adapter run it
@@ -13,6 +18,8 @@ import { type SyncResponse, syncResponseSchema } from "./sync-schema.ts";
 export interface MatrixApi {
   whoami(): Promise<string>;
   sync(since: string | null, timeoutMs: number, signal: AbortSignal): Promise<SyncResponse>;
+  /** GET /rooms/{id}/messages?dir=b: events before `from` (a prev_batch or a page's `end`), newest first. */
+  messagesBefore(room: string, from: string, limit: number): Promise<MessagesPage>;
   /** PUT send with our own transaction id: a retried send is the same event, never a duplicate. */
   send(room: string, eventType: string, content: Record<string, unknown>, txnId?: string): Promise<string>;
   stateEvent(room: string, eventType: string, stateKey: string): Promise<Record<string, unknown> | undefined>;
@@ -82,6 +89,19 @@ export class SdkMatrixApi implements MatrixApi {
     if (!parsed.success) {
       throw new MatrixSyncError(
         "The Matrix homeserver sent a sync response oikos cannot read.",
+        parsed.error.message,
+      );
+    }
+    return parsed.data;
+  }
+
+  async messagesBefore(room: string, from: string, limit: number): Promise<MessagesPage> {
+    const path = `/_matrix/client/v3/rooms/${encodeURIComponent(room)}/messages`;
+    const body = await this.#client.doRequest("GET", path, { dir: "b", from, limit });
+    const parsed = messagesPageSchema.safeParse(body);
+    if (!parsed.success) {
+      throw new MatrixSyncError(
+        "The Matrix homeserver sent a page of room history oikos cannot read.",
         parsed.error.message,
       );
     }

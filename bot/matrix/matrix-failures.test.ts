@@ -23,19 +23,9 @@ describe("matrix: failures of single calls", () => {
   let room = "";
   let lateRoom = "";
   let startRoom = "";
+  let botToken = "";
 
-  before(async () => {
-    double = await MatrixDouble.start();
-    const botToken = double.registerUser(BOT);
-    double.registerUser(ALICE);
-    room = double.createRoom({ creator: ALICE });
-    lateRoom = double.createRoom({ creator: ALICE });
-    startRoom = double.createRoom({ creator: ALICE });
-    double.invite(room, ALICE, BOT);
-    double.invite(startRoom, ALICE, BOT);
-    // Both joins into startRoom during start() fail: the configured-room join and the invite's.
-    double.failNext("join", { room: startRoom, count: 2 });
-    h = await createChatHarness({ operators: [ALICE], admins: [ALICE] });
+  const startAdapter = async () => {
     const storage = new KvStorageProvider(h.store.db, "bot");
     const api = new SdkMatrixApi({
       homeserverUrl: double.url,
@@ -54,6 +44,21 @@ describe("matrix: failures of single calls", () => {
     });
     h.adapters.set("matrix", adapter);
     await adapter.start((e) => h.core.handle(e));
+  };
+
+  before(async () => {
+    double = await MatrixDouble.start();
+    botToken = double.registerUser(BOT);
+    double.registerUser(ALICE);
+    room = double.createRoom({ creator: ALICE });
+    lateRoom = double.createRoom({ creator: ALICE });
+    startRoom = double.createRoom({ creator: ALICE });
+    double.invite(room, ALICE, BOT);
+    double.invite(startRoom, ALICE, BOT);
+    // Both joins into startRoom during start() fail: the configured-room join and the invite's.
+    double.failNext("join", { room: startRoom, count: 2 });
+    h = await createChatHarness({ operators: [ALICE], admins: [ALICE] });
+    await startAdapter();
   });
   after(async () => {
     await adapter.stop();
@@ -173,5 +178,29 @@ describe("matrix: failures of single calls", () => {
     await renderer.renderUnposted();
     const cards = double.sentBy(BOT).filter((e) => String(e.content.body).includes("logrotate -f"));
     assert.equal(cards.length, 1, "a second start-up posts nothing more");
+  });
+
+  test("after downtime, the events a limited sync timeline left out are fetched back and handled once", async () => {
+    await adapter.stop();
+    double.timelineLimit = 3;
+    const roots = ["one", "two", "three", "four", "five", "six", "seven"].map((n) =>
+      double.message(ALICE, room, `while you were away: ${n}`),
+    );
+    await startAdapter();
+    await eventually("a session for every message in the gap", async () => {
+      const rows = await db().selectFrom("sessions").select("thread").where("thread", "in", roots).execute();
+      return rows.length === roots.length;
+    });
+    double.timelineLimit = undefined;
+    const marker = double.message(ALICE, room, "!oikos approvals");
+    await eventually("later events still handled", () =>
+      db().selectFrom("chat_events").select("event_id").where("event_id", "=", marker).executeTakeFirst(),
+    );
+    const sessions = await db()
+      .selectFrom("sessions")
+      .select("thread")
+      .where("thread", "in", roots)
+      .execute();
+    assert.equal(sessions.length, roots.length, "each handled once");
   });
 });

@@ -25,7 +25,14 @@ export const syncResponseSchema = z.looseObject({
         .record(
           z.string(),
           z.looseObject({
-            timeline: z.looseObject({ events: z.array(roomEventSchema).default([]) }).optional(),
+            timeline: z
+              .looseObject({
+                events: z.array(roomEventSchema).default([]),
+                /** Events between the previous batch and these were left out; page back from prev_batch. */
+                limited: z.boolean().optional(),
+                prev_batch: z.string().optional(),
+              })
+              .optional(),
             state: z.looseObject({ events: z.array(roomEventSchema).default([]) }).optional(),
           }),
         )
@@ -44,3 +51,12 @@ export const syncResponseSchema = z.looseObject({
 
 export type SyncResponse = z.infer<typeof syncResponseSchema>;
 export type RoomEvent = z.infer<typeof roomEventSchema>;
+
+/** GET /rooms/{id}/messages: one page of a room's events (dir=b: newest first). */
+export const messagesPageSchema = z.looseObject({
+  chunk: z.array(roomEventSchema).default([]),
+  /** Where the next page starts; absent at the start of the room. */
+  end: z.string().optional(),
+});
+
+export type MessagesPage = z.infer<typeof messagesPageSchema>;

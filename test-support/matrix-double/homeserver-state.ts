@@ -132,21 +132,38 @@ export class HomeserverState {
     });
   }
 
+  /** GET /rooms/{id}/messages?dir=b: events of a room before stream position `before`, newest first. */
+  messagesBefore(roomId: string, before: number, limit: number): Record<string, unknown> {
+    const older = this.events.filter((e) => e.room_id === roomId && e.pos < before).reverse();
+    const chunk = older.slice(0, limit);
+    const last = chunk.at(-1);
+    return {
+      start: `p${before}`,
+      chunk: chunk.map(wire),
+      ...(last && older.length > chunk.length ? { end: `p${last.pos}` } : {}),
+    };
+  }
+
   /** The /sync response for `user` since stream position `since` (undefined: initial sync). */
-  syncFor(user: string, since: number | undefined): Record<string, unknown> {
+  syncFor(
+    user: string,
+    since: number | undefined,
+    timelineLimit = Number.POSITIVE_INFINITY,
+  ): Record<string, unknown> {
     const join: Record<string, unknown> = {};
     const invite: Record<string, unknown> = {};
     for (const room of this.rooms.values()) {
       const membership = room.members.get(user);
       if (membership === "join") {
         const all = this.events.filter((e) => e.room_id === room.id && e.pos > (since ?? 0));
-        const timeline = since === undefined ? all.slice(-20) : all;
+        const limit = Math.min(since === undefined ? 20 : Number.POSITIVE_INFINITY, timelineLimit);
+        const timeline = all.length > limit ? all.slice(-limit) : all;
         if (timeline.length === 0 && since !== undefined) continue;
         join[room.id] = {
           timeline: {
             events: timeline.map(wire),
-            limited: since === undefined && all.length > 20,
-            prev_batch: `p${since ?? 0}`,
+            limited: timeline.length < all.length,
+            prev_batch: `p${timeline[0]?.pos ?? this.#pos + 1}`,
           },
           state: { events: since === undefined ? [...room.state.values()].map(wire) : [] },
         };

@@ -24,7 +24,7 @@ const INJECTED = { errcode: "M_UNKNOWN", error: "injected failure (failNext)" };
 
 /**
  * A small Matrix Client-Server API homeserver on 127.0.0.1 for tests (a shared protocol double,
- * not a mock): whoami, versions, filters, /sync long-poll with since tokens, send (idempotent by
+ * not a mock): whoami, versions, filters, /sync long-poll with since tokens (timeline limits, `limited` + prev_batch), /messages back-pagination, send (idempotent by
  * transaction id), redact, relations, join/leave, room state (power levels, encryption), typing,
  * 429 M_LIMIT_EXCEEDED and 500
  * failures on demand. Every event a client sends is validated against the spec
@@ -37,6 +37,8 @@ export class MatrixDouble {
   readonly sent: SentRecord[] = [];
   readonly typing: { room: string; user: string; typing: boolean }[] = [];
   readonly rateLimited: string[] = [];
+  /** Caps every sync timeline (besides the client's filter): a busy gap then comes back `limited`. */
+  timelineLimit: number | undefined;
   /** Calls answered with an injected failure (see failNext). */
   readonly failed: { route: FailingRoute; room: string }[] = [];
   readonly #tokens = new Map<string, string>();
@@ -207,10 +209,11 @@ export class MatrixDouble {
     if (sinceRaw && !Number.isInteger(since))
       return send(res, 400, { errcode: "M_INVALID_PARAM", error: "bad since token" });
     const timeout = Math.min(Number(url.searchParams.get("timeout") ?? 0), 30_000);
-    let response = this.state.syncFor(user, since);
+    const limit = Math.min(filterTimelineLimit(url), this.timelineLimit ?? Number.POSITIVE_INFINITY);
+    let response = this.state.syncFor(user, since, limit);
     if (since !== undefined && isEmpty(response) && timeout > 0) {
       await this.state.waitForEvent(timeout, this.#abort.signal);
-      response = this.state.syncFor(user, since);
+      response = this.state.syncFor(user, since, limit);
     }
     send(res, 200, response);
   }
@@ -265,6 +268,16 @@ export class MatrixDouble {
         return send(res, 400, { errcode: "M_BAD_JSON", error: "invalid typing" });
       this.typing.push({ room: roomId, user, typing: (body as { typing: boolean }).typing });
       return send(res, 200, {});
+    }
+    if (action === "messages" && method === "GET") {
+      const from = Number((url.searchParams.get("from") ?? "").replace(/^p/, ""));
+      const limit = Number(url.searchParams.get("limit") ?? 10);
+      if (url.searchParams.get("dir") !== "b" || !Number.isInteger(from) || !(limit > 0))
+        return send(res, 400, {
+          errcode: "M_INVALID_PARAM",
+          error: "the double pages dir=b from a prev_batch",
+        });
+      return send(res, 200, this.state.messagesBefore(roomId, from, Math.min(limit, 1000)));
     }
     if (action === "relations" && method === "GET") {
       return send(res, 200, { chunk: this.relations(args[0]!, args[1]).map(({ pos: _p, ...e }) => e) });
@@ -353,5 +366,17 @@ export class MatrixDouble {
       content: body,
     });
     return false;
+  }
+}
+
+/** room.timeline.limit of an inline JSON sync filter, if the client sent one. */
+function filterTimelineLimit(url: URL): number {
+  try {
+    const filter = JSON.parse(url.searchParams.get("filter") ?? "{}") as {
+      room?: { timeline?: { limit?: number } };
+    };
+    return filter.room?.timeline?.limit ?? Number.POSITIVE_INFINITY;
+  } catch {
+    return Number.POSITIVE_INFINITY;
   }
 }
