@@ -195,4 +195,15 @@ export const ADVERSARIAL_CORPUS: readonly (readonly [command: string, label: Ris
   ["sqlite3 -cmd '.shell rm -rf /srv' app.db", "destructive"],
   ["redis-cli client kill id 5", "config_mutation"],
   ["redis-cli client list", "read_only"],
+  // File-writing flags on read-only subcommands.
+  ["rclone ls remote: --log-file /tmp/rclone.log", "config_mutation"],
+  ["rclone lsf remote: --output-file=/tmp/o", "config_mutation"],
+  ["rclone check a: b: --combined /tmp/c", "config_mutation"],
+  ["docker compose config -o /tmp/x.yml", "config_mutation"],
+  ["xmllint --output /etc/passwd x.xml", "destructive"],
+  ["xmllint --format --output /tmp/y.xml x.xml", "config_mutation"],
+  ["sysctl -f /etc/sysctl.d/99-x.conf", "config_mutation"],
+  ["sysctl -p", "config_mutation"],
+  ["git config --unset user.name", "config_mutation"],
+  ["git config --unset-all core.sshCommand", "config_mutation"],
 ];

@@ -1,5 +1,5 @@
 import type { Arg, CommandView, RuleContext } from "../command-view.ts";
-import { afterOptions, finding, hasOption } from "../command-view.ts";
+import { afterOptions, finding, hasOption, optionValue } from "../command-view.ts";
 import type { Finding } from "../risk.ts";
 import { quoteSegment } from "../risk.ts";
 import {
@@ -67,7 +67,15 @@ function dockerRefine(view: CommandView, ctx: RuleContext): Finding[] {
   if (key === "compose down" && hasOption(restAfterKey, ["-v", "--volumes", "--rmi"])) {
     return [finding("destructive", `${q} also deletes volumes or images (destructive)`)];
   }
-  if (key === "compose" && restAfterKey.length === 0) return [];
+  if (key === "compose config") {
+    // `docker compose config -o file` writes the resolved file.
+    const output = optionValue(restAfterKey, ["-o", "--output"]);
+    if (output) return [ctx.writeTo(output, q)];
+  }
+  if (key === "save" || key === "image save" || key === "export" || key === "container export") {
+    const output = optionValue(restAfterKey, ["-o", "--output"]);
+    if (output) return [ctx.writeTo(output, q)];
+  }
   return [];
 }
 
@@ -98,6 +106,7 @@ const dockerRule: CommandRule = {
   examples: [
     ["docker ps -a", "read_only"],
     ["docker compose logs --tail=50", "read_only"],
+    ["docker compose config -o /tmp/resolved.yml", "config_mutation"],
     ["docker compose -f /opt/app/compose.yml ps", "read_only"],
     ["docker compose top", "read_only"],
     ["docker compose config", "read_only"],

@@ -178,7 +178,7 @@ export const FILE_RULES: CommandRule[] = [
     names: ["sysctl"],
     what: "reads kernel parameters",
     risk: "read_only",
-    flags: { mutating: ["-w", "--write", "-p", "--load", "--system"] },
+    flags: { mutating: ["-w", "--write", "-p", "--load", "--system", "-f"] },
     refine: (view) =>
       view.args.some((arg) => arg.value.includes("=") && !arg.value.startsWith("-"))
         ? [finding("config_mutation", `${quoteSegment(view.text)} sets a kernel parameter (config_mutation)`)]
@@ -188,6 +188,8 @@ export const FILE_RULES: CommandRule[] = [
       ["sysctl net.ipv4.ip_forward", "read_only"],
       ["sysctl -w net.ipv4.ip_forward=1", "config_mutation"],
       ["sysctl vm.swappiness=10", "config_mutation"],
+      ["sysctl -f /etc/sysctl.d/99-x.conf", "config_mutation"],
+      ["sysctl --load=/etc/sysctl.d/99-x.conf", "config_mutation"],
     ],
   },
   {

@@ -66,6 +66,10 @@ function gitSubcommandRefine(view: CommandView): Finding[] {
         return [finding("config_mutation", `${q} changes remotes (config_mutation)`)];
       return [];
     case "config":
+      if (has(["--unset", "--unset-all", "--add", "--replace-all", "--rename-section", "--remove-section"]))
+        return [finding("config_mutation", `${q} changes git configuration (config_mutation)`)];
+      if (has(["-e", "--edit"]))
+        return [finding("config_mutation", `${q} opens git configuration in an editor (config_mutation)`)];
       if (has(["--get", "--get-all", "--list", "-l", "--get-regexp", "--show-origin"]) || rest.length <= 1)
         return [];
       return [finding("config_mutation", `${q} changes git configuration (config_mutation)`)];
@@ -181,6 +185,8 @@ const gitRule: CommandRule = {
     ["git -C /opt/app diff HEAD~1", "read_only"],
     ["git branch -a", "read_only"],
     ["git config --get remote.origin.url", "read_only"],
+    ["git config --unset user.name", "config_mutation"],
+    ["git config --global --unset-all core.pager", "config_mutation"],
     ["git pull --ff-only", "config_mutation"],
     ["git reset --hard origin/main", "destructive"],
     ["git clean -fdx", "destructive"],

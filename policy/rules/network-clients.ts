@@ -93,6 +93,29 @@ function wgetDownload(view: CommandView, ctx: RuleContext): Finding[] {
   return [finding("config_mutation", `${q} downloads into a file (config_mutation)`)];
 }
 
+/** Report and log files even the read-only subcommands write (`rclone check --combined x`). */
+const RCLONE_FILE_WRITES: readonly (readonly string[])[] = [
+  ["--log-file"],
+  ["--output-file"],
+  ["--combined"],
+  ["--missing-on-src"],
+  ["--missing-on-dst"],
+  ["--match"],
+  ["--differ"],
+  ["--error"],
+  ["--dump-file"],
+  ["--memprofile"],
+  ["--cpuprofile"],
+];
+
+function rcloneRefine(view: CommandView, ctx: RuleContext): Finding[] {
+  const findings = fileWrites(view, ctx, RCLONE_FILE_WRITES);
+  const passwordCommand = optionValue(view.args, ["--password-command"]);
+  if (passwordCommand)
+    findings.push(...ctx.classifyScript(passwordCommand.value, view.text, passwordCommand.dynamic));
+  return findings;
+}
+
 export const NETWORK_CLIENT_RULES: CommandRule[] = [
   {
     names: ["curl"],
@@ -220,8 +243,11 @@ export const NETWORK_CLIENT_RULES: CommandRule[] = [
         "config delete",
       ],
     },
+    refine: rcloneRefine,
     examples: [
       ["rclone lsl remote:bucket", "read_only"],
+      ["rclone ls remote: --log-file /tmp/rclone.log", "config_mutation"],
+      ["rclone check a: b: --combined /tmp/report", "config_mutation"],
       ["rclone check /data remote:data", "read_only"],
       ["rclone copy /data remote:data", "config_mutation"],
       ["rclone sync /data remote:data", "destructive"],

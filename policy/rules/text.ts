@@ -295,10 +295,24 @@ export const TEXT_RULES: CommandRule[] = [
     ],
   },
   {
-    names: ["jq", "gojq", "xmllint", "csvlook"],
+    names: ["jq", "gojq", "csvlook"],
     what: "only reads",
     risk: "read_only",
     examples: [["jq .items config.json", "read_only"]],
+  },
+  {
+    names: ["xmllint"],
+    what: "only reads",
+    risk: "read_only",
+    refine: (view, ctx) => {
+      const output = optionValue(view.args, ["--output", "-o"]);
+      return output ? [ctx.writeTo(output, quoteSegment(view.text))] : [];
+    },
+    examples: [
+      ["xmllint --format x.xml", "read_only"],
+      ["xmllint --output /tmp/y.xml --format x.xml", "config_mutation"],
+      ["xmllint --output /etc/passwd x.xml", "destructive"],
+    ],
   },
   {
     names: ["yq"],
