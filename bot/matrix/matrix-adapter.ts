@@ -1,5 +1,6 @@
 import type { Logger } from "../../app/logger.ts";
-import type { ChatAdapter, Inbound, InboundSink, MessageRef, Outbound } from "../core/chat-adapter.ts";
+import type { ChatAdapter, InboundSink, MessageRef, Outbound } from "../core/chat-adapter.ts";
+import { toInbound } from "./inbound-event.ts";
 import type { KvStorageProvider } from "./kv-storage-provider.ts";
 import type { MatrixApi } from "./matrix-api.ts";
 import { newTxnId } from "./matrix-api.ts";
@@ -37,8 +38,9 @@ export const ENCRYPTED_ROOM_NOTICE =
  * is saved in Postgres only after a batch was handled, and the core records every event durably
  * before acting, so a crash neither loses nor repeats one), handlers awaited and isolated,
  * 429 retried with retry_after_ms behind a per-room send queue, invites accepted only from
- * allowed inviters into allowed rooms, encrypted rooms refused, and thread / edit / reaction
- * content built by hand.
+ * allowed inviters into allowed rooms (a failed join is retried, never fails the batch), a
+ * limited timeline backfilled to the last event seen, encrypted rooms refused, and thread /
+ * edit / reaction content built by hand.
  */
 export class MatrixAdapter implements ChatAdapter {
   readonly platform = "matrix";
@@ -186,7 +188,7 @@ export class MatrixAdapter implements ChatAdapter {
         const gap = joined.timeline?.limited ? await this.#fillGap(roomId, joined.timeline.prev_batch) : [];
         for (const event of [...gap, ...timeline]) {
           this.#remember(event);
-          const inbound = this.#toInbound(roomId, event);
+          const inbound = toInbound(roomId, event, this.#selfId, (id) => this.#threadOf.get(id));
           if (inbound) await sink(inbound);
         }
       }
@@ -288,35 +290,4 @@ export class MatrixAdapter implements ChatAdapter {
       this.#latest.set(rel.event_id, event.event_id);
     }
   }
-
-  #toInbound(room: string, event: RoomEvent): Inbound | undefined {
-    const base = { platform: this.platform, room, eventId: event.event_id, user: event.sender };
-    const rel = event.content["m.relates_to"] as
-      | { rel_type?: string; event_id?: string; key?: string; "m.in_reply_to"?: { event_id?: string } }
-      | undefined;
-    if (event.type === "m.reaction") {
-      if (rel?.rel_type !== "m.annotation" || !rel.event_id || typeof rel.key !== "string") return undefined;
-      return { ...base, kind: "reaction", target: rel.event_id, key: rel.key };
-    }
-    if (event.type !== "m.room.message" || event.sender === this.#selfId) return undefined;
-    if (event.content.msgtype !== "m.text" || typeof event.content.body !== "string") return undefined;
-    if (rel?.rel_type === "m.replace") return undefined;
-    let thread: string | null = null;
-    if (rel?.rel_type === "m.thread" && rel.event_id) thread = rel.event_id;
-    else if (rel?.["m.in_reply_to"]?.event_id) {
-      const target = rel["m.in_reply_to"].event_id;
-      thread = this.#threadOf.get(target) ?? target;
-    }
-    const text = stripReplyFallback(event.content.body);
-    return { ...base, kind: "message", messageId: event.event_id, thread, text };
-  }
-}
-
-/** Older clients quote the replied-to message as "> " lines before the reply. */
-function stripReplyFallback(body: string): string {
-  const lines = body.split("\n");
-  let i = 0;
-  while (i < lines.length && lines[i]!.startsWith(">")) i++;
-  if (i > 0 && lines[i] === "") i++;
-  return lines.slice(i).join("\n").trim() || body.trim();
 }
