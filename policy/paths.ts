@@ -23,6 +23,7 @@ const SYSTEM_FILES = new Set([
   "/etc/crypttab",
   "/etc/pam.d",
   "/etc/ld.so.preload",
+  "/etc/crontab",
   "/proc/sysrq-trigger",
 ]);
 
@@ -38,7 +39,20 @@ const SYSTEM_TREES = [
   "/usr/lib",
   "/usr/libexec",
   "/etc/pam.d",
+  // Writing here grants root or runs code as root at the next boot, cron tick or sudo.
+  "/etc/sudoers.d",
+  "/etc/cron.d",
+  "/etc/cron.hourly",
+  "/etc/cron.daily",
+  "/etc/cron.weekly",
+  "/etc/cron.monthly",
+  "/etc/systemd/system",
+  "/usr/local/bin",
+  "/usr/local/sbin",
 ];
+
+/** Whoever can write this logs in as that user. */
+const LOGIN_KEY_FILE = /(^|\/)\.ssh\/authorized_keys2?$/;
 
 /** Top-level directories that a recursive change (rm -r, chmod -R, chown -R) must not touch. */
 const TOP_LEVEL_TREES = new Set([
@@ -88,7 +102,7 @@ export function isDevicePath(path: string): boolean {
 
 export function isSystemFile(path: string): boolean {
   const p = normalisePath(path);
-  if (SYSTEM_FILES.has(p)) return true;
+  if (SYSTEM_FILES.has(p) || LOGIN_KEY_FILE.test(p)) return true;
   return SYSTEM_TREES.some((tree) => p === tree || p.startsWith(`${tree}/`));
 }
 

