@@ -11,6 +11,7 @@ import { buildPlanCard } from "./cards/plan-card.ts";
 import { buildQuestionCard } from "./cards/question-card.ts";
 import { buildSummaryCard } from "./cards/summary-card.ts";
 import type { ChatAdapter, MessageRef } from "./chat-adapter.ts";
+import { pendingCardSubjects } from "./pending-card-subjects.ts";
 
 interface Place {
   adapter: ChatAdapter;
@@ -74,27 +75,7 @@ export class CardRenderer {
   async renderUnposted(): Promise<void> {
     const platforms = [...this.#adapters.keys()];
     if (platforms.length === 0) return;
-    const plans = await this.#db
-      .selectFrom("plans")
-      .innerJoin("sessions", "sessions.id", "plans.session_id")
-      .select(["plans.session_id as sessionId", "plans.generation", "sessions.platform"])
-      .where("plans.status", "=", "proposed")
-      .where("sessions.platform", "in", platforms)
-      .execute();
-    const approvals = await this.#db
-      .selectFrom("approvals")
-      .innerJoin("sessions", "sessions.id", "approvals.session_id")
-      .select(["approvals.id", "approvals.session_id as sessionId", "sessions.platform"])
-      .where("approvals.status", "=", "pending")
-      .where("sessions.platform", "in", platforms)
-      .execute();
-    const questions = await this.#db
-      .selectFrom("questions")
-      .innerJoin("sessions", "sessions.id", "questions.session_id")
-      .select(["questions.id", "questions.session_id as sessionId", "sessions.platform"])
-      .where("questions.status", "=", "open")
-      .where("sessions.platform", "in", platforms)
-      .execute();
+    const subjects = await pendingCardSubjects(this.#db, platforms);
     const work: Promise<void>[] = [];
     const recover = (sessionId: string, platform: string, kind: CardKind, subjectId: string) =>
       work.push(
@@ -107,9 +88,7 @@ export class CardRenderer {
           await this.#postSubject(sessionId, kind, subjectId);
         }),
       );
-    for (const p of plans) recover(p.sessionId, p.platform, "plan", planSubject(p.sessionId, p.generation));
-    for (const a of approvals) recover(a.sessionId, a.platform, "approval", a.id);
-    for (const q of questions) recover(q.sessionId, q.platform, "question", q.id);
+    for (const s of subjects) recover(s.sessionId, s.platform, s.kind, s.subjectId);
     await Promise.all(work);
   }
 
