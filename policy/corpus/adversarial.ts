@@ -214,4 +214,7 @@ export const ADVERSARIAL_CORPUS: readonly (readonly [command: string, label: Ris
   ["echo ssh-ed25519 AAAA >> ~/.ssh/authorized_keys", "destructive"],
   ["cp /tmp/k /root/.ssh/authorized_keys", "destructive"],
   ["cat /etc/cron.d/certbot", "read_only"],
+  // A run-time subcommand with the destructive verb in plain sight.
+  ["zfs $(echo destroy) tank", "destructive"],
+  ["zpool `echo destroy` tank", "destructive"],
 ];

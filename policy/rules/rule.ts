@@ -1,5 +1,6 @@
 import type { Arg, CommandView, RuleContext } from "../command-view.ts";
 import { finding, hasOption, optionMatches, positionals } from "../command-view.ts";
+import { visibleDestructiveWord } from "../dynamic-names.ts";
 import type { Finding, Risk } from "../risk.ts";
 import { maxRisk, quoteSegment } from "../risk.ts";
 
@@ -156,8 +157,11 @@ export function evaluateRule(rule: CommandRule, view: CommandView, ctx: RuleCont
       risk = onlyReadOnlyOptions(rule, view.args, bundles) ? (rule.whenBare ?? rule.risk) : rule.risk;
       reason = `${q} ${rule.what}`;
     } else if (first.dynamic !== "none") {
-      risk = maxRisk(rule.risk, "config_mutation");
-      reason = `${q}: the ${view.name} subcommand \`${first.raw}\` is decided at run time, so it cannot be proven read-only`;
+      const verb = visibleDestructiveWord([first]);
+      risk = maxRisk(rule.risk, verb ? "destructive" : "config_mutation");
+      reason = verb
+        ? `${q}: the ${view.name} subcommand \`${first.raw}\` is decided at run time and \`${verb}\` is visible (destructive)`
+        : `${q}: the ${view.name} subcommand \`${first.raw}\` is decided at run time, so it cannot be proven read-only`;
     } else {
       reason = `${q}: \`${first.value}\` is not a ${view.name} subcommand oikos knows, so it is treated as ${RISK_WORDS[risk]}`;
     }
