@@ -59,6 +59,8 @@ export const chatCapability: Capability = {
     const started =
       ctx.role === "all" ? await startConfiguredAdapters(runtime, adapters, (e) => core.handle(e)) : [];
     ctx.chatAdapters.push(...started.map((a) => a.platform));
+    // Cards that a failed post or a crash left unposted (pending plans, approvals, questions).
+    if (started.length > 0) await renderer.renderUnposted();
     ctx.runTerminal = async (io) => {
       const terminal = new TerminalAdapter({
         input: io.stdin,
