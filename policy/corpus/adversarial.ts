@@ -217,4 +217,16 @@ export const ADVERSARIAL_CORPUS: readonly (readonly [command: string, label: Ris
   // A run-time subcommand with the destructive verb in plain sight.
   ["zfs $(echo destroy) tank", "destructive"],
   ["zpool `echo destroy` tank", "destructive"],
+  // Wrappers that run another command: judged by the inner command.
+  ["chrt -f 50 rm -rf /srv/data", "destructive"],
+  ["cpulimit -l 50 rm -rf /srv/data", "destructive"],
+  ["unshare -m rm -rf /srv/data", "destructive"],
+  ["numactl --interleave=all rm -rf /srv/data", "destructive"],
+  ["systemd-nspawn -D /srv/c rm -rf /x", "destructive"],
+  ["script -qc 'rm -rf /srv/data' /dev/null", "destructive"],
+  ["expect -c 'spawn rm -rf /srv/data; expect eof'", "destructive"],
+  ["sg docker -c 'zfs destroy tank/data'", "destructive"],
+  ["lxc exec web -- rm -rf /srv/data", "destructive"],
+  ["incus exec web -- rm -rf /srv/data", "destructive"],
+  ["numactl --hardware", "read_only"],
 ];

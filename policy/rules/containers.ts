@@ -1,5 +1,5 @@
 import type { CommandView, RuleContext } from "../command-view.ts";
-import { finding } from "../command-view.ts";
+import { afterOptions, finding, positionals } from "../command-view.ts";
 import type { Finding } from "../risk.ts";
 import { quoteSegment } from "../risk.ts";
 import type { CommandRule } from "./rule.ts";
@@ -148,9 +148,21 @@ export const CONTAINER_RULES: CommandRule[] = [
       ],
       destructive: ["delete", "rm", "image delete", "storage delete"],
     },
+    refine: (view, ctx) => {
+      // `lxc exec web -- cmd`: the inner command runs in the instance.
+      const exec = view.args.findIndex((arg) => arg.value === "exec");
+      const dash = view.args.findIndex((arg) => arg.value === "--");
+      if (exec < 0 || positionals(view.args)[0]?.value !== "exec") return [];
+      const inner = dash > exec ? view.args.slice(dash + 1) : afterOptions(view.args.slice(exec + 1), [], 1);
+      if (inner.length === 0)
+        return [finding("config_mutation", `${quoteSegment(view.text)} opens a shell in the instance`)];
+      return ctx.classifyArgv(inner, true);
+    },
     examples: [
       ["lxc list", "read_only"],
       ["lxc delete web --force", "destructive"],
+      ["lxc exec web -- rm -rf /srv/data", "destructive"],
+      ["incus exec web -- cat /etc/hostname", "config_mutation"],
     ],
   },
   {

@@ -6,6 +6,7 @@ import { GIT_RULES } from "./git.ts";
 import { NETWORK_RULES } from "./network.ts";
 import { NETWORK_CLIENT_RULES } from "./network-clients.ts";
 import { PACKAGE_RULES } from "./packages.ts";
+import { PROCESS_WRAPPER_RULES } from "./process-wrappers.ts";
 import { PROXMOX_RULES } from "./proxmox.ts";
 import { READ_ONLY_TOOL_RULES } from "./read-only-tools.ts";
 import type { CommandRule } from "./rule.ts";
@@ -19,6 +20,7 @@ import { WRAPPER_RULES } from "./wrappers.ts";
 /** Every command rule, in one list (the rules test loads each one's examples). */
 export const ALL_RULES: readonly CommandRule[] = [
   ...WRAPPER_RULES,
+  ...PROCESS_WRAPPER_RULES,
   ...SHELL_RULES,
   ...READ_ONLY_TOOL_RULES,
   ...FILE_RULES,
