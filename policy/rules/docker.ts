@@ -84,6 +84,7 @@ const dockerRule: CommandRule = {
   what: "manages containers",
   risk: "config_mutation",
   whenBare: "read_only",
+  bareFlags: ["-v"],
   valueOptions: [
     "-H",
     "--host",
@@ -107,6 +108,7 @@ const dockerRule: CommandRule = {
     ["docker ps -a", "read_only"],
     ["docker compose logs --tail=50", "read_only"],
     ["docker compose config -o /tmp/resolved.yml", "config_mutation"],
+    ["docker --version", "read_only"],
     ["docker compose -f /opt/app/compose.yml ps", "read_only"],
     ["docker compose top", "read_only"],
     ["docker compose config", "read_only"],

@@ -230,12 +230,27 @@ export function evaluateRule(rule: CommandRule, view: CommandView, ctx: RuleCont
  * "No arguments" means none, or only flags the table knows to be read-only: `firewall-cmd --reload`
  * or `hostname -F file` have no positionals but still act.
  */
+/** Alone, these only print usage or the version, whatever the tool. */
+const HELP_FLAGS = ["--help", "-h", "--version", "-V"];
+
 function onlyReadOnlyOptions(rule: CommandRule, args: readonly Arg[], bundles: boolean): boolean {
-  const known = [...(rule.flags?.readOnly ?? []), ...(rule.dryRun ?? []), ...(rule.bareFlags ?? [])];
+  const known = [
+    ...HELP_FLAGS,
+    ...(rule.flags?.readOnly ?? []),
+    ...(rule.dryRun ?? []),
+    ...(rule.bareFlags ?? []),
+  ];
   for (const arg of args) {
     if (arg.value === "--") return true;
     if (!arg.value.startsWith("-") || arg.value.length < 2) continue;
-    if (!hasOption([arg], known, bundles)) return false;
+    const bundle = bundles && /^-[A-Za-z0-9]{2,}$/.test(arg.value);
+    // Every letter of a bundle must be known: `-Fs` is not bare because `-s` alone would be.
+    if (
+      bundle
+        ? ![...arg.value.slice(1)].every((c) => known.includes(`-${c}`))
+        : !hasOption([arg], known, false)
+    )
+      return false;
   }
   return true;
 }

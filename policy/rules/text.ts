@@ -305,11 +305,16 @@ export const TEXT_RULES: CommandRule[] = [
     what: "only reads",
     risk: "read_only",
     refine: (view, ctx) => {
-      const output = optionValue(view.args, ["--output", "-o"]);
+      // xmllint takes single-dash long options (`-noout`), so only a standalone flag is `-o`.
+      const at = view.args.findIndex((arg) => ["-o", "-output", "--output"].includes(arg.value));
+      const output =
+        view.args[at + 1] && at >= 0 ? view.args[at + 1] : optionValue(view.args, ["--output", "-output"]);
       return output ? [ctx.writeTo(output, quoteSegment(view.text))] : [];
     },
     examples: [
       ["xmllint --format x.xml", "read_only"],
+      ["xmllint -noout x.xml", "read_only"],
+      ["xmllint -o /tmp/y.xml x.xml", "config_mutation"],
       ["xmllint --output /tmp/y.xml --format x.xml", "config_mutation"],
       ["xmllint --output /etc/passwd x.xml", "destructive"],
     ],
