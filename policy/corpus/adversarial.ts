@@ -136,7 +136,9 @@ export const ADVERSARIAL_CORPUS: readonly (readonly [command: string, label: Ris
   ["./cat x", "config_mutation"],
   ["~/bin/grep x", "config_mutation"],
   ["/tmp/systemctl status x", "config_mutation"],
-  ["/etc/init.d/ssh stop", "config_mutation"],
+  ["/etc/init.d/ssh stop", "destructive"],
+  ["/etc/init.d/nginx restart", "config_mutation"],
+  ["/etc/init.d/nginx status", "read_only"],
   ["/tmp/rm -rf /srv", "destructive"],
   // Per-tool partitioner flags: `-d` deletes for sgdisk.
   ["sgdisk -d 1 /dev/sda", "destructive"],

@@ -156,6 +156,15 @@ export const SERVICE_RULES: CommandRule[] = [
       if (action === "status" || view.args[0]?.value === "--status-all") {
         return [finding("read_only", `${quoteSegment(view.text)} only reports status (read-only)`)];
       }
+      const unit = view.args[0]?.value ?? "";
+      if ((action === "stop" || action === "force-stop") && REMOTE_ACCESS_UNITS.test(unit)) {
+        return [
+          finding(
+            "destructive",
+            `${quoteSegment(view.text)} stops \`${unit}\`, cutting off remote access to the machine (destructive)`,
+          ),
+        ];
+      }
       return [
         finding(
           "config_mutation",
@@ -166,6 +175,7 @@ export const SERVICE_RULES: CommandRule[] = [
     examples: [
       ["service nginx status", "read_only"],
       ["service nginx restart", "config_mutation"],
+      ["service ssh stop", "destructive"],
     ],
   },
   {
