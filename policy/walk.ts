@@ -3,6 +3,12 @@ import { firstError } from "./bash-parser.ts";
 import type { Arg, RuleContext } from "./command-view.ts";
 import { argsText, finding } from "./command-view.ts";
 import { RISKY_ENVIRONMENT, visibleDestructiveWord } from "./dynamic-names.ts";
+import {
+  basename,
+  initScriptAsService,
+  isOutsideSystemBin,
+  outsideSystemBinFinding,
+} from "./program-path.ts";
 import type { Stdin } from "./redirects.ts";
 import { redirectFindings, stdinOf, toArg, writeTo } from "./redirects.ts";
 import type { Finding, Risk, Segment } from "./risk.ts";
@@ -229,11 +235,6 @@ function visitCommand(node: SyntaxNode, state: WalkState, redirects: SyntaxNode[
   for (const child of node.children) visit(child, state);
 }
 
-function basename(name: string): string {
-  const slash = name.lastIndexOf("/");
-  return slash >= 0 && slash < name.length - 1 ? name.slice(slash + 1) : name;
-}
-
 function classifyArgv(
   argv: Arg[],
   state: WalkState,
@@ -278,22 +279,10 @@ function classifyArgv(
       finding("read_only", `${q} calls the shell function \`${head.value}\`, classified where it is defined`),
     ];
   }
-  const initScript = /^\/etc\/init\.d\/([^/]+)$/.exec(head.value);
-  if (initScript) {
-    // `/etc/init.d/<svc> stop` is `service <svc> stop`, not the program named <svc>.
-    const asService: Arg = { ...head, raw: "service", value: "service" };
-    const service: Arg = { ...head, raw: initScript[1] as string, value: initScript[1] as string };
-    return classifyArgv([asService, service, ...argv.slice(1)], state, depth + 1, stdin, elsewhere);
-  }
+  const asService = initScriptAsService(argv);
+  if (asService) return classifyArgv(asService, state, depth + 1, stdin, elsewhere);
   const outsideSystemBin = isOutsideSystemBin(head.value);
-  const pathFinding = outsideSystemBin
-    ? [
-        finding(
-          "config_mutation",
-          `${q} runs a program at \`${head.value}\`, which is not a known system tool (config_mutation)`,
-        ),
-      ]
-    : [];
+  const pathFinding = outsideSystemBin ? [outsideSystemBinFinding(q, head.value)] : [];
   // Families named by prefix: `mkfs.<fs>`, `fsck.<fs>`.
   const rule = RULES.get(name) ?? RULES.get(name.replace(/^(mkfs|fsck)\..*$/, "$1"));
   if (!rule) {
@@ -315,22 +304,6 @@ function classifyArgv(
     targetType: state.env.targetType,
   };
   return [...pathFinding, ...evaluateRule(rule, view, ctx)];
-}
-
-const SYSTEM_BIN_DIRS = new Set([
-  "/bin",
-  "/sbin",
-  "/usr/bin",
-  "/usr/sbin",
-  "/usr/local/bin",
-  "/usr/local/sbin",
-]);
-
-/** `/tmp/ls` or `./cat` is whatever program sits there, not the system tool of that name. */
-function isOutsideSystemBin(commandName: string): boolean {
-  const slash = commandName.lastIndexOf("/");
-  if (slash < 0) return false;
-  return !SYSTEM_BIN_DIRS.has(commandName.slice(0, slash));
 }
 
 function classifyScript(
