@@ -46,7 +46,7 @@ export async function appendMessage(
   message: NewMessage,
   now = new Date(),
 ): Promise<StoredMessage> {
-  const row = await db
+  const inserted = await db
     .insertInto("messages")
     .values({
       session_id: message.sessionId,
@@ -59,8 +59,22 @@ export async function appendMessage(
       platform_event_id: message.platformEventId ?? null,
       created_at: now,
     })
+    .onConflict((oc) =>
+      oc.columns(["session_id", "platform_event_id"]).where("platform_event_id", "is not", null).doNothing(),
+    )
     .returningAll()
-    .executeTakeFirstOrThrow();
+    .executeTakeFirst();
+  // A redelivered chat event: the message is already stored, once.
+  if (!inserted) {
+    const existing = await db
+      .selectFrom("messages")
+      .selectAll()
+      .where("session_id", "=", message.sessionId)
+      .where("platform_event_id", "=", message.platformEventId ?? "")
+      .executeTakeFirstOrThrow();
+    return toStored(existing);
+  }
+  const row = inserted;
   if (message.role === "user") {
     await db
       .updateTable("sessions")
