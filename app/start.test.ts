@@ -1,38 +1,21 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { fileURLToPath } from "node:url";
+import { runCli } from "../test-support/run-cli.ts";
 
-const CLI = fileURLToPath(new URL("./cli.ts", import.meta.url));
-
-/** Runs the CLI as a user would, with no configuration beyond a fresh data folder. */
-function runCli(args: string[], input: string, env: Record<string, string>) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
+/** The CLI with no configuration beyond what the test passes. */
+const run = (args: string[], input: string, env: Record<string, string>) =>
+  runCli(args, {
+    stdin: input,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "/tmp", ...env },
   });
-}
 
 test("`oikos start` with no configuration: help, status on PGlite and the in-process queue, clean exit", async () => {
   const dataDir = mkdtempSync(join(tmpdir(), "oikos-start-"));
   try {
-    const first = await runCli(["start"], "!help\n!status\n", {
+    const first = await run(["start"], "!help\n!status\n", {
       OIKOS_DATA_DIR: dataDir,
       OIKOS_LOG_LEVEL: "warn",
     });
@@ -44,7 +27,7 @@ test("`oikos start` with no configuration: help, status on PGlite and the in-pro
     assert.match(first.stdout, /model:\s+not configured/);
 
     // A second start on the same data folder applies no migration again and still works.
-    const second = await runCli(["start"], "!status\n", { OIKOS_DATA_DIR: dataDir, OIKOS_LOG_LEVEL: "info" });
+    const second = await run(["start"], "!status\n", { OIKOS_DATA_DIR: dataDir, OIKOS_LOG_LEVEL: "info" });
     assert.equal(second.code, 0, second.stderr);
     assert.doesNotMatch(second.stderr, /database migrated/);
     assert.match(second.stdout, /PGlite/);
@@ -54,13 +37,13 @@ test("`oikos start` with no configuration: help, status on PGlite and the in-pro
 });
 
 test("a bad configuration value stops start-up with the key named", async () => {
-  const result = await runCli(["start"], "", { OIKOS_HTTP_PORT: "eighty", OIKOS_DATA_DIR: tmpdir() });
+  const result = await run(["start"], "", { OIKOS_HTTP_PORT: "eighty", OIKOS_DATA_DIR: tmpdir() });
   assert.equal(result.code, 1);
   assert.match(result.stderr, /http\.port \(env OIKOS_HTTP_PORT\)/);
 });
 
 test("unknown commands are refused with the list of known ones", async () => {
-  const result = await runCli(["frobnicate"], "", {});
+  const result = await run(["frobnicate"], "", {});
   assert.equal(result.code, 2);
   assert.match(result.stderr, /unknown command "frobnicate".*start/);
 });

@@ -1,44 +1,24 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { fileURLToPath } from "node:url";
 import { openStore } from "../../store/connect.ts";
 import { claimExecution, createExecution } from "../../store/executions.ts";
 import { migrateToLatest } from "../../store/migrate.ts";
+import { runCli } from "../../test-support/run-cli.ts";
 
-const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
-
-function runCli(
-  args: string[],
-  dataDir: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, "sweep", ...args], {
-      stdio: ["ignore", "pipe", "pipe"],
-      // embedded PGlite in dataDir, in-process queue, whatever the test run's environment says
-      env: {
-        ...process.env,
-        OIKOS_DATA_DIR: dataDir,
-        DATABASE_URL: "",
-        REDIS_URL: "",
-        OIKOS_LOG_LEVEL: "warn",
-      },
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
+/** `oikos sweep …` on embedded PGlite in dataDir and the in-process queue, whatever the run's environment says. */
+const sweep = (args: string[], dataDir: string) =>
+  runCli(["sweep", ...args], {
+    env: {
+      ...process.env,
+      OIKOS_DATA_DIR: dataDir,
+      DATABASE_URL: "",
+      REDIS_URL: "",
+      OIKOS_LOG_LEVEL: "warn",
+    },
   });
-}
 
 test("oikos sweep stale reports each execution it changed; an unknown kind is a usage error", {
   timeout: 120_000,
@@ -62,7 +42,7 @@ test("oikos sweep stale reports each execution it changed; an unknown kind is a 
     await claimExecution(store.db, row.id, "dead-worker", new Date(Date.now() - 3_600_000));
     await store.close();
 
-    const swept = await runCli(["stale", "--json"], dir);
+    const swept = await sweep(["stale", "--json"], dir);
     assert.equal(swept.code, 0, swept.stderr);
     const reports = JSON.parse(swept.stdout.trim().split("\n").at(-1) as string) as {
       kind: string;
@@ -74,7 +54,7 @@ test("oikos sweep stale reports each execution it changed; an unknown kind is a 
     );
     assert.match(reports[0]!.items[0]!.subject, new RegExp(row.id));
 
-    const bogus = await runCli(["bogus"], dir);
+    const bogus = await sweep(["bogus"], dir);
     assert.equal(bogus.code, 2);
     assert.match(bogus.stderr, /Unknown sweep "bogus"/);
   } finally {

@@ -1,10 +1,9 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { fileURLToPath } from "node:url";
+import { runCli } from "../../test-support/run-cli.ts";
 import {
   match,
   type ScriptedModelServer,
@@ -12,10 +11,9 @@ import {
 } from "../../test-support/scripted-model/index.ts";
 
 // The issue's terminal acceptance: a scripted conversation piped into the embedded default
-// (`oikos start`: PGlite, in-process queue, terminal chat) with the scripted test model. The
+// (`oikos chat`: PGlite, in-process queue, terminal chat) with the scripted test model. The
 // operator sees the plan card, approves it with `+1`, sees the execution result on the card and
 // the completion summary as a threaded reply; the command really ran on the local target.
-const CLI = fileURLToPath(new URL("../../app/cli.ts", import.meta.url));
 
 let dir = "";
 let model: ScriptedModelServer;
@@ -97,10 +95,7 @@ after(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function cli(
-  args: string[],
-  input: string,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function cli(args: string[], input: string) {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     OIKOS_DATA_DIR: join(dir, "data"),
@@ -112,20 +107,7 @@ function cli(
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
   delete env.OIKOS_CONFIG;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: dir, env, stdio: ["pipe", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (c: Buffer) => {
-      stdout += c.toString();
-    });
-    child.stderr.on("data", (c: Buffer) => {
-      stderr += c.toString();
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(input);
-  });
+  return runCli(args, { stdin: input, env, cwd: dir });
 }
 
 test("printf a conversation: plan card, +1 approves, the execution result, the threaded summary", async () => {
