@@ -7,9 +7,8 @@ import { MatrixDouble } from "../../test-support/matrix-double/matrix-double.ts"
 import { CardRenderer } from "../core/card-renderer.ts";
 import { type ChatHarness, createChatHarness, requestExecutionApproval } from "../testing/chat-harness.ts";
 import { eventually } from "../testing/eventually.ts";
-import { KvStorageProvider } from "./kv-storage-provider.ts";
-import { MatrixAdapter } from "./matrix-adapter.ts";
-import { SdkMatrixApi } from "./matrix-api.ts";
+import { startMatrixBot } from "../testing/matrix-bot.ts";
+import type { MatrixAdapter } from "./matrix-adapter.ts";
 
 const BOT = "@oikos:double.test";
 const ALICE = "@alice:double.test";
@@ -26,24 +25,11 @@ describe("matrix: failures of single calls", () => {
   let botToken = "";
 
   const startAdapter = async () => {
-    const storage = new KvStorageProvider(h.store.db, "bot");
-    const api = new SdkMatrixApi({
-      homeserverUrl: double.url,
+    adapter = await startMatrixBot(h, double, {
       accessToken: botToken,
-      storage,
-      logger: silentLogger(),
-    });
-    adapter = new MatrixAdapter({
-      api,
-      storage,
       rooms: [room, lateRoom, startRoom],
       allowedInviters: [ALICE],
-      logger: silentLogger(),
-      syncTimeoutMs: 5_000,
-      retry: { baseDelayMs: 10 },
     });
-    h.adapters.set("matrix", adapter);
-    await adapter.start((e) => h.core.handle(e));
   };
 
   before(async () => {

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { silentLogger } from "../../app/logger.ts";
 import { MatrixDouble } from "../../test-support/matrix-double/matrix-double.ts";
 import {
   type ChatHarness,
@@ -10,9 +9,9 @@ import {
   requestExecutionApproval,
 } from "../testing/chat-harness.ts";
 import { eventually } from "../testing/eventually.ts";
+import { startMatrixBot } from "../testing/matrix-bot.ts";
 import { KvStorageProvider } from "./kv-storage-provider.ts";
-import { ENCRYPTED_ROOM_NOTICE, MatrixAdapter } from "./matrix-adapter.ts";
-import { SdkMatrixApi } from "./matrix-api.ts";
+import { ENCRYPTED_ROOM_NOTICE, type MatrixAdapter } from "./matrix-adapter.ts";
 
 const BOT = "@oikos:double.test";
 const ALICE = "@alice:double.test";
@@ -30,24 +29,11 @@ describe("matrix adapter against the homeserver double", () => {
   let botToken = "";
 
   const startAdapter = async () => {
-    const storage = new KvStorageProvider(h.store.db, "bot");
-    const api = new SdkMatrixApi({
-      homeserverUrl: double.url,
+    adapter = await startMatrixBot(h, double, {
       accessToken: botToken,
-      storage,
-      logger: silentLogger(),
-    });
-    adapter = new MatrixAdapter({
-      api,
-      storage,
       rooms: [room, encryptedRoom],
       allowedInviters: [ALICE],
-      logger: silentLogger(),
-      syncTimeoutMs: 5_000,
-      retry: { baseDelayMs: 10 },
     });
-    h.adapters.set("matrix", adapter);
-    await adapter.start((e) => h.core.handle(e));
   };
   let encryptedRoom = "";
 

@@ -1,14 +1,12 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { silentLogger } from "../../app/logger.ts";
 import { createExecutionApproval } from "../../store/approvals.ts";
 import { createExecution } from "../../store/executions.ts";
 import { MatrixDouble } from "../../test-support/matrix-double/matrix-double.ts";
 import { type ChatHarness, createChatHarness, proposePlan, queuedJobs } from "../testing/chat-harness.ts";
 import { eventually } from "../testing/eventually.ts";
-import { KvStorageProvider } from "./kv-storage-provider.ts";
-import { MatrixAdapter } from "./matrix-adapter.ts";
-import { SdkMatrixApi } from "./matrix-api.ts";
+import { startMatrixBot } from "../testing/matrix-bot.ts";
+import type { MatrixAdapter } from "./matrix-adapter.ts";
 
 const BOT = "@oikos:double.test";
 const ALICE = "@alice:double.test"; // global admin: the fleet-wide person
@@ -37,25 +35,12 @@ describe("matrix: per-room operators, admins and power level", () => {
       admins: [ALICE],
       rooms: { [roomA]: { operators: [ERIN], admins: [DAVE], minPowerLevel: 50 } },
     });
-    const storage = new KvStorageProvider(h.store.db, "bot");
-    const api = new SdkMatrixApi({
-      homeserverUrl: double.url,
+    adapter = await startMatrixBot(h, double, {
       accessToken: botToken,
-      storage,
-      logger: silentLogger(),
-    });
-    adapter = new MatrixAdapter({
-      api,
-      storage,
       rooms: [roomA, roomB],
       allowedInviters: [ALICE],
       roomInviters: { [roomA]: [ERIN, DAVE] },
-      logger: silentLogger(),
-      syncTimeoutMs: 5_000,
-      retry: { baseDelayMs: 10 },
     });
-    h.adapters.set("matrix", adapter);
-    await adapter.start((e) => h.core.handle(e));
     double.invite(roomA, DAVE, BOT);
     double.invite(roomB, ALICE, BOT);
     await eventually("joined both rooms", () =>
