@@ -1,6 +1,7 @@
 import { agentCapability } from "../agent/capability.ts";
 import { chatCapability } from "../bot/capability.ts";
 import { CommandRegistry, type Roles } from "../bot/core/bot-commands.ts";
+import { helpCommand } from "../bot/core/help-command.ts";
 import { executionCapability } from "../jobs/execution/capability.ts";
 import { mcpCapability } from "../mcp-server/capability.ts";
 import type { CommandIO } from "./command-module.ts";
@@ -64,12 +65,7 @@ export async function compose(runtime: Runtime, role: ProcessRole): Promise<Comp
         ? "The agent is not wired into this build yet; only `!` commands work."
         : "No model is configured, so I can only run `!` commands. Set OPENAI_BASE_URL, OPENAI_API_KEY and OIKOS_MODEL (see README) and start again.",
   };
-  ctx.commands.add({
-    name: "help",
-    summary: "list commands",
-    permission: "anyone",
-    run: async () => ctx.commands.helpText(),
-  });
+  ctx.commands.add(helpCommand(ctx.commands));
   ctx.commands.add(statusCommand(runtime, ctx));
   const started: { name: string; stop(): Promise<void> }[] = [];
   try {

@@ -46,13 +46,22 @@ export async function serve(io: CommandIO, options: ServeOptions): Promise<numbe
       await Promise.race([composition.ctx.runTerminal(io), stopSignal.promise]);
     } else if (options.terminal) {
       const user = config.chat.shell.user;
-      const ctx = { user, platform: "shell", room: "terminal", thread: null };
+      const ctx = {
+        user,
+        platform: "shell",
+        room: "terminal",
+        thread: null,
+        fleetWide: true,
+        threadLink: () => undefined,
+      };
       const chat = runTerminalChat({
         input: io.stdin,
         output: io.stdout,
-        onLine: async (line) =>
-          (await composition.ctx.commands.dispatch(line, ctx, composition.ctx.roles)) ??
-          composition.ctx.onTerminalMessage(user, line),
+        onLine: async (line) => {
+          const reply = await composition.ctx.commands.dispatch(line, ctx, composition.ctx.roles);
+          if (reply === null) return composition.ctx.onTerminalMessage(user, line);
+          return typeof reply === "string" ? reply : reply.text;
+        },
       });
       await Promise.race([chat, stopSignal.promise]);
     } else {

@@ -1,12 +1,13 @@
-import type { BotCommand } from "../bot/core/bot-commands.ts";
+import { type BotCommand, defineCommand } from "../bot/core/bot-commands.ts";
 import type { ComposeContext } from "./compose.ts";
 import { safeUrl } from "./config.ts";
 import type { Runtime } from "./runtime.ts";
 
 /** `!status`: what this process runs on. Never prints a key, token or password. */
 export function statusCommand(runtime: Runtime, ctx: ComposeContext): BotCommand {
-  return {
+  return defineCommand({
     name: "status",
+    args: {},
     summary: "database, queue, chat adapters and model endpoint",
     permission: "anyone",
     async run() {
@@ -25,5 +26,5 @@ export function statusCommand(runtime: Runtime, ctx: ComposeContext): BotCommand
         `  http:      ${config.http.enabled ? `${config.http.host}:${config.http.port}` : "disabled (set OIKOS_HTTP_PORT)"}`,
       ].join("\n");
     },
-  };
+  });
 }

@@ -23,11 +23,7 @@ export const chatCapability: Capability = {
   async start(runtime: Runtime, ctx: ComposeContext) {
     const { config, db, queue, events, logger } = runtime;
     const access = new RoomAccess(roomAccessConfig(config.chat));
-    const fleetWide = (user: string) => access.isFleetWide(user);
-    ctx.commands
-      .add(sweepCommand(queue))
-      .add(approvalsCommand(db, fleetWide))
-      .add(cancelCommand(db, fleetWide));
+    ctx.commands.add(sweepCommand(queue)).add(approvalsCommand(db)).add(cancelCommand(db));
     if (ctx.role === "worker" || ctx.role === "mcp") return undefined;
     const deps: ChatCoreDeps = {
       db,

@@ -3,43 +3,33 @@ import type { QueuePort } from "../../jobs/queue/port.ts";
 import { cancelPendingExecution } from "../../store/consent.ts";
 import { requestCancel } from "../../store/executions.ts";
 import type { Database } from "../../store/schema.ts";
-import type { BotCommand } from "./bot-commands.ts";
+import { type BotCommand, defineCommand } from "./bot-commands.ts";
+import { choice, optionalWord } from "./command-args.ts";
 
-/**
- * Whether `user` acts for the whole fleet (listed in the global operator/admin lists). People
- * named only for a room (`chat.rooms`) see and cancel only that room's work.
- */
-export type FleetWide = (user: string) => boolean;
+// People named only for a room (`chat.rooms`) see and cancel only that room's work; fleet-wide
+// people (the global operator/admin lists) every room's (CommandContext.fleetWide).
 
-const SWEEP_KINDS = ["stale", "approvals", "idle", "all"] as const;
-type SweepKind = (typeof SWEEP_KINDS)[number];
+const SWEEP_KINDS = ["all", "stale", "approvals", "idle"] as const;
 
-/** `!oikos sweep [stale|approvals|idle|all]`: queues the sweep job (admin only). */
+/** `!oikos sweep [all|stale|approvals|idle]`: queues the sweep job (admin only). */
 export function sweepCommand(queue: QueuePort): BotCommand {
-  return {
+  return defineCommand({
     name: "sweep",
-    args: "[stale|approvals|idle|all]",
+    args: { kind: choice(SWEEP_KINDS, "which sweep (default all)", "all") },
     summary: "clean up stale executions, orphaned approvals, idle sessions",
     permission: "admin",
-    async run(_ctx, args) {
-      const kind = (args[0] ?? "all").toLowerCase();
-      if (!SWEEP_KINDS.includes(kind as SweepKind)) {
-        return `Unknown sweep \`${kind}\`. Use one of: ${SWEEP_KINDS.join(", ")}.`;
-      }
-      const jobId = await queue.enqueue(
-        "sweep",
-        { kind: kind as SweepKind },
-        { jobId: `sweep:${kind}:manual` },
-      );
+    async run(_ctx, { kind }) {
+      const jobId = await queue.enqueue("sweep", { kind }, { jobId: `sweep:${kind}:manual` });
       return `Sweep \`${kind}\` queued (job ${jobId}); its results go to the log and the audit trail.`;
     },
-  };
+  });
 }
 
 /** `!oikos approvals`: pending approvals, oldest first: every room's for fleet-wide people, else this room's. */
-export function approvalsCommand(db: Kysely<Database>, fleetWide: FleetWide): BotCommand {
-  return {
+export function approvalsCommand(db: Kysely<Database>): BotCommand {
+  return defineCommand({
     name: "approvals",
+    args: {},
     summary: "list pending approvals",
     permission: "operator",
     async run(ctx) {
@@ -47,7 +37,7 @@ export function approvalsCommand(db: Kysely<Database>, fleetWide: FleetWide): Bo
         .selectFrom("approvals")
         .innerJoin("sessions", "sessions.id", "approvals.session_id")
         .leftJoin("executions", "executions.id", "approvals.execution_id");
-      if (!fleetWide(ctx.user)) {
+      if (!ctx.fleetWide) {
         query = query.where("sessions.platform", "=", ctx.platform).where("sessions.room", "=", ctx.room);
       }
       const rows = await query
@@ -73,21 +63,20 @@ export function approvalsCommand(db: Kysely<Database>, fleetWide: FleetWide): Bo
       });
       return [`Pending approvals (${rows.length}):`, ...lines].join("\n");
     },
-  };
+  });
 }
 
 /**
  * `!oikos cancel <execution>`: cancels a waiting execution, or asks a running one to stop. A
  * room admin can cancel only what that room's sessions started.
  */
-export function cancelCommand(db: Kysely<Database>, fleetWide: FleetWide): BotCommand {
-  return {
+export function cancelCommand(db: Kysely<Database>): BotCommand {
+  return defineCommand({
     name: "cancel",
-    args: "<execution>",
+    args: { execution: optionalWord("execution", "the execution id (see `!approvals` or `!task <id>`)") },
     summary: "cancel an execution that is waiting or running",
     permission: "admin",
-    async run(ctx, args) {
-      const id = args[0];
+    async run(ctx, { execution: id }) {
       if (!id) return "Usage: `!oikos cancel <execution id>` (see `!oikos approvals`).";
       const execution = await db
         .selectFrom("executions")
@@ -96,7 +85,7 @@ export function cancelCommand(db: Kysely<Database>, fleetWide: FleetWide): BotCo
         .where("executions.id", "=", id)
         .executeTakeFirst();
       const inThisRoom = execution?.platform === ctx.platform && execution?.room === ctx.room;
-      if (!execution || (!fleetWide(ctx.user) && !inThisRoom))
+      if (!execution || (!ctx.fleetWide && !inThisRoom))
         return `There is no execution \`${id}\` in this room.`;
       if (await cancelPendingExecution(db, id, ctx.user))
         return `Execution \`${id}\` cancelled (it had not started).`;
@@ -104,5 +93,5 @@ export function cancelCommand(db: Kysely<Database>, fleetWide: FleetWide): BotCo
         return `Execution \`${id}\` is running; asked its worker to stop it.`;
       return `Execution \`${id}\` is ${execution.status}; nothing to cancel.`;
     },
-  };
+  });
 }

@@ -60,4 +60,6 @@ export interface ChatAdapter {
   powerLevel?(room: string, user: string): Promise<number | undefined>;
   /** Membership of a platform user group (Slack S…), for operators by group; ids are checked first. */
   isInUserGroup?(user: string, group: string): Promise<boolean>;
+  /** A link that opens a thread (its root message), for task listings; undefined where there is none. */
+  threadLink?(room: string, thread: string): string | undefined;
 }

@@ -3,7 +3,7 @@ import type { Session } from "../../store/schema.ts";
 import { createSession, findSessionByThread, touchSession } from "../../store/sessions.ts";
 import type { AccessLevel } from "./access.ts";
 import { shouldRefuse } from "./access.ts";
-import { parseCommand } from "./bot-commands.ts";
+import { type CommandContext, type CommandReply, parseCommand } from "./bot-commands.ts";
 import { reactionKind } from "./card.ts";
 import { CardRefs } from "./card-refs.ts";
 import type { ChatAdapter, Inbound } from "./chat-adapter.ts";
@@ -72,21 +72,54 @@ export class ChatCore {
     }
     const command = parseCommand(event.text);
     if (event.kind === "command" || command) {
-      const answer = await this.#runCommand(event, level);
-      if (answer) await adapter.post(event.room, thread, { text: answer });
+      const reply = await this.#runCommand(event, level);
+      if (reply !== null) await this.#postReply(adapter, event.room, thread, reply);
       return;
     }
     await this.#onMessage(adapter, event, event.thread);
   }
 
-  async #runCommand(event: Inbound & { text: string }, level: AccessLevel): Promise<string | null> {
+  async #runCommand(event: Inbound & { text: string }, level: AccessLevel): Promise<CommandReply | null> {
     const text = event.kind === "command" && !/^[!/]/.test(event.text.trim()) ? `!${event.text}` : event.text;
     const thread = "thread" in event ? event.thread : null;
-    return this.#deps.commands.dispatch(
-      text,
-      { user: event.user, platform: event.platform, room: event.room, thread },
-      { isOperator: () => level !== "none", isAdmin: () => level === "admin" },
-    );
+    const ctx: CommandContext = {
+      user: event.user,
+      platform: event.platform,
+      room: event.room,
+      thread,
+      fleetWide: this.#deps.access.isFleetWide(event.user),
+      threadLink: (platform, room, root) => this.#adapters.get(platform)?.threadLink?.(room, root),
+    };
+    try {
+      return await this.#deps.commands.dispatch(text, ctx, {
+        isOperator: () => level !== "none",
+        isAdmin: () => level === "admin",
+      });
+    } catch (error) {
+      // Two texts: the detail for the log, a short one for the room.
+      this.#deps.logger.error(
+        { err: error, command: text.slice(0, 200), user: event.user },
+        "chat command failed",
+      );
+      return `That command failed (${error instanceof Error ? error.message : String(error)}). The details are in the log.`;
+    }
+  }
+
+  /** A command's answer, then its cards (registered, so a reaction on one finds what it shows). */
+  async #postReply(
+    adapter: ChatAdapter,
+    room: string,
+    thread: string | null,
+    reply: CommandReply,
+  ): Promise<void> {
+    const text = typeof reply === "string" ? reply : reply.text;
+    if (text) await adapter.post(room, thread, { text });
+    if (typeof reply === "string") return;
+    for (const { card, kind, subjectId } of reply.cards ?? []) {
+      const ref = await adapter.post(room, thread, { card });
+      await this.#cards.save({ ref, kind, sessionId: null, subjectId });
+      if (!adapter.prefersButtons) for (const key of card.reactions ?? []) await adapter.react(ref, key);
+    }
   }
 
   async #onMessage(

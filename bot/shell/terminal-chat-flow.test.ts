@@ -285,7 +285,7 @@ describe("terminal chat through the core", () => {
     await terminal.send("!as bob");
     take();
     await terminal.send("!oikos sweep all");
-    assert.match(take(), /`!sweep` is for admins; bob is not one/);
+    assert.match(take(), /`!sweep` is for admins, and bob is not an admin here/);
     assert.equal((await queuedJobs(h, "sweep")).length, 1);
   });
 });

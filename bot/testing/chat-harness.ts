@@ -20,6 +20,7 @@ import { CardRenderer } from "../core/card-renderer.ts";
 import type { ChatAdapter } from "../core/chat-adapter.ts";
 import { ChatCore } from "../core/chat-core.ts";
 import type { ChatCoreDeps } from "../core/core-deps.ts";
+import { helpCommand } from "../core/help-command.ts";
 
 /**
  * The chat core wired to real parts (a fresh database, the in-process queue, the event bus) for
@@ -44,15 +45,9 @@ export async function createChatHarness(access: RoomAccessConfig): Promise<ChatH
   const redisUrl = redisTestUrl();
   const events = createEventBus(redisUrl ? { redisUrl, prefix: redisTestPrefix(import.meta.url) } : {});
   const commands = new CommandRegistry();
-  commands.add({
-    name: "help",
-    summary: "list commands",
-    permission: "anyone",
-    run: async () => commands.helpText(),
-  });
+  commands.add(helpCommand(commands));
   const roomAccess = new RoomAccess(access);
-  const fleetWide = (user: string) => roomAccess.isFleetWide(user);
-  commands.add(sweepCommand(queue)).add(approvalsCommand(db, fleetWide)).add(cancelCommand(db, fleetWide));
+  commands.add(sweepCommand(queue)).add(approvalsCommand(db)).add(cancelCommand(db));
   const logger = silentLogger();
   const deps: ChatCoreDeps = {
     db,
