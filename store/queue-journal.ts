@@ -3,7 +3,7 @@ import type { Database } from "./schema.ts";
 
 // Implements jobs/queue/journal.ts `JobJournal` structurally (store/ imports nothing above it).
 
-type Status = "waiting" | "active" | "done" | "failed" | "interrupted";
+type Status = "waiting" | "active" | "done" | "failed" | "interrupted" | "cancelled";
 
 export interface QueueJournalRow {
   id: string;
@@ -83,6 +83,15 @@ export class KyselyJobJournal {
       .execute();
   }
 
+  async markCancelled(id: string, reason: string): Promise<void> {
+    await this.#db
+      .updateTable("queue_jobs")
+      .set({ status: "cancelled", last_error: reason, ...touch })
+      .where("id", "=", id)
+      .where("status", "=", "waiting")
+      .execute();
+  }
+
   async loadUnfinished(): Promise<QueueJournalRow[]> {
     const rows = await this.#db
       .selectFrom("queue_jobs")
@@ -106,7 +115,7 @@ export class KyselyJobJournal {
   async pruneFinished(olderThan: Date): Promise<number> {
     const result = await this.#db
       .deleteFrom("queue_jobs")
-      .where("status", "=", "done")
+      .where("status", "in", ["done", "cancelled"])
       .where("updated_at", "<", olderThan)
       .executeTakeFirst();
     return Number(result.numDeletedRows);

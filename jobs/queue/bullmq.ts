@@ -4,6 +4,8 @@ import { type QueueName, type QueuePayload, queueNames } from "../contracts.ts";
 import { QueueClosedError, UnrecoverableJobError } from "./errors.ts";
 import { parsePayload } from "./payload.ts";
 import {
+  checkRepeat,
+  cronFireJobId,
   DEFAULT_BACKOFF_MS,
   DEFAULT_GRACE_MS,
   type EnqueueOptions,
@@ -116,19 +118,51 @@ export class BullmqQueue implements QueuePort {
   async repeat<Q extends QueueName>(queue: Q, data: QueuePayload<Q>, options: RepeatOptions): Promise<void> {
     if (this.#closing) throw new QueueClosedError(`schedule "${options.key}"`);
     const payload = parsePayload(queue, data);
-    if (!(options.everyMs > 0)) throw new RangeError(`repeat "${options.key}": everyMs must be > 0`);
-    await this.#queue(queue).upsertJobScheduler(
-      options.key,
-      { every: options.everyMs },
-      { name: queue, data: payload, opts: { removeOnComplete: true, removeOnFail: KEEP_FAILED } },
-    );
+    checkRepeat(options);
+    // A key moved to another queue must not keep firing on the old one.
+    for (const other of queueNames) {
+      if (other !== queue) await this.#queue(other).removeJobScheduler(options.key);
+    }
+    const schedule =
+      "cron" in options
+        ? { pattern: options.cron, ...(options.tz ? { tz: options.tz } : {}) }
+        : { every: options.everyMs };
+    // A cron fire that fell due while no worker ran is dropped by the upsert below (it plans the
+    // next fire from now); like the in-process queue, run it once instead, under its own fire id.
+    const previous = "cron" in options ? await this.#queue(queue).getJobScheduler(options.key) : undefined;
+    const missed =
+      "cron" in options && previous?.pattern === options.cron && (previous.next ?? Infinity) < Date.now();
+    await this.#queue(queue).upsertJobScheduler(options.key, schedule, {
+      name: queue,
+      data: payload,
+      opts: { removeOnComplete: true, removeOnFail: KEEP_FAILED },
+    });
+    if (missed && previous?.next) {
+      await this.enqueue(queue, payload, { jobId: cronFireJobId(options.key, new Date(previous.next)) });
+    }
+  }
+
+  async unrepeat(key: string): Promise<boolean> {
+    let removed = false;
+    for (const queue of queueNames) {
+      if (await this.#queue(queue).removeJobScheduler(key)) removed = true;
+    }
+    return removed;
   }
 
   async listRepeats(): Promise<RepeatInfo[]> {
     const all: RepeatInfo[] = [];
     for (const queue of queueNames) {
       for (const scheduler of await this.#queue(queue).getJobSchedulers()) {
-        all.push({ key: scheduler.key, queue, everyMs: Number(scheduler.every) });
+        const info: RepeatInfo = {
+          key: scheduler.key,
+          queue,
+          next: scheduler.next ? new Date(scheduler.next) : null,
+        };
+        if (scheduler.pattern) info.cron = scheduler.pattern;
+        else info.everyMs = Number(scheduler.every);
+        if (scheduler.tz) info.tz = scheduler.tz;
+        all.push(info);
       }
     }
     return all;

@@ -1,10 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { isQueueName, type QueueName, type QueuePayload } from "../contracts.ts";
+import { nextCronFire } from "./cron.ts";
 import { InvalidJobPayloadError, QueueClosedError, UnrecoverableJobError } from "./errors.ts";
 import { createMemoryJobJournal, type JobJournal, type JournalJob } from "./journal.ts";
 import { parsePayload } from "./payload.ts";
 import {
   backoffDelay,
+  checkRepeat,
+  cronFireJobId,
   DEFAULT_BACKOFF_MS,
   DEFAULT_GRACE_MS,
   type EnqueueOptions,
@@ -32,6 +35,22 @@ interface Registration {
   handler: JobHandler<unknown>;
   concurrency: number;
   onInterrupted?: RegisterOptions<unknown>["onInterrupted"];
+}
+
+interface IntervalRepeat {
+  key: string;
+  queue: QueueName;
+  everyMs: number;
+  data: unknown;
+  timer?: NodeJS.Timeout;
+}
+
+interface CronRepeat {
+  key: string;
+  queue: QueueName;
+  cron: string;
+  tz?: string;
+  data: unknown;
 }
 
 interface LiveJob {
@@ -65,7 +84,8 @@ export class InProcessQueue implements QueuePort {
   readonly #ready = new Map<QueueName, LiveJob[]>();
   readonly #running = new Map<QueueName, number>();
   readonly #runs = new Set<Promise<void>>();
-  readonly #repeats = new Map<string, RepeatInfo & { data: unknown; timer?: NodeJS.Timeout }>();
+  readonly #repeats = new Map<string, IntervalRepeat>();
+  readonly #cronRepeats = new Map<string, CronRepeat>();
   #pruneTimer?: NodeJS.Timeout;
   #started = false;
   #closing: Promise<void> | null = null;
@@ -95,6 +115,15 @@ export class InProcessQueue implements QueuePort {
     data: QueuePayload<Q>,
     options: EnqueueOptions = {},
   ): Promise<string> {
+    return this.#add(queue, data, options, Date.now() + Math.max(0, options.delayMs ?? 0));
+  }
+
+  async #add<Q extends QueueName>(
+    queue: Q,
+    data: QueuePayload<Q>,
+    options: EnqueueOptions,
+    runAt: number,
+  ): Promise<string> {
     if (this.#closing) throw new QueueClosedError(`enqueue a "${queue}" job`);
     const payload = parsePayload(queue, data);
     const id = options.jobId ?? randomUUID();
@@ -107,7 +136,7 @@ export class InProcessQueue implements QueuePort {
       attempts: 0,
       maxAttempts: Math.max(1, options.attempts ?? 1),
       backoffMs: options.backoffMs ?? DEFAULT_BACKOFF_MS,
-      runAt: Date.now() + Math.max(0, options.delayMs ?? 0),
+      runAt,
     };
     this.#live.set(id, job);
     try {
@@ -123,14 +152,38 @@ export class InProcessQueue implements QueuePort {
   async repeat<Q extends QueueName>(queue: Q, data: QueuePayload<Q>, options: RepeatOptions): Promise<void> {
     if (this.#closing) throw new QueueClosedError(`schedule "${options.key}"`);
     const payload = parsePayload(queue, data);
-    if (!(options.everyMs > 0)) throw new RangeError(`repeat "${options.key}": everyMs must be > 0`);
-    clearInterval(this.#repeats.get(options.key)?.timer);
+    checkRepeat(options);
+    await this.unrepeat(options.key, { keepPendingFire: "cron" in options });
+    if ("cron" in options) {
+      const repeat: CronRepeat = { key: options.key, queue, cron: options.cron, data: payload };
+      if (options.tz) repeat.tz = options.tz;
+      this.#cronRepeats.set(options.key, repeat);
+      if (this.#started) await this.#armCron(repeat);
+      return;
+    }
     this.#repeats.set(options.key, { key: options.key, queue, everyMs: options.everyMs, data: payload });
     if (this.#started) this.#startRepeat(options.key);
   }
 
+  async unrepeat(key: string, options: { keepPendingFire?: boolean } = {}): Promise<boolean> {
+    clearInterval(this.#repeats.get(key)?.timer);
+    const known = this.#repeats.delete(key) || this.#cronRepeats.delete(key);
+    if (!options.keepPendingFire) await this.#cancelFires(key, () => true, "the schedule was removed");
+    return known;
+  }
+
   async listRepeats(): Promise<RepeatInfo[]> {
-    return [...this.#repeats.values()].map(({ key, queue, everyMs }) => ({ key, queue, everyMs }));
+    const intervals = [...this.#repeats.values()].map(
+      ({ key, queue, everyMs }): RepeatInfo => ({ key, queue, everyMs, next: null }),
+    );
+    const crons = [...this.#cronRepeats.values()].map((repeat): RepeatInfo => {
+      const info: RepeatInfo = { key: repeat.key, queue: repeat.queue, cron: repeat.cron, next: null };
+      if (repeat.tz) info.tz = repeat.tz;
+      const pending = this.#pendingFires(repeat.key).map((job) => job.runAt);
+      info.next = new Date(pending.length > 0 ? Math.min(...pending) : this.#nextFire(repeat).getTime());
+      return info;
+    });
+    return [...intervals, ...crons];
   }
 
   async start(): Promise<void> {
@@ -153,6 +206,7 @@ export class InProcessQueue implements QueuePort {
       }
     }
     for (const key of this.#repeats.keys()) this.#startRepeat(key);
+    for (const repeat of this.#cronRepeats.values()) await this.#armCron(repeat);
     await this.#prune();
     this.#pruneTimer = setInterval(() => void this.#prune(), HOUR_MS);
     this.#pruneTimer.unref();
@@ -223,6 +277,8 @@ export class InProcessQueue implements QueuePort {
     job.controller = controller;
     job.state = "active";
     job.attempts += 1;
+    const cron = this.#cronOf(job);
+    if (cron) await this.#armCron(cron, new Date(Math.max(Date.now(), job.runAt)));
     let failure: { error: unknown } | null = null;
     try {
       await this.#journal.markActive(job.id);
@@ -290,13 +346,59 @@ export class InProcessQueue implements QueuePort {
     if (!repeat || this.#closing) return;
     clearInterval(repeat.timer);
     repeat.timer = setInterval(() => {
-      this.enqueue(repeat.queue as QueueName, repeat.data as never, { jobId: `repeat:${key}` }).catch(
-        (error: unknown) => {
-          if (!(error instanceof QueueClosedError))
-            this.#onError(error, infraFailure(repeat.queue, `repeat:${key}`));
-        },
-      );
+      this.enqueue(repeat.queue, repeat.data as never, { jobId: `repeat:${key}` }).catch((error: unknown) => {
+        if (!(error instanceof QueueClosedError))
+          this.#onError(error, infraFailure(repeat.queue, `repeat:${key}`));
+      });
     }, repeat.everyMs);
+  }
+
+  /**
+   * The durable timer of a cron repeat is its next fire as a delayed job in the journal. Arming
+   * is idempotent (the job id is the fire time), so a restart that arms again adds nothing;
+   * a pending fire at another future time (the expression changed) is cancelled. A fire whose
+   * time passed while no process ran stays and runs once at start.
+   */
+  async #armCron(repeat: CronRepeat, after = new Date()): Promise<void> {
+    if (this.#closing) return;
+    const next = this.#nextFire(repeat, after);
+    const id = cronFireJobId(repeat.key, next);
+    try {
+      await this.#cancelFires(
+        repeat.key,
+        (job) => job.id !== id && job.runAt > after.getTime(),
+        "the schedule changed",
+      );
+      await this.#add(repeat.queue, repeat.data as never, { jobId: id }, next.getTime());
+    } catch (error) {
+      if (!(error instanceof QueueClosedError)) this.#onError(error, infraFailure(repeat.queue, id));
+    }
+  }
+
+  #nextFire(repeat: CronRepeat, after = new Date()): Date {
+    return nextCronFire(repeat.cron, { after, ...(repeat.tz ? { tz: repeat.tz } : {}) });
+  }
+
+  #cronOf(job: LiveJob): CronRepeat | undefined {
+    for (const repeat of this.#cronRepeats.values()) {
+      if (repeat.queue === job.queue && job.id.startsWith(fireIdPrefix(repeat.key))) return repeat;
+    }
+    return undefined;
+  }
+
+  #pendingFires(key: string): LiveJob[] {
+    const prefix = fireIdPrefix(key);
+    return [...this.#live.values()].filter((job) => job.state === "waiting" && job.id.startsWith(prefix));
+  }
+
+  async #cancelFires(key: string, which: (job: LiveJob) => boolean, reason: string): Promise<void> {
+    for (const job of this.#pendingFires(key).filter(which)) {
+      clearTimeout(job.timer);
+      this.#live.delete(job.id);
+      const ready = this.#ready.get(job.queue);
+      if (ready?.includes(job)) ready.splice(ready.indexOf(job), 1);
+      await this.#journal.markCancelled(job.id, reason);
+    }
   }
 
   async #prune(): Promise<void> {
@@ -306,6 +408,11 @@ export class InProcessQueue implements QueuePort {
       this.#onError(error, infraFailure("journal", "prune"));
     }
   }
+}
+
+/** Fire ids of a cron repeat: `repeat:<key>:<ms>` (the `:` after the key keeps `a` and `ab` apart). */
+function fireIdPrefix(key: string): string {
+  return `repeat:${key}:`;
 }
 
 function fromJournal(row: JournalJob, queue: QueueName): LiveJob {

@@ -3,7 +3,7 @@
  * a job that was running when the process died. store/queue-journal.ts implements it on
  * `queue_jobs`; `createMemoryJobJournal` is for pure unit use (nothing survives the process).
  */
-export type JournalStatus = "waiting" | "active" | "done" | "failed" | "interrupted";
+export type JournalStatus = "waiting" | "active" | "done" | "failed" | "interrupted" | "cancelled";
 
 export interface JournalJob {
   id: string;
@@ -26,9 +26,11 @@ export interface JobJournal {
   /** retry null: failed for good; otherwise back to waiting until retry.runAt. */
   markFailed(id: string, error: string, retry: { runAt: Date } | null): Promise<void>;
   markInterrupted(id: string, reason: string): Promise<void>;
+  /** A waiting job that will never run (its schedule was removed or changed). */
+  markCancelled(id: string, reason: string): Promise<void>;
   /** Jobs waiting (delayed included) or active, oldest run_at first. */
   loadUnfinished(): Promise<JournalJob[]>;
-  /** Deletes done rows last touched before `olderThan`; returns how many. */
+  /** Deletes done and cancelled rows last touched before `olderThan`; returns how many. */
   pruneFinished(olderThan: Date): Promise<number>;
 }
 
@@ -62,6 +64,9 @@ export function createMemoryJobJournal(): JobJournal {
     async markInterrupted(id, reason) {
       update(id, { status: "interrupted", lastError: reason });
     },
+    async markCancelled(id, reason) {
+      if (rows.get(id)?.status === "waiting") update(id, { status: "cancelled", lastError: reason });
+    },
     async loadUnfinished() {
       return [...rows.values()]
         .filter((r) => r.status === "waiting" || r.status === "active")
@@ -71,7 +76,7 @@ export function createMemoryJobJournal(): JobJournal {
     async pruneFinished(olderThan) {
       let pruned = 0;
       for (const [id, row] of rows) {
-        if (row.status === "done" && row.updatedAt < olderThan) {
+        if ((row.status === "done" || row.status === "cancelled") && row.updatedAt < olderThan) {
           rows.delete(id);
           pruned++;
         }

@@ -1,4 +1,5 @@
 import type { QueueName, QueuePayload } from "../contracts.ts";
+import { cronProblem } from "./cron.ts";
 
 /** What a handler sees of one job. */
 export interface JobContext<T> {
@@ -43,16 +44,21 @@ export interface EnqueueOptions {
   backoffMs?: number;
 }
 
-export interface RepeatOptions {
-  everyMs: number;
-  /** Identity of the schedule: repeating again with the same key replaces, never duplicates. */
-  key: string;
-}
+/**
+ * A recurring job: every `everyMs`, or at the times of a cron expression (`cron`, 5 fields or 6
+ * with seconds first, evaluated in `tz`, default UTC). `key` is the identity of the schedule:
+ * repeating again with the same key replaces it, never duplicates it.
+ */
+export type RepeatOptions = { key: string; everyMs: number } | { key: string; cron: string; tz?: string };
 
 export interface RepeatInfo {
   key: string;
   queue: string;
-  everyMs: number;
+  everyMs?: number;
+  cron?: string;
+  tz?: string;
+  /** When it fires next, when the adapter knows (cron repeats always). */
+  next: Date | null;
 }
 
 /**
@@ -71,8 +77,14 @@ export interface QueuePort {
   ): void;
   /** Validates the payload (InvalidJobPayloadError) and returns the job id. */
   enqueue<Q extends QueueName>(queue: Q, data: QueuePayload<Q>, options?: EnqueueOptions): Promise<string>;
-  /** A recurring job (sweeps); idempotent by key. */
+  /**
+   * A recurring job (sweeps, schedules); idempotent by key. Cron repeats are durable on both
+   * adapters: each fire is a job `repeat:<key>:<fire time in ms>` (its `JobContext.id`, the
+   * fire's identity), and a restart neither loses a pending fire nor runs one twice.
+   */
   repeat<Q extends QueueName>(queue: Q, data: QueuePayload<Q>, options: RepeatOptions): Promise<void>;
+  /** Removes a recurring job and its pending fire; false when no repeat had this key. */
+  unrepeat(key: string): Promise<boolean>;
   /** The recurring schedules known to this queue (for status output and tests). */
   listRepeats(): Promise<RepeatInfo[]>;
   /**
@@ -89,6 +101,21 @@ export interface QueuePort {
 }
 
 export const DEFAULT_GRACE_MS = 10_000;
+
+/** The job id of one cron fire; both adapters use it (BullMQ's job schedulers do natively). */
+export function cronFireJobId(key: string, at: Date): string {
+  return `repeat:${key}:${at.getTime()}`;
+}
+
+/** Checks a repeat's schedule before anything is stored: a bad cron or interval throws RangeError. */
+export function checkRepeat(options: RepeatOptions): void {
+  if ("cron" in options) {
+    const problem = cronProblem(options.cron, options.tz);
+    if (problem) throw new RangeError(`repeat "${options.key}": ${problem}`);
+  } else if (!(options.everyMs > 0)) {
+    throw new RangeError(`repeat "${options.key}": everyMs must be > 0`);
+  }
+}
 export const DEFAULT_BACKOFF_MS = 1_000;
 
 /** Delay before retry number `attempt` (1-based count of runs already made). */

@@ -249,7 +249,11 @@ for (const adapter of adapters) {
         await queue.repeat("sweep", { kind: "all" }, { everyMs: 100, key: "sweep-all" });
         await queue.repeat("sweep", { kind: "all" }, { everyMs: 100, key: "sweep-all" });
         await queue.repeat("sweep", { kind: "all" }, { everyMs: 100, key: "sweep-all" });
-        assert.deepEqual(await queue.listRepeats(), [{ key: "sweep-all", queue: "sweep", everyMs: 100 }]);
+        const repeats = await queue.listRepeats();
+        assert.deepEqual(
+          repeats.map(({ key, queue, everyMs }) => ({ key, queue, everyMs })),
+          [{ key: "sweep-all", queue: "sweep", everyMs: 100 }],
+        );
         await queue.start();
         await twice.promise;
         assert.deepEqual(fired.slice(0, 2), [{ kind: "all" }, { kind: "all" }]);
