@@ -51,11 +51,14 @@ const EVERY_SECOND = "* * * * * *";
 let keys = 0;
 const freshKey = () => `cron-${process.pid}-${++keys}`;
 
-/** Fire ids `repeat:<key>:<ms>` seen by one queue's `sweep` handler. */
-function recorder(queue: QueuePort) {
+/**
+ * Fire ids `repeat:<key>:<ms>` of `key` seen by one queue's `sweep` handler (the journal is shared
+ * by the tests of a file: another test's pending fire may run here too, and is not counted).
+ */
+function recorder(queue: QueuePort, key: string) {
   const fired: string[] = [];
   queue.register("sweep", async (job) => {
-    fired.push(job.id);
+    if (job.id.startsWith(`repeat:${key}:`)) fired.push(job.id);
   });
   return fired;
 }
@@ -76,7 +79,7 @@ for (const adapter of adapters) {
       const queue = adapter.scope()();
       const key = freshKey();
       try {
-        const fired = recorder(queue);
+        const fired = recorder(queue, key);
         await queue.repeat("sweep", { kind: "stale" }, { key, cron: EVERY_SECOND, tz: "Europe/Berlin" });
         await queue.start();
         const [info] = (await queue.listRepeats()).filter((r) => r.key === key);
@@ -98,7 +101,7 @@ for (const adapter of adapters) {
       const queue = adapter.scope()();
       const key = freshKey();
       try {
-        const fired = recorder(queue);
+        const fired = recorder(queue, key);
         await queue.repeat("sweep", { kind: "stale" }, { key, cron: EVERY_SECOND });
         await queue.start();
         await waitFor(() => fired.length >= 1, "a fire");
@@ -141,14 +144,14 @@ for (const adapter of adapters) {
       const open = adapter.scope();
       const key = freshKey();
       const first = open();
-      const firedBefore = recorder(first);
+      const firedBefore = recorder(first, key);
       await first.repeat("sweep", { kind: "idle" }, { key, cron: EVERY_SECOND });
       await first.start();
       await waitFor(() => firedBefore.length >= 2, "two fires before the restart");
       await first.close({ graceMs: 5_000 });
 
       const second = open();
-      const firedAfter = recorder(second);
+      const firedAfter = recorder(second, key);
       try {
         await second.repeat("sweep", { kind: "idle" }, { key, cron: EVERY_SECOND });
         await second.start();
@@ -166,7 +169,7 @@ for (const adapter of adapters) {
       const open = adapter.scope();
       const key = freshKey();
       const first = open();
-      const firedBefore = recorder(first);
+      const firedBefore = recorder(first, key);
       await first.repeat("sweep", { kind: "approvals" }, { key, cron: EVERY_SECOND });
       await first.start();
       await waitFor(() => firedBefore.length >= 1, "a fire before the stop");
@@ -174,7 +177,7 @@ for (const adapter of adapters) {
       await tick(3_200); // three fire times pass with nobody running
 
       const second = open();
-      const firedAfter = recorder(second);
+      const firedAfter = recorder(second, key);
       const restartedAt = Date.now();
       try {
         await second.repeat("sweep", { kind: "approvals" }, { key, cron: EVERY_SECOND });
