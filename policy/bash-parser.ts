@@ -22,6 +22,8 @@ export interface ParsedScript {
   root: SyntaxNode;
   /** True when the tree holds ERROR or MISSING nodes. */
   hasError: boolean;
+  /** Why the command must not run although it parsed: the second parser disagrees or fails. */
+  rejection?: string;
 }
 
 export interface BashParser {

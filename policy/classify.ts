@@ -1,9 +1,11 @@
 import type { BashParser, ParsedScript } from "./bash-parser.ts";
 import { loadBashParser } from "./bash-parser.ts";
+import { createDualParser } from "./dual-parser.ts";
 import type { LintResult } from "./lint.ts";
 import { lintParsed, MAX_COMMAND_BYTES } from "./lint.ts";
 import type { Classification, Risk, Segment } from "./risk.ts";
 import { quoteSegment } from "./risk.ts";
+import { loadSecondParser } from "./second-parser.ts";
 import { walkScript, worstOf } from "./walk.ts";
 
 export type { Classification, Risk, Segment } from "./risk.ts";
@@ -21,7 +23,7 @@ let loaded: Promise<Classifier> | undefined;
 
 /** Loads the grammar once per process and returns the shared classifier. */
 export function loadClassifier(): Promise<Classifier> {
-  loaded ??= loadBashParser().then(createClassifier);
+  loaded ??= loadBashParser().then((first) => createClassifier(createDualParser(first, loadSecondParser())));
   return loaded;
 }
 
@@ -32,10 +34,6 @@ export function createClassifier(parser: BashParser): Classifier {
     parse: (command) => parser.parse(command),
     wasmHeapBytes: () => parser.wasmHeapBytes(),
   };
-}
-
-export function joinLineContinuations(command: string): string {
-  return command.includes("\\\n") ? command.replace(/(?<!\\)((?:\\\\)*)\\\n/g, "$1") : command;
 }
 
 function rejected(reason: string, text: string): Classification {
@@ -60,8 +58,13 @@ export function classifyWith(parser: BashParser, command: string, targetType: st
     );
   }
   if (command.trim() === "") return rejected("the command is empty", command);
-  // bash joins `\<newline>` before it splits words (`r\<newline>m` is `rm`); tree-sitter does not.
-  const parsed = parser.parse(joinLineContinuations(command));
+  // Byte-exact: the parsers see exactly the text bash receives (`bash --noprofile --norc -c`).
+  let parsed: ParsedScript;
+  try {
+    parsed = parser.parse(command);
+  } catch (error) {
+    return rejected(`the command cannot be parsed: ${(error as Error).message}`, quoteSegment(command));
+  }
   const localCommands = new Set<string>();
   const segments: Segment[] = walkScript(parsed, { parser, targetType, localCommands });
   const commands = [...localCommands];

