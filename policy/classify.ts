@@ -3,6 +3,7 @@ import { loadBashParser } from "./bash-parser.ts";
 import { createDualParser } from "./dual-parser.ts";
 import type { LintResult } from "./lint.ts";
 import { lintParsed, MAX_COMMAND_BYTES } from "./lint.ts";
+import { proveScript } from "./proof/prove.ts";
 import type { Classification, Risk, Segment } from "./risk.ts";
 import { quoteSegment } from "./risk.ts";
 import { loadSecondParser } from "./second-parser.ts";
@@ -68,7 +69,7 @@ export function classifyWith(parser: BashParser, command: string, targetType: st
   const localCommands = new Set<string>();
   const segments: Segment[] = walkScript(parsed, { parser, targetType, localCommands });
   const commands = [...localCommands];
-  if (segments.length === 0) {
+  if (segments.length === 0 && !proveScript(parsed, "bash", (script) => parser.parse(script))) {
     return {
       risk: "read_only",
       reasons: [`${quoteSegment(command)} runs no command`],
@@ -76,7 +77,16 @@ export function classifyWith(parser: BashParser, command: string, targetType: st
       commands,
     };
   }
-  const risk: Risk = worstOf(segments);
+  const walked: Risk = worstOf(segments);
+  if (walked === "read_only") {
+    const unproven = proveScript(parsed, "bash", (script) => parser.parse(script));
+    if (unproven) {
+      const reason = `${quoteSegment(command)} cannot be proven read-only: ${unproven} (config_mutation)`;
+      segments.push({ text: command, risk: "config_mutation", reasons: [reason] });
+      return { risk: "config_mutation", reasons: [reason], segments, commands };
+    }
+  }
+  const risk: Risk = walked;
   const reasons: string[] = [];
   for (const segment of segments) {
     if (segment.risk !== risk) continue;

@@ -101,10 +101,25 @@ test("every rule carries at least one example", () => {
     assert.ok(rule.examples.length > 0, `rule for ${rule.names.join(", ")} has no examples`);
 });
 
+/**
+ * A rule grades risk; the read-only proof (policy/proof/) decides whether read_only may stand. A
+ * rule example the table calls read-only but the proof does not cover comes out config_mutation,
+ * and only with the proof's reason: that is the one allowed difference.
+ */
+const UNPROVEN = "cannot be proven read-only";
+
 for (const rule of ALL_RULES) {
-  test(`rule examples: ${rule.names.slice(0, 4).join(", ")}`, () => {
+  test(`rule examples: ${rule.names.slice(0, 4).join(", ")}`, (t) => {
     for (const [command, expected] of rule.examples) {
       const result = classifier.classify(command, "host");
+      const unproven =
+        expected === "read_only" &&
+        result.risk === "config_mutation" &&
+        result.reasons.some((reason) => reason.includes(UNPROVEN));
+      if (unproven) {
+        t.diagnostic(`rule-level read-only, not proven: ${command}`);
+        continue;
+      }
       assert.equal(result.risk, expected, `${command}\n  got ${result.risk}: ${result.reasons.join(" | ")}`);
       assert.ok(result.reasons.length > 0, `${command} has no reasons`);
     }

@@ -1,0 +1,76 @@
+import { BUILTINS } from "./builtins.ts";
+import { checkToolArgs } from "./check-options.ts";
+import type { ProofContext, Verdict } from "./context.ts";
+import { MAX_PROOF_DEPTH } from "./context.ts";
+import type { ProofWord } from "./proof-word.ts";
+import { isReadableDevice } from "./redirects.ts";
+import { TOOLS } from "./tools/index.ts";
+import { WRAPPERS } from "./wrappers.ts";
+
+/** Paths where a command name still means the system tool of that name. */
+const SYSTEM_BIN = /^\/(usr\/)?s?bin\/[^/]+$/;
+
+/** Pagers, editors and interactive viewers take keystrokes that run shells: never read-only. */
+const INTERACTIVE = new Set([
+  "less",
+  "more",
+  "most",
+  "pg",
+  "view",
+  "vi",
+  "vim",
+  "nvim",
+  "nano",
+  "emacs",
+  "ed",
+  "ex",
+  "man",
+  "info",
+  "mc",
+  "htop",
+  "btop",
+  "atop",
+  "iotop",
+  "iftop",
+  "nload",
+  "ncdu",
+  "tmux",
+  "screen",
+  "zless",
+  "zmore",
+]);
+
+/** Proves one simple command given as words (the name first). */
+export function proveArgv(argv: readonly ProofWord[], ctx: ProofContext): Verdict {
+  if (ctx.depth > MAX_PROOF_DEPTH) return `it nests commands more than ${MAX_PROOF_DEPTH} levels deep`;
+  const head = argv[0];
+  if (!head) return null;
+  if (!head.static) return `the command name \`${head.raw}\` is only known at run time`;
+  const name = head.value;
+  const initScript = /^\/etc\/init\.d\/([^/]+)$/.exec(name);
+  if (initScript)
+    return proveArgv(
+      [{ ...head, value: "service" }, { ...head, value: initScript[1] as string }, ...argv.slice(1)],
+      ctx,
+    );
+  if (name.includes("/") && !SYSTEM_BIN.test(name)) {
+    return `\`${name}\` is a program outside the system directories, not the tool of that name`;
+  }
+  const base = name.slice(name.lastIndexOf("/") + 1);
+  const args = argv.slice(1);
+  for (const arg of args) {
+    if (arg.static && arg.value.startsWith("/dev/") && !isReadableDevice(arg.value)) {
+      return `\`${arg.value}\` is a device whose opening can act (a watchdog arms, a tape rewinds)`;
+    }
+  }
+  if (INTERACTIVE.has(base)) {
+    return `\`${base}\` is a pager, editor or interactive viewer, whose keystrokes can run commands`;
+  }
+  const builtin = name.includes("/") ? undefined : BUILTINS.get(name);
+  if (builtin) return builtin(args, ctx);
+  const wrapper = WRAPPERS.get(base);
+  if (wrapper) return wrapper(args, { ...ctx, depth: ctx.depth + 1 });
+  const spec = TOOLS.get(base);
+  if (!spec) return `\`${base}\` is not a command proven read-only`;
+  return checkToolArgs(base, spec, args, ctx);
+}

@@ -1,0 +1,114 @@
+import type { ProofContext, Verdict } from "./context.ts";
+import type { ProofWord } from "./proof-word.ts";
+import type { ToolSpec } from "./tool-spec.ts";
+
+/**
+ * Checks every argument of a read-only tool against its spec, the way getopt reads them: options
+ * anywhere before `--` (GNU permutes), bundles of short flags, a valued short option ending a
+ * bundle, `--long=value` or `--long value`. Long options must be spelled out: getopt accepts
+ * unique prefixes (`--compress-prog`), and a prefix is never on a list.
+ */
+export function checkToolArgs(
+  name: string,
+  spec: ToolSpec,
+  args: readonly ProofWord[],
+  ctx: ProofContext,
+): Verdict {
+  if (spec.custom) return spec.custom(args, ctx);
+  let optionsEnded = false;
+  let positionals = 0;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as ProofWord;
+    if (!optionsEnded && arg.static && arg.value === "--") {
+      optionsEnded = true;
+      continue;
+    }
+    if (!optionsEnded && !arg.static && arg.mayBeOption && !spec.anyOption) {
+      return (
+        `\`${arg.raw}\` is only known at run time and could be any option of \`${name}\`, ` +
+        "some of which write or run programs; put it after `--` or spell the value out"
+      );
+    }
+    const isOption = !optionsEnded && arg.static && arg.value.startsWith("-") && arg.value !== "-";
+    if (isOption) {
+      const taken = checkOption(name, spec, args, i);
+      if (typeof taken === "string") return taken;
+      i += taken;
+      continue;
+    }
+    if (spec.sub && positionals === 0) {
+      if (!arg.static) return `the \`${name}\` subcommand \`${arg.raw}\` is only known at run time`;
+      const sub = spec.sub[arg.value];
+      if (!sub) return `\`${name} ${arg.value}\` is not a subcommand proven read-only`;
+      return checkToolArgs(`${name} ${arg.value}`, sub, args.slice(i + 1), ctx);
+    }
+    positionals++;
+  }
+  if (spec.sub && !spec.bareOk) return `\`${name}\` without a read-only subcommand is not proven read-only`;
+  if (spec.maxPositionals !== undefined && positionals > spec.maxPositionals) {
+    return `\`${name}\` takes at most ${spec.maxPositionals} file argument(s) here; another one would be written`;
+  }
+  return spec.check ? spec.check(args, ctx) : null;
+}
+
+/** Returns how many following words the option consumed, or why it is not proven. */
+function checkOption(name: string, spec: ToolSpec, args: readonly ProofWord[], at: number): number | string {
+  const token = (args[at] as ProofWord).value;
+  const unknown = `\`${name} ${token.split("=")[0]}\` is not an option proven read-only`;
+  if (token.startsWith("--") || spec.singleDashLong) {
+    const eq = token.indexOf("=");
+    const option = eq < 0 ? token : token.slice(0, eq);
+    if (eq < 0 && spec.long?.includes(option)) return 0;
+    if (spec.longValued?.includes(option)) {
+      if (eq >= 0) return valueOk(name, spec, option, token.slice(eq + 1), true) ?? 0;
+      const next = args[at + 1];
+      if (!next) return `\`${name} ${option}\` needs a value`;
+      return valueOk(name, spec, option, next.value, next.static) ?? 1;
+    }
+    if (!spec.singleDashLong || token.startsWith("--")) return unknown;
+  }
+  for (let k = 1; k < token.length; k++) {
+    const c = token[k] as string;
+    if (spec.flags?.includes(c)) continue;
+    if (spec.valued?.includes(c)) {
+      const rest = token.slice(k + 1);
+      if (rest !== "") return valueOk(name, spec, `-${c}`, rest, true) ?? 0;
+      const next = args[at + 1];
+      if (!next) return `\`${name} -${c}\` needs a value`;
+      return valueOk(name, spec, `-${c}`, next.value, next.static) ?? 1;
+    }
+    return `\`${name} -${c}\` is not an option proven read-only`;
+  }
+  return 0;
+}
+
+function valueOk(
+  name: string,
+  spec: ToolSpec,
+  option: string,
+  value: string,
+  isStatic: boolean,
+): string | null {
+  const test = spec.values?.[option];
+  if (!test) return null;
+  if (isStatic && test(value)) return null;
+  return `\`${name} ${option} ${value}\` writes, runs or reads something outside the read-only set`;
+}
+
+/**
+ * A wrapper's own options (`sudo -u x`, `timeout -s KILL`), up to its first positional word:
+ * returns where the positionals start, or why an option is not proven.
+ */
+export function wrapperOptions(name: string, spec: ToolSpec, args: readonly ProofWord[]): number | string {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as ProofWord;
+    if (arg.static && arg.value === "--") return i + 1;
+    if (!arg.static && arg.mayBeOption)
+      return `\`${arg.raw}\` is only known at run time and could be any option of \`${name}\``;
+    if (!arg.static || !arg.value.startsWith("-") || arg.value === "-") return i;
+    const taken = checkOption(name, spec, args, i);
+    if (typeof taken === "string") return taken;
+    i += taken;
+  }
+  return args.length;
+}

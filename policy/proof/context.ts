@@ -1,0 +1,27 @@
+import type { ParsedScript } from "../bash-parser.ts";
+
+/**
+ * Which shell will read the text. `bash`: the transports run `bash --noprofile --norc -c`, and
+ * `bash -c` scripts. `posix`: `sh -c` (dash on Debian). `unknown`: a remote login shell (`ssh host
+ * '…'`, `su -c`) that may be bash, dash, zsh or fish, so only syntax they all read alike is proven.
+ */
+export type Dialect = "bash" | "posix" | "unknown";
+
+/** Why a command is not proven read-only, or null when it is. */
+export type Verdict = string | null;
+
+export interface ProofContext {
+  source: string;
+  dialect: Dialect;
+  /** Variables this command assigns from text it does not fix (`read x`, `for x in $(…)`). */
+  tainted: ReadonlySet<string>;
+  /** Parses nested shell text with both parsers (a parse carrying `rejection` is never proven). */
+  parse(script: string): ParsedScript;
+  depth: number;
+}
+
+export const MAX_PROOF_DEPTH = 8;
+
+export function not(reason: string): Verdict {
+  return reason;
+}

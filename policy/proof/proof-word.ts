@@ -1,0 +1,54 @@
+import type { SyntaxNode } from "../bash-parser.ts";
+import { wordValue } from "../words.ts";
+
+/**
+ * A word of a command as the read-only proof sees it. `value` is the text after quote removal
+ * when the word is static; a word that expands at run time (`$x`, `$(…)`, a glob that could match
+ * `-rf`) may become any option, so only tools that accept every option may take it.
+ */
+export interface ProofWord {
+  value: string;
+  raw: string;
+  /** No expansion at all: what bash passes is `value`. */
+  static: boolean;
+  /** At run time this word could start with `-` or split into several words. */
+  mayBeOption: boolean;
+  node: SyntaxNode;
+}
+
+const GLOB_OR_BRACE = /[*?[{]/;
+
+export function proofWord(node: SyntaxNode, source: string): ProofWord {
+  const value = wordValue(node, source);
+  const raw = source.slice(node.start, node.end);
+  const isStatic = value.dynamic === "none";
+  if (isStatic) {
+    const unquotedGlob = hasUnquotedGlob(node, source);
+    // `/srv/*` only expands to words starting with `/`; `*.log` or `{-o,x}` could start with `-`.
+    const first = value.text[0] ?? "";
+    const mayBeOption = unquotedGlob ? first === "-" || GLOB_OR_BRACE.test(first) || first === "" : false;
+    return { value: value.text, raw, static: !unquotedGlob, mayBeOption, node };
+  }
+  // A quoted word starting with literal text cannot be an option, nor split.
+  const quoted = node.type === "string" || node.type === "raw_string";
+  const prefix = literalPrefix(node, source);
+  const mayBeOption = !quoted || prefix === "" || prefix.startsWith("-");
+  return { value: value.text, raw, static: false, mayBeOption, node };
+}
+
+function hasUnquotedGlob(node: SyntaxNode, source: string): boolean {
+  if (node.type === "word") return /(^|[^\\])[*?[]/.test(source.slice(node.start, node.end));
+  if (node.type === "brace_expression") return true;
+  if (node.type === "concatenation") return node.children.some((child) => hasUnquotedGlob(child, source));
+  return false;
+}
+
+/** The literal text a quoted word starts with, before its first expansion (`"/proc/$x"` → `/proc/`). */
+function literalPrefix(node: SyntaxNode, source: string): string {
+  const first = node.children.find((child) => child.named);
+  if (!first) return "";
+  if (first.type === "string_content" && first.start === node.start + 1) {
+    return source.slice(first.start, first.end);
+  }
+  return "";
+}

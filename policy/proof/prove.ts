@@ -1,0 +1,364 @@
+import type { ParsedScript, SyntaxNode } from "../bash-parser.ts";
+import { proveArgv } from "./argv.ts";
+import type { Dialect, ProofContext, Verdict } from "./context.ts";
+import { MAX_PROOF_DEPTH } from "./context.ts";
+import { checkEnvironmentAssignment, checkScratchVariable } from "./environment.ts";
+import { checkArithmetic, checkExpansion } from "./expansions.ts";
+import { proofWord } from "./proof-word.ts";
+import { checkRedirect } from "./redirects.ts";
+import { taintedNames } from "./taint.ts";
+
+/**
+ * The read-only proof: a command is read-only only when every node of its parse is a kind this
+ * walker understands, every word is literal or an allowed expansion, every command is a builtin
+ * of the closed read-only set or a tool whose every option is on its allowlist (wrappers seen
+ * through), every redirection only reads or discards, and every environment assignment is on the
+ * list. Anything else is "not proven", with the first reason found.
+ */
+export function proveScript(
+  parsed: ParsedScript,
+  dialect: Dialect,
+  parse: (script: string) => ParsedScript,
+  depth = 0,
+): Verdict {
+  if (parsed.hasError) return "it does not parse as bash";
+  if (parsed.rejection) return parsed.rejection;
+  if (depth > MAX_PROOF_DEPTH) return `it nests shells more than ${MAX_PROOF_DEPTH} levels deep`;
+  const ctx: ProofContext = {
+    source: parsed.source,
+    dialect,
+    tainted: taintedNames(parsed.root, parsed.source),
+    parse,
+    depth,
+  };
+  return statement(parsed.root, ctx);
+}
+
+/** Proves shell text that a wrapper runs (`bash -c '…'`, `ssh host '…'`). */
+export function proveNestedScript(script: string, dialect: Dialect, ctx: ProofContext): Verdict {
+  if (script.trim() === "") return null;
+  return proveScript(ctx.parse(script), dialect, ctx.parse, ctx.depth + 1);
+}
+
+const ALWAYS = new Set(["program", "list", "pipeline", "do_group", "else_clause", "elif_clause", "comment"]);
+const BASH_ONLY_STATEMENTS = new Set(["test_command", "case_statement", "subshell", "compound_statement"]);
+
+function statement(node: SyntaxNode, ctx: ProofContext): Verdict {
+  const text = () => ctx.source.slice(node.start, node.end);
+  if (
+    ctx.dialect === "unknown" &&
+    !["program", "list", "pipeline", "command", "comment"].includes(node.type)
+  ) {
+    return `\`${shorten(text())}\` is syntax a remote login shell (dash, zsh, fish …) may read differently`;
+  }
+  if (ctx.dialect === "posix" && node.type === "test_command" && text().startsWith("[[")) {
+    return "`[[ … ]]` is bash syntax, and this text runs under sh";
+  }
+  if (ALWAYS.has(node.type)) return children(node, ctx);
+  switch (node.type) {
+    case "command":
+      return command(node, [], ctx);
+    case "redirected_statement":
+      return redirected(node, ctx);
+    case "subshell":
+    case "negated_command":
+    case "if_statement":
+    case "while_statement":
+      return children(node, ctx);
+    case "compound_statement":
+      if (!text().startsWith("{")) return `\`${shorten(text())}\` is an arithmetic command`;
+      return children(node, ctx);
+    case "for_statement":
+      return forStatement(node, ctx);
+    case "case_statement":
+    case "case_item":
+      return caseParts(node, ctx);
+    case "test_command":
+      return testCommand(node, ctx);
+    case "variable_assignment":
+      return assignment(node, ctx, false);
+    case "variable_assignments":
+      for (const child of node.children) {
+        const verdict = child.named ? assignment(child, ctx, false) : null;
+        if (verdict) return verdict;
+      }
+      return null;
+    case "declaration_command":
+    case "unset_command":
+      return declaration(node, ctx);
+    default:
+      if (BASH_ONLY_STATEMENTS.has(node.type)) return children(node, ctx);
+      return `\`${shorten(text())}\` is a \`${node.type}\`, which the read-only proof does not cover`;
+  }
+}
+
+function children(node: SyntaxNode, ctx: ProofContext): Verdict {
+  for (const child of node.children) {
+    if (!child.named) continue;
+    const verdict = statementOrWord(child, ctx);
+    if (verdict) return verdict;
+  }
+  return null;
+}
+
+/** Children of compound statements are statements, except the few word positions below. */
+function statementOrWord(node: SyntaxNode, ctx: ProofContext): Verdict {
+  if (node.field === "condition" && node.type !== "command" && !STATEMENT_TYPES.has(node.type)) {
+    return word(node, ctx);
+  }
+  return statement(node, ctx);
+}
+
+const STATEMENT_TYPES = new Set([
+  "list",
+  "pipeline",
+  "redirected_statement",
+  "subshell",
+  "compound_statement",
+  "test_command",
+  "negated_command",
+  "if_statement",
+  "while_statement",
+  "for_statement",
+  "case_statement",
+  "variable_assignment",
+]);
+
+function forStatement(node: SyntaxNode, ctx: ProofContext): Verdict {
+  if (!ctx.source.startsWith("for", node.start)) return "only `for name in words` loops are proven";
+  for (const child of node.children) {
+    if (child.field === "variable") {
+      const verdict = checkScratchVariable(ctx.source.slice(child.start, child.end));
+      if (verdict) return verdict;
+    } else if (child.field === "value") {
+      const verdict = word(child, ctx);
+      if (verdict) return verdict;
+    } else if (child.named) {
+      const verdict = statement(child, ctx);
+      if (verdict) return verdict;
+    }
+  }
+  return null;
+}
+
+function caseParts(node: SyntaxNode, ctx: ProofContext): Verdict {
+  for (const child of node.children) {
+    if (!child.named) continue;
+    const verdict =
+      child.field === "value" || child.type === "extglob_pattern" || child.field === "termination"
+        ? word(child, ctx)
+        : child.type === "case_item"
+          ? caseParts(child, ctx)
+          : statementOrWordInCase(child, ctx);
+    if (verdict) return verdict;
+  }
+  return null;
+}
+
+function statementOrWordInCase(node: SyntaxNode, ctx: ProofContext): Verdict {
+  return WORD_TYPES.has(node.type) ? word(node, ctx) : statement(node, ctx);
+}
+
+function redirected(node: SyntaxNode, ctx: ProofContext): Verdict {
+  const body = node.children.find((child) => child.field === "body");
+  const redirects = node.children.filter((child) => child !== body && child.named);
+  for (const redirect of redirects) {
+    const verdict = checkRedirect(redirect, ctx, statement, word);
+    if (verdict) return verdict;
+  }
+  if (!body) return null;
+  return body.type === "command" ? command(body, redirects, ctx) : statement(body, ctx);
+}
+
+function command(node: SyntaxNode, _outerRedirects: SyntaxNode[], ctx: ProofContext): Verdict {
+  const words: SyntaxNode[] = [];
+  const assignments: SyntaxNode[] = [];
+  for (const child of node.children) {
+    if (child.field === "name" || child.field === "argument") words.push(child);
+    else if (child.type === "variable_assignment") assignments.push(child);
+    else if (child.field === "redirect") {
+      const verdict = checkRedirect(child, ctx, statement, word);
+      if (verdict) return verdict;
+    } else if (child.named) {
+      return `\`${shorten(ctx.source.slice(child.start, child.end))}\` is a \`${child.type}\` inside a command`;
+    }
+  }
+  for (const assignmentNode of assignments) {
+    const verdict = assignment(assignmentNode, ctx, words.length > 0);
+    if (verdict) return verdict;
+  }
+  for (const wordNode of words) {
+    const verdict = word(
+      wordNode.type === "command_name" ? (wordNode.children[0] ?? wordNode) : wordNode,
+      ctx,
+    );
+    if (verdict) return verdict;
+  }
+  if (words.length === 0) return null;
+  const argv = words.map((w) => proofWord(w.type === "command_name" ? (w.children[0] ?? w) : w, ctx.source));
+  return proveArgv(argv, ctx);
+}
+
+function assignment(node: SyntaxNode, ctx: ProofContext, forCommand: boolean): Verdict {
+  const text = ctx.source.slice(node.start, node.end);
+  const nameNode = node.children.find((child) => child.field === "name");
+  const value = node.children.find((child) => child.field === "value");
+  const beforeValue = text.slice(0, Math.max(0, text.indexOf("=")));
+  if (nameNode?.type !== "variable_name" || beforeValue.endsWith("+") || beforeValue.includes("[")) {
+    return `\`${shorten(text)}\` assigns an array element or appends`;
+  }
+  const name = ctx.source.slice(nameNode.start, nameNode.end);
+  if (value) {
+    if (value.type === "array") return `\`${shorten(text)}\` assigns an array`;
+    const verdict = word(value, ctx);
+    if (verdict) return verdict;
+  }
+  if (forCommand) {
+    const literal = value ? proofWord(value, ctx.source) : null;
+    return checkEnvironmentAssignment(name, literal?.static ? literal.value : value ? null : "");
+  }
+  return checkScratchVariable(name);
+}
+
+function declaration(node: SyntaxNode, ctx: ProofContext): Verdict {
+  const text = ctx.source.slice(node.start, node.end);
+  const keyword = /^\S+/.exec(text)?.[0] ?? "";
+  const args = node.children.filter((child) => child.named);
+  if (node.type === "unset_command") {
+    for (const arg of args) {
+      const name = ctx.source.slice(arg.start, arg.end);
+      if (name === "-v") continue;
+      const verdict = arg.type === "variable_name" || arg.type === "word" ? checkScratchVariable(name) : "x";
+      if (verdict) return `\`${shorten(text)}\`: ${verdict === "x" ? "unset of a computed name" : verdict}`;
+    }
+    return null;
+  }
+  // Only the printing forms: `declare -p [names]`, `declare -f`, `export -p`, `readonly -p`.
+  const printing = keyword === "declare" || keyword === "typeset" ? ["-p", "-f", "-F"] : ["-p"];
+  if (keyword === "local") return "`local` assigns variables";
+  const first = args[0] ? ctx.source.slice(args[0].start, args[0].end) : "";
+  if (!printing.includes(first)) return `\`${shorten(text)}\` declares or exports variables`;
+  for (const arg of args.slice(1)) {
+    if (arg.type !== "variable_name" && arg.type !== "word") return `\`${shorten(text)}\` assigns`;
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(ctx.source.slice(arg.start, arg.end))) {
+      return `\`${shorten(text)}\` names something other than a variable`;
+    }
+  }
+  return null;
+}
+
+const ARITHMETIC_TESTS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
+const SUBSCRIPT_TESTS = new Set(["-v", "-R"]);
+const TEST_NODES = new Set([
+  "unary_expression",
+  "binary_expression",
+  "parenthesized_expression",
+  "test_operator",
+]);
+
+function testCommand(node: SyntaxNode, ctx: ProofContext): Verdict {
+  const doubleBracket = ctx.source.startsWith("[[", node.start);
+  const visitTest = (n: SyntaxNode): Verdict => {
+    if (n.type === "test_operator") {
+      const op = ctx.source.slice(n.start, n.end);
+      if (SUBSCRIPT_TESTS.has(op)) return `\`${op}\` evaluates a subscript, which can run code`;
+      return null;
+    }
+    if (n.type === "binary_expression" && doubleBracket) {
+      const op = n.children.find((child) => child.type === "test_operator");
+      if (op && ARITHMETIC_TESTS.has(ctx.source.slice(op.start, op.end))) {
+        for (const side of n.children) {
+          if (side === op || !side.named) continue;
+          const verdict = checkArithmetic(ctx.source.slice(side.start, side.end), ctx);
+          if (verdict) return verdict;
+        }
+      }
+    }
+    if (TEST_NODES.has(n.type)) {
+      for (const child of n.children) {
+        if (!child.named) continue;
+        const verdict = visitTest(child);
+        if (verdict) return verdict;
+      }
+      return null;
+    }
+    return n.type === "regex" || n.type === "extglob_pattern" ? null : word(n, ctx);
+  };
+  for (const child of node.children) {
+    if (!child.named) continue;
+    const verdict = visitTest(child);
+    if (verdict) return verdict;
+  }
+  return null;
+}
+
+const WORD_TYPES = new Set([
+  "word",
+  "string",
+  "raw_string",
+  "concatenation",
+  "number",
+  "simple_expansion",
+  "expansion",
+  "command_substitution",
+  "process_substitution",
+  "arithmetic_expansion",
+  "ansi_c_string",
+  "brace_expression",
+  "string_content",
+  "extglob_pattern",
+]);
+
+/** A word is literal text and allowed expansions; substitutions inside it must be proven too. */
+export function word(node: SyntaxNode, ctx: ProofContext): Verdict {
+  const raw = () => ctx.source.slice(node.start, node.end);
+  switch (node.type) {
+    case "word":
+    case "number":
+    case "string_content":
+    case "extglob_pattern":
+    case "variable_name":
+      if (ctx.dialect === "unknown" && raw().includes("\\")) {
+        return `\`${shorten(raw())}\`: backslashes are read differently by the shells a remote login may use`;
+      }
+      return null;
+    case "raw_string":
+      return ctx.dialect === "unknown" && raw().includes("\\")
+        ? `\`${shorten(raw())}\`: fish reads backslashes inside single quotes`
+        : null;
+    case "ansi_c_string":
+      return ctx.dialect === "bash" ? null : `\`${shorten(raw())}\` is bash-only quoting`;
+    case "brace_expression":
+      return ctx.dialect === "bash" ? null : `\`${shorten(raw())}\` is brace expansion, which sh does not do`;
+    case "string":
+    case "concatenation":
+      for (const child of node.children) {
+        if (!child.named) continue;
+        const verdict = word(child, ctx);
+        if (verdict) return verdict;
+      }
+      return null;
+    case "simple_expansion":
+    case "expansion":
+      return checkExpansion(node, ctx);
+    case "arithmetic_expansion":
+      return checkArithmetic(raw().slice(3, -2), ctx);
+    case "command_substitution":
+      if (ctx.dialect === "unknown") return "command substitution in a remote login shell is not proven";
+      if (raw().startsWith("`") && /[\\`]/.test(raw().slice(1, -1))) {
+        return `\`${shorten(raw())}\`: backquotes with backslashes or nested backquotes are parsed again at run time`;
+      }
+      return children(node, ctx);
+    case "process_substitution":
+      if (!raw().startsWith("<(") || ctx.dialect !== "bash")
+        return `\`${shorten(raw())}\` is not a reading process substitution`;
+      return children(node, ctx);
+    default:
+      return `\`${shorten(raw())}\` is a \`${node.type}\` word, which the read-only proof does not cover`;
+  }
+}
+
+export function shorten(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+}

@@ -1,0 +1,43 @@
+import type { ProofContext, Verdict } from "./context.ts";
+import type { ProofWord } from "./proof-word.ts";
+
+/**
+ * What a read-only tool (or one subcommand of it) accepts. Everything not listed is outside the
+ * proof: an unknown option, subcommand or argument form makes the command not read-only.
+ */
+export interface ToolSpec {
+  /** Short flags without a value, one character each (`"alh1"`); they bundle (`-la`). */
+  flags?: string;
+  /** Short options that take a value (`-n 5`, `-n5`, or last in a bundle: `-fn5`). */
+  valued?: string;
+  /** Long options without a value. */
+  long?: readonly string[];
+  /** Long options with a value (`--tail=5` or `--tail 5`). */
+  longValued?: readonly string[];
+  /** Options whose value is restricted (`-o` only to `/dev/null`): option → test of the value. */
+  values?: Readonly<Record<string, (value: string) => boolean>>;
+  /** Options spelled with one dash and a long name (`find -name`, `openssl -noout`): no bundling. */
+  singleDashLong?: boolean;
+  /**
+   * Every option this tool accepts has been reviewed as read-only, so a word only known at run
+   * time (`$x`, `*.log`) may stand anywhere. Without it such a word is only proven after `--`.
+   */
+  anyOption?: boolean;
+  /** Subcommands by first positional word; a word not listed is outside the proof. */
+  sub?: Readonly<Record<string, ToolSpec>>;
+  /** Whether the command may run with no subcommand (`docker compose` alone prints help). */
+  bareOk?: boolean;
+  /** How many positional arguments at most (output files hide in the second: `uniq in out`). */
+  maxPositionals?: number;
+  /** Replaces the table: the whole argument list is judged by this function (`pct exec`). */
+  custom?: (args: readonly ProofWord[], ctx: ProofContext) => Verdict;
+  /** A check over the whole argv for what a table cannot say (mini-languages, required options). */
+  check?: (args: readonly ProofWord[], ctx: ProofContext) => Verdict;
+}
+
+export function opts(...names: string[]): string[] {
+  return names;
+}
+
+/** Values of `-o`-style output options that write nothing. */
+export const toNowhere = (value: string) => value === "/dev/null" || value === "-";

@@ -1,0 +1,228 @@
+import { proveArgv } from "./argv.ts";
+import { checkToolArgs, wrapperOptions } from "./check-options.ts";
+import type { Dialect, ProofContext, Verdict } from "./context.ts";
+import { checkEnvironmentAssignment } from "./environment.ts";
+import type { ProofWord } from "./proof-word.ts";
+import { proveNestedScript } from "./prove.ts";
+import type { ToolSpec } from "./tool-spec.ts";
+
+/**
+ * Commands that run another command: proven when their own options are on their list and what
+ * they run is proven (argv, or shell text parsed again by both parsers under the shell that will
+ * read it). Read-only wherever it runs: inside a container or on another host alike.
+ */
+export type WrapperCheck = (args: readonly ProofWord[], ctx: ProofContext) => Verdict;
+
+function inner(name: string, spec: ToolSpec, skip = 0): WrapperCheck {
+  return (args, ctx) => {
+    const at = wrapperOptions(name, spec, args);
+    if (typeof at === "string") return at;
+    const rest = args.slice(at + skip);
+    if (args.slice(at, at + skip).some((word) => !word.static && word.mayBeOption)) {
+      return `an argument of \`${name}\` is only known at run time`;
+    }
+    if (rest.length === 0) return `\`${name}\` without a command is not proven read-only`;
+    return proveArgv(rest, ctx);
+  };
+}
+
+function script(word: ProofWord | undefined, dialect: Dialect, origin: string, ctx: ProofContext): Verdict {
+  if (!word) return `\`${origin}\` has no command text`;
+  if (!word.static) return `\`${origin}\` runs text only known at run time`;
+  return proveNestedScript(word.value, dialect, ctx);
+}
+
+function shell(dialect: Dialect): WrapperCheck {
+  return (args, ctx) => {
+    const spec: ToolSpec = { flags: "euc", long: ["--noprofile", "--norc"] };
+    const at = wrapperOptions("bash", spec, args);
+    if (typeof at === "string") return at;
+    const hasC = args.slice(0, at).some((arg) => arg.value.startsWith("-") && arg.value.includes("c"));
+    if (!hasC) return "a shell without `-c` reads commands the proof cannot see";
+    return script(args[at], dialect, "-c", ctx);
+  };
+}
+
+/** `ssh [options] host command…`: the remote login shell reads the joined words. */
+const SSH_O = new Set([
+  "BatchMode",
+  "ConnectTimeout",
+  "ConnectionAttempts",
+  "LogLevel",
+  "Port",
+  "User",
+  "IdentityFile",
+  "IdentitiesOnly",
+  "ServerAliveInterval",
+  "ServerAliveCountMax",
+]);
+const sshValue = (value: string) => {
+  const match = /^([A-Za-z]+)\s*[= ]\s*(.*)$/.exec(value);
+  if (!match) return false;
+  const [, key = "", setting = ""] = match;
+  if (key === "StrictHostKeyChecking") return setting === "yes";
+  if (key === "UserKnownHostsFile") return setting === "/dev/null";
+  return SSH_O.has(key);
+};
+const SSH_SPEC: ToolSpec = {
+  flags: "46CTqnxvt",
+  valued: "pilo",
+  values: { "-o": sshValue },
+};
+
+function ssh(args: readonly ProofWord[], ctx: ProofContext): Verdict {
+  const at = wrapperOptions("ssh", SSH_SPEC, args);
+  if (typeof at === "string") return at;
+  const host = args[at];
+  if (!host?.static) return "`ssh` without a fixed host";
+  const rest = args.slice(at + 1);
+  if (rest.length === 0) return "`ssh` without a command opens a session the proof cannot see";
+  if (rest.some((word) => !word.static)) return "the remote command holds text only known at run time";
+  return proveNestedScript(rest.map((word) => word.value).join(" "), "unknown", ctx);
+}
+
+function su(args: readonly ProofWord[], ctx: ProofContext): Verdict {
+  let command: ProofWord | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as ProofWord;
+    if (!arg.static) return "`su` with a run-time argument";
+    if (arg.value === "-c" || arg.value === "--command") command = args[++i];
+    else if (!["-", "-l", "--login"].includes(arg.value) && arg.value.startsWith("-")) {
+      return `\`su ${arg.value}\` is not proven`;
+    }
+  }
+  return command ? script(command, "unknown", "su -c", ctx) : "`su` without `-c` opens a shell";
+}
+
+function env(args: readonly ProofWord[], ctx: ProofContext): Verdict {
+  const at = wrapperOptions("env", { flags: "i0", valued: "u", long: ["--ignore-environment"] }, args);
+  if (typeof at === "string") return at;
+  let i = at;
+  for (; i < args.length; i++) {
+    const arg = args[i] as ProofWord;
+    const match = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(arg.value);
+    if (!match) break;
+    const verdict = checkEnvironmentAssignment(match[1] as string, arg.static ? (match[2] as string) : null);
+    if (verdict) return verdict;
+  }
+  const rest = args.slice(i);
+  return rest.length === 0 ? null : proveArgv(rest, ctx);
+}
+
+/** `xargs` appends input words the proof cannot see: the inner command must take any option. */
+function xargs(args: readonly ProofWord[], ctx: ProofContext): Verdict {
+  const spec: ToolSpec = {
+    flags: "0rtx",
+    valued: "dnLPsI",
+    long: ["--null", "--no-run-if-empty", "--verbose"],
+  };
+  const at = wrapperOptions("xargs", spec, args);
+  if (typeof at === "string") return at;
+  const replace = args.slice(0, at).find((arg) => arg.value.startsWith("-I"));
+  const replaceString = replace
+    ? replace.value.slice(2) || args[args.indexOf(replace) + 1]?.value
+    : undefined;
+  const rest = args.slice(at);
+  if (rest.length === 0) return null;
+  const unknown: ProofWord = {
+    value: "",
+    raw: "<input>",
+    static: false,
+    mayBeOption: true,
+    node: rest[0]!.node,
+  };
+  const filled = rest.map((word) =>
+    replaceString && word.value.includes(replaceString) ? { ...unknown, raw: word.raw } : word,
+  );
+  if (filled[0] && !filled[0].static) return "the command xargs runs is filled in from its input";
+  return proveArgv(replaceString ? filled : [...filled, unknown], ctx);
+}
+
+function containerExec(name: string, spec: ToolSpec): WrapperCheck {
+  return inner(name, spec, 1);
+}
+
+/** `pct exec 101 -- cmd …`: the guest id, then `--`, then argv. */
+export function execAfterDashes(args: readonly ProofWord[], ctx: ProofContext, what: string): Verdict {
+  const id = args[0];
+  if (!id?.static || !/^[0-9]+$/.test(id.value)) return `\`${what}\` needs a literal guest id`;
+  const dashes = args[1];
+  if (dashes?.value !== "--") return `\`${what}\` is proven only in the form \`${what} ID -- command\``;
+  const rest = args.slice(2);
+  return rest.length === 0 ? `\`${what}\` without a command` : proveArgv(rest, ctx);
+}
+
+export const WRAPPERS: ReadonlyMap<string, WrapperCheck> = new Map<string, WrapperCheck>([
+  ["sudo", inner("sudo", { flags: "nHSk", valued: "ugh", long: ["--non-interactive"] })],
+  ["doas", inner("doas", { flags: "n", valued: "u" })],
+  ["pkexec", inner("pkexec", { longValued: ["--user"] })],
+  ["timeout", inner("timeout", { flags: "v", valued: "sk", long: ["--preserve-status", "--foreground"] }, 1)],
+  ["nice", inner("nice", { valued: "n" })],
+  ["ionice", inner("ionice", { flags: "t", valued: "cn" })],
+  ["time", inner("time", { flags: "p" })],
+  [
+    "command",
+    (args, ctx) =>
+      args[0]?.value === "-v" || args[0]?.value === "-V" ? null : inner("command", { flags: "p" })(args, ctx),
+  ],
+  ["builtin", (args, ctx) => proveArgv(args, ctx)],
+  ["runuser", inner("runuser", { valued: "ug" })],
+  ["env", env],
+  ["xargs", xargs],
+  ["bash", shell("bash")],
+  ["sh", shell("posix")],
+  ["dash", shell("posix")],
+  ["ssh", ssh],
+  ["su", su],
+  [
+    "watch",
+    (args, ctx) => {
+      const at = wrapperOptions(
+        "watch",
+        { flags: "tebgcpx", valued: "nd", long: ["--no-title", "--color"] },
+        args,
+      );
+      if (typeof at === "string") return at;
+      if (args.slice(0, at).some((arg) => arg.value.includes("x"))) return proveArgv(args.slice(at), ctx);
+      const rest = args.slice(at);
+      if (rest.some((word) => !word.static)) return "`watch` runs text only known at run time";
+      return proveNestedScript(rest.map((word) => word.value).join(" "), "posix", ctx);
+    },
+  ],
+  [
+    "lxc-attach",
+    (args, ctx) => {
+      const at = wrapperOptions("lxc-attach", { valued: "n", longValued: ["--name"] }, args);
+      if (typeof at === "string") return at;
+      if (args[at - 1]?.value !== "--")
+        return "`lxc-attach` is proven only as `lxc-attach -n NAME -- command`";
+      return proveArgv(args.slice(at), ctx);
+    },
+  ],
+]);
+
+/** Docker, compose and kubectl exec are subcommands; their tools table calls these. */
+export const DOCKER_EXEC = containerExec("docker exec", {
+  flags: "itd",
+  valued: "uw",
+  long: ["--interactive", "--tty", "--detach"],
+  longValued: ["--user", "--workdir"],
+});
+export const COMPOSE_EXEC = containerExec("docker compose exec", {
+  flags: "Td",
+  valued: "uw",
+  longValued: ["--user", "--workdir", "--index"],
+});
+
+export function kubectlExec(args: readonly ProofWord[], ctx: ProofContext): Verdict {
+  const dashes = args.findIndex((arg) => arg.static && arg.value === "--");
+  if (dashes < 0) return "`kubectl exec` is proven only with `-- command`";
+  const verdict = checkToolArgs(
+    "kubectl exec",
+    { flags: "it", valued: "cn", longValued: ["--container", "--namespace"], maxPositionals: 1 },
+    args.slice(0, dashes),
+    ctx,
+  );
+  if (verdict) return verdict;
+  return proveArgv(args.slice(dashes + 1), ctx);
+}
