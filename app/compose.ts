@@ -2,6 +2,7 @@ import { agentCapability } from "../agent/capability.ts";
 import { chatCapability } from "../bot/capability.ts";
 import { CommandRegistry, type Roles } from "../bot/core/bot-commands.ts";
 import { helpCommand } from "../bot/core/help-command.ts";
+import { intakeCapability } from "../intake/capability.ts";
 import { executionCapability } from "../jobs/execution/capability.ts";
 import { mcpCapability } from "../mcp-server/capability.ts";
 import type { CommandIO } from "./command-module.ts";
@@ -39,7 +40,13 @@ export interface Capability {
  * The capabilities in start order. Each one registers its queue handlers, event subscribers,
  * chat commands and HTTP routes; `stop` runs in reverse order on shutdown.
  */
-const CAPABILITIES: Capability[] = [executionCapability, mcpCapability, agentCapability, chatCapability];
+const CAPABILITIES: Capability[] = [
+  executionCapability,
+  mcpCapability,
+  agentCapability,
+  chatCapability,
+  intakeCapability,
+];
 
 export interface Composition {
   ctx: ComposeContext;

@@ -265,4 +265,22 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     doc: "Comma-separated channel ids the bot serves",
     defaultText: "(none)",
   },
+  {
+    path: "alerts.maxBodyBytes",
+    env: "OIKOS_ALERTS_MAX_BODY_BYTES",
+    doc: "Largest alert webhook body accepted (bigger: 413)",
+    defaultText: "262144",
+  },
+  {
+    path: "alerts.minIntervalMs",
+    env: "OIKOS_ALERTS_MIN_INTERVAL_MS",
+    doc: "Flap damping: an alert group posts into its thread at most this often, and firing again this soon after resolving does not start a new investigation",
+    defaultText: "600000 (10 min)",
+  },
+  {
+    path: "alerts.maxConcurrent",
+    env: "OIKOS_ALERTS_MAX_CONCURRENT",
+    doc: "Alert investigations the agent works on at once; more wait their turn",
+    defaultText: "3",
+  },
 ];

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { alertsSchema, schedulesSchema } from "./config-intake.ts";
 import { CONFIG_KEYS } from "./config-keys.ts";
 import { ConfigError } from "./errors.ts";
 
@@ -117,6 +118,10 @@ export const ConfigSchema = z.object({
         .prefault({}),
     })
     .prefault({}),
+  /** Webhook alert intake and routing (YAML for sources and routes; see README "Alerts and schedules"). */
+  alerts: alertsSchema,
+  /** Cron schedules that start a task in a room (YAML only). */
+  schedules: schedulesSchema,
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

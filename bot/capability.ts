@@ -6,10 +6,13 @@ import { answerOpenQuestion } from "../store/questions.ts";
 import { roomAccessConfig } from "./access-config.ts";
 import { RoomAccess } from "./core/access.ts";
 import { approvalsCommand, cancelCommand, sweepCommand } from "./core/admin-commands.ts";
+import { AlertThreads } from "./core/alert-threads.ts";
 import { CardRenderer } from "./core/card-renderer.ts";
+import type { ChatAdapter } from "./core/chat-adapter.ts";
 import { ChatCore } from "./core/chat-core.ts";
 import type { ChatCoreDeps } from "./core/core-deps.ts";
 import { RedactingAdapterMap } from "./core/redacting-adapters.ts";
+import { ScheduleThreads } from "./core/schedule-threads.ts";
 import { waitForQuietQueue } from "./shell/quiet-queue.ts";
 import { TerminalAdapter } from "./shell/terminal-adapter.ts";
 import { startConfiguredAdapters } from "./start-adapters.ts";
@@ -50,8 +53,10 @@ export const chatCapability: Capability = {
     // Every adapter registered here posts and edits through policy redact.
     const adapters = new RedactingAdapterMap();
     const core = new ChatCore(deps, adapters);
-    const renderer = new CardRenderer({ db, adapters, cards: core.cards, logger });
+    const scheduled = new ScheduleThreads({ db, schedules: config.schedules });
+    const renderer = new CardRenderer({ db, adapters, cards: core.cards, logger, scheduled });
     const unsubscribe = renderer.subscribe(events);
+    registerAlertThreads(runtime, adapters, renderer);
     const started =
       ctx.role === "all" ? await startConfiguredAdapters(runtime, adapters, (e) => core.handle(e)) : [];
     ctx.chatAdapters.push(...started.map((a) => a.platform));
@@ -87,3 +92,34 @@ export const chatCapability: Capability = {
     };
   },
 };
+
+/**
+ * The `alert-thread` job: posting an alert group's thread and its updates needs the chat
+ * adapters, so only a process that runs them takes these jobs (oikos start; oikos chat for the
+ * terminal).
+ */
+function registerAlertThreads(
+  runtime: Runtime,
+  adapters: ReadonlyMap<string, ChatAdapter>,
+  renderer: CardRenderer,
+): void {
+  const { db, queue, logger, config } = runtime;
+  const threads = new AlertThreads({
+    db,
+    queue,
+    adapters,
+    logger,
+    maxConcurrent: config.alerts.maxConcurrent,
+    refreshPlans: async (adapter, sessionId) => {
+      const plans = await db
+        .selectFrom("plans")
+        .select("generation")
+        .where("session_id", "=", sessionId)
+        .where("status", "=", "proposed")
+        .execute();
+      for (const plan of plans) await renderer.refreshPlan(adapter, sessionId, plan.generation);
+    },
+  });
+  // One at a time: an update must never race the post that opens its thread.
+  queue.register("alert-thread", (job) => threads.handle(job.data));
+}

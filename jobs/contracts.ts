@@ -14,6 +14,15 @@ export const queuePayloadSchemas = {
   continue: z.object({ sessionId: z.string().min(1), executionId: z.string().min(1) }),
   sweep: z.object({ kind: z.enum(["stale", "approvals", "idle", "all"]) }),
   learn: z.object({}),
+  /** intake/alerts → bot: post an alert group's thread (open) or an update into it. */
+  "alert-thread": z.object({
+    groupId: z.string().min(1),
+    update: z.enum(["open", "repeat", "refire", "resolved"]),
+  }),
+  /** intake/alerts: start waiting alert investigations up to alerts.maxConcurrent. */
+  "alert-dispatch": z.object({}),
+  /** intake/schedules: one fire of a configured schedule (job id `repeat:schedule:<name>:<ms>`). */
+  schedule: z.object({ name: z.string().min(1) }),
 } as const;
 
 export type QueueName = keyof typeof queuePayloadSchemas;

@@ -336,6 +336,85 @@ export interface ChatRefusalsTable {
   refused_at: Timestamp;
 }
 
+/** migrations/0190_alerts.ts: one row per alert group (one chat thread). */
+export interface AlertGroupsTable {
+  id: string;
+  source: string;
+  source_kind: string;
+  group_key: string;
+  status: "firing" | "resolved";
+  title: string;
+  severity: string | null;
+  labels: Json<Record<string, string>>;
+  annotations: Json<Record<string, string>>;
+  entities: Json<string[]>;
+  /** label=value pairs that named no entity. */
+  unmatched: Json<string[]>;
+  /** What the agent is told about the alert (redacted): the session's first message. */
+  brief: Generated<string>;
+  platform: string | null;
+  room: string | null;
+  mentions: Json<string[]>;
+  investigate: Generated<boolean>;
+  investigation: ColumnType<
+    "none" | "waiting" | "investigating" | "reported" | "skipped",
+    "none" | "waiting" | "investigating" | "reported" | "skipped" | undefined
+  >;
+  thread: string | null;
+  session_id: string | null;
+  fire_count: Generated<number>;
+  flap_count: Generated<number>;
+  unposted: Generated<number>;
+  first_seen_at: Timestamp;
+  last_seen_at: Timestamp;
+  last_posted_at: NullableTimestamp;
+  resolved_at: NullableTimestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface AlertsTable {
+  group_id: string;
+  source: string;
+  group_key: string;
+  fingerprint: string;
+  status: "firing" | "resolved";
+  labels: Json<Record<string, string>>;
+  annotations: Json<Record<string, string>>;
+  starts_at: NullableTimestamp;
+  ends_at: NullableTimestamp;
+  generator_url: string | null;
+  first_seen_at: Timestamp;
+  last_seen_at: Timestamp;
+}
+
+export interface AlertDeliveriesTable {
+  id: string;
+  source: string;
+  group_id: string | null;
+  outcome: string;
+  payload: Json<unknown>;
+  received_at: Timestamp;
+}
+
+/** migrations/0191_schedules.ts */
+export interface ScheduleStateTable {
+  name: string;
+  paused: Generated<boolean>;
+  changed_by: string | null;
+  changed_at: Timestamp;
+}
+
+export interface ScheduleRunsTable {
+  fire_id: string;
+  schedule: string;
+  session_id: string | null;
+  outcome: "started" | "skipped_paused" | "skipped_unknown" | "quiet" | "reported";
+  thread_state: ColumnType<"deferred" | "posted" | "quiet", "deferred" | "posted" | "quiet" | undefined>;
+  fired_at: Timestamp;
+  finished_at: NullableTimestamp;
+}
+
 export interface Database {
   entities: EntitiesTable;
   entity_attribute_changes: EntityAttributeChangesTable;
@@ -363,6 +442,11 @@ export interface Database {
   queue_jobs: QueueJobsTable;
   chat_cards: ChatCardsTable;
   chat_refusals: ChatRefusalsTable;
+  alert_groups: AlertGroupsTable;
+  alerts: AlertsTable;
+  alert_deliveries: AlertDeliveriesTable;
+  schedule_state: ScheduleStateTable;
+  schedule_runs: ScheduleRunsTable;
 }
 
 export type Session = Selectable<SessionsTable>;

@@ -12,6 +12,7 @@ import { buildQuestionCard } from "./cards/question-card.ts";
 import { buildSummaryCard } from "./cards/summary-card.ts";
 import type { ChatAdapter, MessageRef } from "./chat-adapter.ts";
 import { pendingCardSubjects } from "./pending-card-subjects.ts";
+import type { ScheduleThreads } from "./schedule-threads.ts";
 
 interface Place {
   adapter: ChatAdapter;
@@ -35,6 +36,7 @@ export class CardRenderer {
   readonly #adapters: ReadonlyMap<string, ChatAdapter>;
   readonly #cards: CardRefs;
   readonly #logger: Logger;
+  readonly #scheduled: ScheduleThreads | undefined;
   readonly #chains = new Map<string, Promise<void>>();
   /** What each card last showed: an event that changes nothing visible edits nothing. */
   readonly #lastRendered = new Map<string, string>();
@@ -46,11 +48,14 @@ export class CardRenderer {
     adapters: ReadonlyMap<string, ChatAdapter>;
     cards: CardRefs;
     logger: Logger;
+    /** Scheduled runs whose thread is posted only when there is something to show. */
+    scheduled?: ScheduleThreads;
   }) {
     this.#db = deps.db;
     this.#adapters = deps.adapters;
     this.#cards = deps.cards;
     this.#logger = deps.logger;
+    this.#scheduled = deps.scheduled;
   }
 
   subscribe(events: EventBus): () => void {
@@ -117,7 +122,7 @@ export class CardRenderer {
   /** Posts (or, if it has one, refreshes) the card of one subject. */
   async #postSubject(sessionId: string, kind: CardKind, subjectId: string): Promise<void> {
     const place = await this.#place(sessionId);
-    if (!place) return;
+    if (!place || (await this.#scheduled?.isDeferred(sessionId))) return;
     if (kind === "plan") {
       const generation = Number(subjectId.slice(subjectId.lastIndexOf(":") + 1));
       await this.#postOnce(place, kind, subjectId, () => buildPlanCard(this.#db, sessionId, generation));
@@ -141,8 +146,13 @@ export class CardRenderer {
   }
 
   async #render(sessionId: string, event: DomainEvent): Promise<void> {
-    const place = await this.#place(sessionId);
+    let place = await this.#place(sessionId);
     if (!place) return;
+    if (this.#scheduled) {
+      const verdict = await this.#scheduled.route(sessionId, place, event);
+      if (verdict.kind === "skip") return;
+      place = { ...place, ...verdict.place };
+    }
     const { adapter } = place;
     const session = { room: place.room, thread: place.thread };
     switch (event.type) {

@@ -1,7 +1,9 @@
 import type { Kysely } from "kysely";
+import { alertGroupOfSession } from "../../../store/alert-groups.ts";
 import type { Database } from "../../../store/schema.ts";
 import type { Card } from "../card.ts";
 import { riskBadge, stepIcon } from "../risk-badge.ts";
+import { resolvedWhilePending } from "./alert-card.ts";
 import { decisionLine, executionProgress } from "./card-lines.ts";
 
 /**
@@ -73,6 +75,9 @@ export async function buildPlanCard(
       { id: "deny", label: "Deny", style: "danger" },
     ];
     card.reactions = ["✅", "❌"];
+    const alert = await alertGroupOfSession(db, sessionId);
+    const resolved = alert && resolvedWhilePending(alert);
+    if (resolved) card.lines.push(resolved);
   } else if (plan.status === "proposed") {
     card.badge = "read-only: no approval needed";
   } else {

@@ -1,0 +1,166 @@
+import type { Kysely } from "kysely";
+import type { Logger } from "../../app/logger.ts";
+import type { QueuePort } from "../../jobs/queue/port.ts";
+import {
+  type AlertGroup,
+  bindAlertThread,
+  countInvestigating,
+  getAlertGroup,
+} from "../../store/alert-groups.ts";
+import { appendMessage } from "../../store/messages.ts";
+import type { Database } from "../../store/schema.ts";
+import { createSession, getSession } from "../../store/sessions.ts";
+import { clock } from "./card.ts";
+import { buildAlertCard } from "./cards/alert-card.ts";
+import type { ChatAdapter, MessageRef } from "./chat-adapter.ts";
+
+export type AlertThreadUpdate = "open" | "repeat" | "refire" | "resolved";
+
+export interface AlertThreadDeps {
+  db: Kysely<Database>;
+  queue: QueuePort;
+  adapters: ReadonlyMap<string, ChatAdapter>;
+  logger: Logger;
+  maxConcurrent: number;
+  /** Re-renders a session's plan card (it shows when the alert resolved while the plan waits). */
+  refreshPlans(adapter: ChatAdapter, sessionId: string): Promise<void>;
+}
+
+/**
+ * The bot's side of an alert group (the `alert-thread` job): opens its thread (the alert card,
+ * its mentions, a session bound to the thread whose first message is the alert brief the intake
+ * wrote) and posts repeats, flapping and the resolution into that thread. The investigation
+ * itself is started by intake/alerts/dispatch.ts, through the queue, once a slot is free.
+ */
+export class AlertThreads {
+  readonly #deps: AlertThreadDeps;
+
+  constructor(deps: AlertThreadDeps) {
+    this.#deps = deps;
+  }
+
+  async handle(job: { groupId: string; update: AlertThreadUpdate }): Promise<void> {
+    const { db, logger } = this.#deps;
+    const group = await getAlertGroup(db, job.groupId);
+    if (!group?.room || !group.platform) return;
+    const adapter = this.#deps.adapters.get(group.platform);
+    // Retried with backoff: at start-up the adapter (the terminal's too) may come up after the queue.
+    if (!adapter)
+      throw new Error(`no ${group.platform} chat adapter runs in this process for alert ${group.id}`);
+    if (job.update === "open") {
+      await this.#open(adapter, group);
+      return;
+    }
+    if (!group.thread || !group.session_id) {
+      logger.warn(
+        { group: group.id, update: job.update },
+        "alert update before its thread was opened; opening it",
+      );
+      await this.#open(adapter, group);
+      return;
+    }
+    await this.#refreshRoot(adapter, group);
+    const text = await this.#updateText(group, job.update);
+    await adapter.post(group.room, group.thread, { text });
+    if (job.update === "resolved") {
+      await appendMessage(db, {
+        sessionId: group.session_id,
+        role: "system",
+        name: `alert:${group.id}`,
+        content: `The alert that started this task resolved at ${group.resolved_at?.toISOString() ?? "now"} (${group.source} says so). If your plan is no longer needed, tell the operator instead of pursuing it.`,
+      });
+      await this.#deps.refreshPlans(adapter, group.session_id);
+    }
+  }
+
+  async #open(adapter: ChatAdapter, group: AlertGroup): Promise<void> {
+    const { db } = this.#deps;
+    let thread = group.thread;
+    if (!thread) {
+      const card = await buildAlertCard(db, group, await this.#waitingBehind(group));
+      const ref = await adapter.post(group.room!, null, { card });
+      thread = ref.messageId;
+    }
+    const session =
+      (group.session_id ? await getSession(db, group.session_id) : undefined) ??
+      (await createSession(db, {
+        platform: adapter.platform,
+        room: group.room!,
+        thread,
+        createdBy: `alert:${group.source}`,
+        goal: group.title.slice(0, 500),
+      }));
+    const eventId = `alert:${group.id}`;
+    const seen = await db
+      .selectFrom("messages")
+      .select("id")
+      .where("session_id", "=", session.id)
+      .where("platform_event_id", "=", eventId)
+      .executeTakeFirst();
+    if (!seen) {
+      await appendMessage(db, {
+        sessionId: session.id,
+        role: "user",
+        content: group.brief,
+        author: `alert:${group.source}`,
+        platformEventId: eventId,
+      });
+    }
+    await bindAlertThread(db, group.id, { thread, sessionId: session.id }, new Date());
+    if (group.investigation === "waiting") {
+      await this.#deps.queue.enqueue("alert-dispatch", {}, { jobId: "alert-dispatch" });
+    }
+  }
+
+  async #refreshRoot(adapter: ChatAdapter, group: AlertGroup): Promise<void> {
+    const ref: MessageRef = {
+      platform: adapter.platform,
+      room: group.room!,
+      messageId: group.thread!,
+      thread: null,
+    };
+    try {
+      await adapter.edit(ref, {
+        card: await buildAlertCard(this.#deps.db, group, await this.#waitingBehind(group)),
+      });
+    } catch (error) {
+      this.#deps.logger.warn({ err: error, group: group.id }, "editing the alert card failed");
+    }
+  }
+
+  async #updateText(group: AlertGroup, update: Exclude<AlertThreadUpdate, "open">): Promise<string> {
+    const held =
+      group.unposted > 0
+        ? ` (${group.unposted} more notification(s) since the last update were not posted)`
+        : "";
+    switch (update) {
+      case "repeat":
+        return `🔁 Still firing: notification ${group.fire_count} of this alert${held}.`;
+      case "refire":
+        return `⚠️ Firing again soon after it resolved (flapping, ${group.flap_count} time(s)); this thread continues, no new investigation${held}.`;
+      case "resolved": {
+        const pending = group.session_id
+          ? await this.#deps.db
+              .selectFrom("plans")
+              .select("generation")
+              .where("session_id", "=", group.session_id)
+              .where("status", "=", "proposed")
+              .where("needs_approval", "=", true)
+              .executeTakeFirst()
+          : undefined;
+        const when = group.resolved_at ? ` at ${clock(group.resolved_at)}` : "";
+        if (pending)
+          return `✅ Resolved${when}, while the plan above still waits for approval: check it is still needed before you approve it.`;
+        if (group.investigation === "skipped" || group.investigation === "waiting")
+          return `✅ Resolved${when}, before an investigation started; nothing was run.`;
+        return `✅ Resolved${when}.`;
+      }
+    }
+  }
+
+  async #waitingBehind(group: AlertGroup): Promise<number> {
+    if (group.investigation !== "waiting") return 0;
+    const running = await countInvestigating(this.#deps.db);
+    return running >= this.#deps.maxConcurrent ? running : 0;
+  }
+}

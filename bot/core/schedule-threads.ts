@@ -1,0 +1,145 @@
+import type { Kysely } from "kysely";
+import type { QuietMode, ScheduleConfig } from "../../app/config-intake.ts";
+import type { DomainEvent } from "../../jobs/events/types.ts";
+import { type ScheduleThreadState, scheduleRunOfSession, settleRunThread } from "../../store/schedules.ts";
+import type { Database } from "../../store/schema.ts";
+import type { ChatAdapter } from "./chat-adapter.ts";
+
+/** Where a session's chat goes: its adapter, room and thread. */
+export interface ThreadPlace {
+  adapter: ChatAdapter;
+  room: string;
+  thread: string;
+}
+
+export type DeferredVerdict = { kind: "render"; place: ThreadPlace } | { kind: "skip" };
+
+/**
+ * A scheduled run posts nothing until it has something to show. While its thread is deferred,
+ * the agent's progress text is kept (it is in the transcript) but not posted. The first card that
+ * needs the operator (a plan that needs approval, an approval, a question) or a completion that
+ * is not a clean success opens the thread: a root line naming the schedule, then what the agent
+ * said so far, then the card. A clean success posts the schedule's quiet line (or nothing, or a
+ * full thread: `quiet` in the schedule), and a reply to that line reaches the session.
+ */
+export class ScheduleThreads {
+  readonly #db: Kysely<Database>;
+  readonly #schedules: readonly ScheduleConfig[];
+
+  constructor(deps: { db: Kysely<Database>; schedules: readonly ScheduleConfig[] }) {
+    this.#db = deps.db;
+    this.#schedules = deps.schedules;
+  }
+
+  /** A scheduled run that has posted nothing yet (no thread to post a card into). */
+  async isDeferred(sessionId: string): Promise<boolean> {
+    return (await scheduleRunOfSession(this.#db, sessionId))?.thread_state === "deferred";
+  }
+
+  /** What to do with `event` for a session; `render` with the place to post at. */
+  async route(sessionId: string, place: ThreadPlace, event: DomainEvent): Promise<DeferredVerdict> {
+    const run = await scheduleRunOfSession(this.#db, sessionId);
+    if (!run || (run.thread_state as ScheduleThreadState) !== "deferred") return { kind: "render", place };
+    const schedule = this.#schedules.find((s) => s.name === run.schedule);
+    const quiet: QuietMode = schedule?.quiet ?? "line";
+    switch (event.type) {
+      case "approval.requested":
+      case "question.raised":
+        return this.#open(run.fire_id, run.schedule, sessionId, place);
+      case "plan.proposed":
+        return (await this.#planNeedsOperator(sessionId, event.generation))
+          ? this.#open(run.fire_id, run.schedule, sessionId, place)
+          : { kind: "skip" };
+      case "task.completed": {
+        if (quiet === "thread" || !(await this.#clean(sessionId, event.outcome))) {
+          return this.#open(run.fire_id, run.schedule, sessionId, place, "reported");
+        }
+        if (!(await settleRunThread(this.#db, run.fire_id, { thread: "quiet", outcome: "quiet" })))
+          return { kind: "skip" };
+        if (quiet === "line") {
+          const summary = await this.#summary(sessionId);
+          const ref = await place.adapter.post(place.room, null, {
+            text: `🗓 ${run.schedule}: nothing wrong${summary ? ` — ${summary}` : "."}`,
+          });
+          await this.#bindThread(sessionId, ref.messageId);
+        }
+        return { kind: "skip" };
+      }
+      default:
+        return { kind: "skip" };
+    }
+  }
+
+  async #open(
+    fireId: string,
+    name: string,
+    sessionId: string,
+    place: ThreadPlace,
+    outcome?: "reported",
+  ): Promise<DeferredVerdict> {
+    if (!(await settleRunThread(this.#db, fireId, { thread: "posted", ...(outcome ? { outcome } : {}) }))) {
+      return { kind: "skip" };
+    }
+    const schedule = this.#schedules.find((s) => s.name === name);
+    const first = schedule?.prompt.split("\n")[0]?.slice(0, 200) ?? "";
+    const root = await place.adapter.post(place.room, null, { text: `🗓 Scheduled run of ${name}: ${first}` });
+    await this.#bindThread(sessionId, root.messageId);
+    const said = await this.#db
+      .selectFrom("messages")
+      .select("content")
+      .where("session_id", "=", sessionId)
+      .where("role", "=", "assistant")
+      .where("content", "!=", "")
+      .orderBy("created_at")
+      .orderBy("id")
+      .execute();
+    for (const message of said)
+      await place.adapter.post(place.room, root.messageId, { text: message.content });
+    return { kind: "render", place: { ...place, thread: root.messageId } };
+  }
+
+  async #bindThread(sessionId: string, thread: string): Promise<void> {
+    await this.#db.updateTable("sessions").set({ thread }).where("id", "=", sessionId).execute();
+  }
+
+  async #planNeedsOperator(sessionId: string, generation: number): Promise<boolean> {
+    const plan = await this.#db
+      .selectFrom("plans")
+      .select("needs_approval")
+      .where("session_id", "=", sessionId)
+      .where("generation", "=", generation)
+      .executeTakeFirst();
+    return plan?.needs_approval ?? false;
+  }
+
+  /** Success, and nothing along the way needed an operator: no plan to approve, no approval, no question. */
+  async #clean(sessionId: string, outcome: string): Promise<boolean> {
+    if (outcome !== "success") return false;
+    const plan = await this.#db
+      .selectFrom("plans")
+      .select("generation")
+      .where("session_id", "=", sessionId)
+      .where("needs_approval", "=", true)
+      .executeTakeFirst();
+    const approval = await this.#db
+      .selectFrom("approvals")
+      .select("id")
+      .where("session_id", "=", sessionId)
+      .executeTakeFirst();
+    const question = await this.#db
+      .selectFrom("questions")
+      .select("id")
+      .where("session_id", "=", sessionId)
+      .executeTakeFirst();
+    return !plan && !approval && !question;
+  }
+
+  async #summary(sessionId: string): Promise<string> {
+    const session = await this.#db
+      .selectFrom("sessions")
+      .select("summary")
+      .where("id", "=", sessionId)
+      .executeTakeFirst();
+    return (session?.summary ?? "").split("\n")[0]!.slice(0, 300);
+  }
+}

@@ -1,0 +1,166 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { after, before, describe, test } from "node:test";
+import { eventually } from "../../bot/testing/eventually.ts";
+import { upsertEntities } from "../../store/entities.ts";
+import {
+  match,
+  type ScriptedModelServer,
+  startScriptedModel,
+} from "../../test-support/scripted-model/index.ts";
+import { body, IntakeApp, ONCALL } from "../testing/intake-app.ts";
+
+// An Alertmanager group through the composed app: the webhook opens one thread in the Matrix
+// double (the alert card, the on-call person mentioned), the agent (scripted model) researches
+// read-only and posts findings and a plan card; a repeat posts into the same thread; the
+// resolution says so in the thread and on the plan card that still waits.
+
+const TOKEN = "alertmanager-token-0123456789";
+const fixture = (name: string) =>
+  JSON.parse(readFileSync(new URL(`./testdata/${name}.json`, import.meta.url), "utf8")) as Record<
+    string,
+    unknown
+  >;
+const bearer = { authorization: `Bearer ${TOKEN}` };
+
+describe("an alert becomes one investigated thread", () => {
+  let model: ScriptedModelServer;
+  let app: IntakeApp;
+  let root = "";
+
+  before(async () => {
+    model = await startScriptedModel({
+      script: [
+        {
+          name: "research",
+          when: match.lastUserMessage(/Alert from am \(alertmanager\), firing/),
+          reply: { toolCalls: [{ name: "search_knowledge", arguments: { query: "gitea container" } }] },
+        },
+        {
+          name: "findings-and-plan",
+          when: match.endsWithToolResult("search_knowledge"),
+          reply: {
+            text: "Findings: the gitea and runner containers on lxc:gitea stopped at 22:14; nothing restarted them.",
+            toolCalls: [
+              {
+                name: "set_goal",
+                arguments: { goal: "Get the gitea containers on lxc:gitea running again" },
+              },
+              {
+                name: "propose_plan",
+                arguments: {
+                  steps: [
+                    {
+                      title: "Start the gitea and runner containers",
+                      target: "lxc:gitea",
+                      risk: "config_mutation",
+                    },
+                    { title: "Check both containers run", target: "lxc:gitea", risk: "read_only" },
+                  ],
+                },
+              },
+            ],
+          },
+        },
+      ],
+      fallback: { text: "noted" },
+    });
+    app = await IntakeApp.start({
+      modelUrl: model.url,
+      alerts: {
+        minIntervalMs: 0,
+        sources: { am: { kind: "alertmanager", token: TOKEN } },
+        routes: [{ match: { labels: ['severity="critical"'] }, room: "$ROOM", mention: [ONCALL] }],
+      },
+    });
+    await upsertEntities(
+      app.store.db,
+      [{ slug: "lxc:gitea", type: "lxc", name: "gitea", attributes: { "ssh.host": "10.20.0.14" } }],
+      { by: "test" },
+    );
+  });
+  after(async () => {
+    await app?.stop();
+    await model?.close();
+    assert.deepEqual(app.double.violations, [], "every event the bot sent passes the spec schemas");
+  });
+
+  test("a firing group opens one thread: the alert card with its entities and mention, findings, a plan card", async () => {
+    const answer = await app.post("am", fixture("alertmanager-firing"), bearer);
+    assert.equal(answer.status, 202);
+    assert.equal(answer.body.outcome, "opened");
+    const card = await eventually("the alert card", () => app.topLevel()[0]);
+    root = card.event_id;
+    assert.match(body(card), /ContainerDown/);
+    assert.match(body(card), /lxc:gitea/);
+    assert.match(body(card), new RegExp(ONCALL));
+    const plan = await eventually("findings and a plan card in the thread", () => {
+      const thread = app.inThread(root).map(body);
+      return thread.some((t) => t.startsWith("Findings:")) && thread.find((t) => t.includes("📋 Plan"));
+    });
+    assert.match(plan, /needs your approval/);
+    assert.match(plan, /Start the gitea and runner containers/);
+    const alerts = await app.store.db.selectFrom("alerts").selectAll().orderBy("fingerprint").execute();
+    assert.deepEqual(
+      alerts.map((a) => [a.source, a.fingerprint, a.status, a.labels.container]),
+      [
+        ["am", "0c55d1e3aa71b2f4", "firing", "runner"],
+        ["am", "7be1ce5a1f3d2c90", "firing", "gitea"],
+      ],
+    );
+    assert.equal(alerts[0]!.group_key, '{}/{severity="critical"}:{alertname="ContainerDown"}');
+    const session = await app.store.db
+      .selectFrom("sessions")
+      .selectAll()
+      .where("thread", "=", root)
+      .executeTakeFirstOrThrow();
+    assert.equal(session.created_by, "alert:am");
+    assert.deepEqual(
+      model.requests.map((r) => r.step),
+      ["research", "findings-and-plan"],
+    );
+  });
+
+  test("the same alert again posts into that thread and opens no second one", async () => {
+    const answer = await app.post("am", fixture("alertmanager-firing"), bearer);
+    assert.equal(answer.status, 202);
+    assert.equal(answer.body.outcome, "repeated");
+    await eventually("the repeat in the thread", () =>
+      app.inThread(root).some((e) => /Still firing/.test(body(e))),
+    );
+    assert.equal(app.topLevel().length, 1, "one thread for the group");
+    assert.equal(
+      await app.store.db
+        .selectFrom("sessions")
+        .select("id")
+        .execute()
+        .then((r) => r.length),
+      1,
+    );
+    assert.equal(model.requests.length, 2, "no second investigation");
+  });
+
+  test("resolving posts into the same thread and the waiting plan card says the alert resolved", async () => {
+    const answer = await app.post("am", fixture("alertmanager-resolved"), bearer);
+    assert.equal(answer.body.outcome, "resolved");
+    const note = await eventually("the resolution in the thread", () =>
+      app.inThread(root).find((e) => /^✅ Resolved/.test(body(e))),
+    );
+    assert.match(body(note), /plan above still waits for approval/);
+    await eventually("the plan card edited with the resolution", () =>
+      app
+        .botEvents()
+        .some(
+          (e) =>
+            (e.content["m.relates_to"] as { rel_type?: string } | undefined)?.rel_type === "m.replace" &&
+            /📋 Plan[\s\S]*resolved at/.test(
+              String((e.content["m.new_content"] as { body?: string })?.body ?? ""),
+            ),
+        ),
+    );
+    assert.equal(app.topLevel().length, 1);
+    const group = await app.store.db.selectFrom("alert_groups").selectAll().executeTakeFirstOrThrow();
+    assert.equal(group.status, "resolved");
+    assert.ok(group.resolved_at instanceof Date);
+  });
+});

@@ -1,0 +1,23 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../../store/schema.ts";
+
+/**
+ * The entity slugs a schedule's target selector names: each item is a slug glob (`*` any run of
+ * characters, `?` one character; `lxc:*`, `host:pve?`, `*:backup-*`). Destroyed entities never
+ * match. Sorted, without repeats.
+ */
+export async function resolveTargets(db: Kysely<Database>, selector: readonly string[]): Promise<string[]> {
+  const rows = await db.selectFrom("entities").select("slug").where("state", "!=", "destroyed").execute();
+  const patterns = selector.map(globToRegExp);
+  return rows
+    .map((row) => row.slug)
+    .filter((slug) => patterns.some((p) => p.test(slug)))
+    .sort();
+}
+
+export function globToRegExp(glob: string): RegExp {
+  const body = [...glob]
+    .map((ch) => (ch === "*" ? ".*" : ch === "?" ? "." : ch.replace(/[.+^${}()|[\]\\]/g, "\\$&")))
+    .join("");
+  return new RegExp(`^${body}$`, "i");
+}

@@ -1,0 +1,255 @@
+import { randomUUID } from "node:crypto";
+import { type Kysely, type Selectable, sql } from "kysely";
+import type { AlertGroupsTable, Database } from "./schema.ts";
+
+export type AlertGroup = Selectable<AlertGroupsTable>;
+export type InvestigationState = AlertGroup["investigation"];
+
+/** One alert of a group as the intake stores it. */
+export interface StoredAlertInput {
+  fingerprint: string;
+  status: "firing" | "resolved";
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  startsAt: Date | null;
+  endsAt: Date | null;
+  generatorUrl: string | null;
+}
+
+export interface NewAlertGroup {
+  source: string;
+  sourceKind: string;
+  groupKey: string;
+  title: string;
+  severity: string | null;
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  entities: string[];
+  unmatched: string[];
+  brief: string;
+  platform: string | null;
+  room: string | null;
+  mentions: string[];
+  investigate: boolean;
+  investigation: InvestigationState;
+}
+
+/** The most recent group of a source's group key (firing or not). */
+export async function latestAlertGroup(
+  db: Kysely<Database>,
+  source: string,
+  groupKey: string,
+): Promise<AlertGroup | undefined> {
+  return db
+    .selectFrom("alert_groups")
+    .selectAll()
+    .where("source", "=", source)
+    .where("group_key", "=", groupKey)
+    .orderBy("first_seen_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+}
+
+export async function getAlertGroup(db: Kysely<Database>, id: string): Promise<AlertGroup | undefined> {
+  return db.selectFrom("alert_groups").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+/** The alert group whose thread this session is (undefined for typed tasks). */
+export async function alertGroupOfSession(
+  db: Kysely<Database>,
+  sessionId: string,
+): Promise<AlertGroup | undefined> {
+  return db
+    .selectFrom("alert_groups")
+    .selectAll()
+    .where("session_id", "=", sessionId)
+    .orderBy("first_seen_at", "desc")
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/**
+ * Opens a firing group; undefined when one of this source and group key already fires (two
+ * deliveries raced: the caller treats this one as a repeat).
+ */
+export async function insertAlertGroup(
+  db: Kysely<Database>,
+  group: NewAlertGroup,
+  now: Date,
+): Promise<AlertGroup | undefined> {
+  return db
+    .insertInto("alert_groups")
+    .values({
+      id: randomUUID(),
+      source: group.source,
+      source_kind: group.sourceKind,
+      group_key: group.groupKey,
+      status: "firing",
+      title: group.title,
+      severity: group.severity,
+      labels: JSON.stringify(group.labels),
+      annotations: JSON.stringify(group.annotations),
+      entities: JSON.stringify(group.entities),
+      unmatched: JSON.stringify(group.unmatched),
+      brief: group.brief,
+      platform: group.platform,
+      room: group.room,
+      mentions: JSON.stringify(group.mentions),
+      investigate: group.investigate,
+      investigation: group.investigation,
+      thread: null,
+      session_id: null,
+      first_seen_at: now,
+      last_seen_at: now,
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflict((oc) => oc.columns(["source", "group_key"]).where("status", "=", "firing").doNothing())
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export type GroupChange =
+  /** Another notification of a firing group. */
+  | { kind: "seen"; post: boolean }
+  /** firing → resolved. */
+  | { kind: "resolved" }
+  /** resolved → firing again (flapping); the same thread. */
+  | { kind: "refired"; post: boolean };
+
+/**
+ * Applies one notification to an existing group with a conditional update (the group must still
+ * be in the state the caller saw); false when another delivery changed it first. `post` false
+ * counts the update as unposted (flap damping); a post resets that count.
+ */
+export async function changeAlertGroup(
+  db: Kysely<Database>,
+  id: string,
+  change: GroupChange,
+  now: Date,
+): Promise<boolean> {
+  const posted = change.kind === "resolved" || change.post;
+  const base = {
+    last_seen_at: now,
+    updated_at: now,
+    ...(posted ? { last_posted_at: now, unposted: 0 } : { unposted: sql<number>`unposted + 1` }),
+  };
+  let query = db.updateTable("alert_groups").where("id", "=", id);
+  if (change.kind === "seen") {
+    query = query.set({ ...base, fire_count: sql<number>`fire_count + 1` }).where("status", "=", "firing");
+  } else if (change.kind === "resolved") {
+    query = query.set({ ...base, status: "resolved", resolved_at: now }).where("status", "=", "firing");
+  } else {
+    query = query
+      .set({
+        ...base,
+        status: "firing",
+        resolved_at: null,
+        fire_count: sql<number>`fire_count + 1`,
+        flap_count: sql<number>`flap_count + 1`,
+      })
+      .where("status", "=", "resolved");
+  }
+  const result = await query.executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+/** Upserts the alerts of one notification into their group (status, labels, last seen). */
+export async function recordAlerts(
+  db: Kysely<Database>,
+  group: Pick<AlertGroup, "id" | "source" | "group_key">,
+  alerts: readonly StoredAlertInput[],
+  now: Date,
+): Promise<void> {
+  for (const alert of alerts) {
+    const row = {
+      status: alert.status,
+      labels: JSON.stringify(alert.labels),
+      annotations: JSON.stringify(alert.annotations),
+      starts_at: alert.startsAt,
+      ends_at: alert.endsAt,
+      generator_url: alert.generatorUrl,
+      last_seen_at: now,
+    };
+    await db
+      .insertInto("alerts")
+      .values({
+        group_id: group.id,
+        source: group.source,
+        group_key: group.group_key,
+        fingerprint: alert.fingerprint,
+        first_seen_at: now,
+        ...row,
+      })
+      .onConflict((oc) => oc.columns(["group_id", "fingerprint"]).doUpdateSet(row))
+      .execute();
+  }
+}
+
+export async function recordDelivery(
+  db: Kysely<Database>,
+  delivery: { source: string; groupId: string | null; outcome: string; payload: unknown },
+  now: Date,
+): Promise<string> {
+  const id = randomUUID();
+  await db
+    .insertInto("alert_deliveries")
+    .values({
+      id,
+      source: delivery.source,
+      group_id: delivery.groupId,
+      outcome: delivery.outcome,
+      payload: JSON.stringify(delivery.payload),
+      received_at: now,
+    })
+    .execute();
+  return id;
+}
+
+/** The thread and session the bot opened for a group (set once). */
+export async function bindAlertThread(
+  db: Kysely<Database>,
+  id: string,
+  binding: { thread: string; sessionId: string },
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable("alert_groups")
+    .set({ thread: binding.thread, session_id: binding.sessionId, last_posted_at: now, updated_at: now })
+    .where("id", "=", id)
+    .execute();
+}
+
+export async function setInvestigation(
+  db: Kysely<Database>,
+  id: string,
+  to: InvestigationState,
+  from: readonly InvestigationState[],
+): Promise<boolean> {
+  const result = await db
+    .updateTable("alert_groups")
+    .set({ investigation: to, updated_at: new Date() })
+    .where("id", "=", id)
+    .where("investigation", "in", [...from])
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
+export async function alertsOfGroup(db: Kysely<Database>, groupId: string) {
+  return db
+    .selectFrom("alerts")
+    .selectAll()
+    .where("group_id", "=", groupId)
+    .orderBy("first_seen_at")
+    .execute();
+}
+
+/** Alert investigations the agent is working on now (the slots alerts.maxConcurrent bounds). */
+export async function countInvestigating(db: Kysely<Database>): Promise<number> {
+  const row = await db
+    .selectFrom("alert_groups")
+    .select((eb) => eb.fn.countAll<string>().as("n"))
+    .where("investigation", "=", "investigating")
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
