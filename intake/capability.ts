@@ -3,6 +3,7 @@ import { ConfigError } from "../app/errors.ts";
 import { runsWorkers } from "../app/process-role.ts";
 import type { Runtime } from "../app/runtime.ts";
 import { scheduleCommands } from "../bot/core/schedule-commands.ts";
+import { QueueClosedError } from "../jobs/queue/errors.ts";
 import { dispatchInvestigations } from "./alerts/dispatch.ts";
 import { ALERTS_PATH, alertReceiver } from "./alerts/receiver.ts";
 import { ScheduleBook } from "./schedules/control.ts";
@@ -36,7 +37,9 @@ export const intakeCapability: Capability = {
     registerDispatch(runtime);
     // An investigation frees its slot when it reports (a plan, a question) or closes.
     const dispatchSoon = async () => {
-      await queue.enqueue("alert-dispatch", {}, { jobId: "alert-dispatch" });
+      await queue.enqueue("alert-dispatch", {}, { jobId: "alert-dispatch" }).catch((error: unknown) => {
+        if (!(error instanceof QueueClosedError)) throw error;
+      });
     };
     const unsubscribe = [
       events.subscribe("plan.proposed", dispatchSoon),

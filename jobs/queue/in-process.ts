@@ -68,6 +68,8 @@ interface LiveJob {
 }
 
 const HOUR_MS = 3_600_000;
+/** The longest delay setTimeout keeps (2^31 - 1 ms). */
+const MAX_TIMER_MS = 2_147_483_647;
 
 /**
  * The embedded queue: jobs run in this process, durable through a JobJournal. It assumes one
@@ -240,10 +242,15 @@ export class InProcessQueue implements QueuePort {
     clearTimeout(job.timer);
     const delay = job.runAt - Date.now();
     if (delay > 0) {
-      job.timer = setTimeout(() => {
-        job.timer = undefined;
-        this.#makeReady(job);
-      }, delay);
+      // setTimeout holds at most ~24.8 days (a longer delay fires at once): wait in steps.
+      job.timer = setTimeout(
+        () => {
+          job.timer = undefined;
+          if (job.runAt > Date.now()) this.#schedule(job);
+          else this.#makeReady(job);
+        },
+        Math.min(delay, MAX_TIMER_MS),
+      );
     } else {
       this.#makeReady(job);
     }

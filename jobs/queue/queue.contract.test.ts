@@ -237,6 +237,22 @@ for (const adapter of adapters) {
       }
     });
 
+    test("a job delayed past setTimeout's 24.8-day limit does not run early", async () => {
+      const { queue } = open(adapter.make);
+      try {
+        let ran = false;
+        queue.register("learn", async () => {
+          ran = true;
+        });
+        await queue.start();
+        await queue.enqueue("learn", {}, { delayMs: 30 * 24 * 3_600_000 });
+        await tick(300);
+        assert.equal(ran, false);
+      } finally {
+        await queue.close();
+      }
+    });
+
     test("a repeatable job fires more than once and repeating by the same key replaces it", async () => {
       const { queue } = open(adapter.make);
       try {
