@@ -1,6 +1,8 @@
 #!/bin/sh
 # Installs the system packages the test suite needs and npm cannot provide: OpenSSH's sshd for the
-# real-SSH lab (test-support/sshd). With --bench, also ansible and pssh, the baselines of
+# real-SSH lab (test-support/sshd), and Prometheus Alertmanager for the alert intake test
+# (test-support/alertmanager starts its own on a loopback port with its own data folder; the
+# package's system service is not used). With --bench, also ansible and pssh, the baselines of
 # jobs/bench/fanout.bench.ts. Debian/Ubuntu, run as root (CI does). Safe to run again: only what
 # is missing gets installed.
 set -eu
@@ -31,6 +33,7 @@ need openssh-server /usr/sbin/sshd
 need openssh-client /usr/bin/ssh-keygen
 need coreutils /usr/bin/timeout
 need procps /usr/bin/pgrep
+need prometheus-alertmanager /usr/bin/prometheus-alertmanager
 if [ "$bench" = 1 ]; then
   need ansible /usr/bin/ansible
   need pssh /usr/bin/parallel-ssh
