@@ -59,6 +59,7 @@ export async function createTestStore(dialect: TestDialect = defaultDialect()): 
 
 const TEST_DB_PREFIX = "oikos_t_";
 const LEFTOVER_AGE_MS = 60 * 60_000;
+const PLAUSIBLE_SINCE = Date.UTC(2020, 0, 1);
 let leftoversDropped: Promise<void> | undefined;
 
 /**
@@ -92,7 +93,9 @@ async function dropLeftovers(admin: pg.Client): Promise<void> {
   );
   for (const { datname } of rows) {
     const created = Number.parseInt(datname.slice(TEST_DB_PREFIX.length).split("_")[0] ?? "", 36);
-    if (!(Date.now() - created > LEFTOVER_AGE_MS)) continue;
+    // Only names createTestStore made (a base-36 time after 2020): `oikos_t_crash_…` of the worker
+    // crash test parses as 1970 and was dropped under that test's feet.
+    if (!(created > PLAUSIBLE_SINCE && Date.now() - created > LEFTOVER_AGE_MS)) continue;
     await admin.query(`DROP DATABASE IF EXISTS ${datname}`).catch(() => undefined);
   }
 }
