@@ -2,6 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { alertAction } from "./alert-step.ts";
 
 /** One fake command behaviour on a lab host (see evals/lab/fake-tool.mjs). */
 const toolRule = z.object({
@@ -110,6 +111,8 @@ const operatorAction = z.union([
   z.object({ type_phrase: z.string().default("main"), as: z.string().optional() }).strict(),
   z.object({ restart: z.object({ during: z.string().optional() }).default({}) }).strict(),
   z.object({ set_world: z.object({ host: z.string(), vars: z.record(z.string(), z.unknown()) }) }).strict(),
+  /** A monitoring system sends an alert webhook (evals/harness/alert-step.ts); its thread gets the label. */
+  z.object({ alert: alertAction }).strict(),
 ]);
 export type OperatorAction = z.infer<typeof operatorAction>;
 

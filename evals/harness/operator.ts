@@ -1,4 +1,5 @@
 import type { Homelab } from "../lab/homelab.ts";
+import { sendAlert } from "./alert-step.ts";
 import type { OperatorAction, WaitFor } from "./manifest.ts";
 import { type EvalSystem, OPERATOR, SECOND_OPERATOR } from "./system.ts";
 
@@ -67,6 +68,11 @@ export class OperatorDriver {
     }
     if ("restart" in action) return this.#system.restart();
     if ("set_world" in action) return this.#homelab.setVars(action.set_world.host, action.set_world.vars);
+    if ("alert" in action) {
+      const root = await sendAlert(this.#system, action.alert, (what, check) => this.#until(what, check));
+      if (!this.threads.has(action.alert.thread)) this.threads.set(action.alert.thread, root);
+      return;
+    }
   }
 
   async sessionId(label: string): Promise<string | undefined> {
