@@ -50,7 +50,7 @@ function rejected(reason: string, text: string): Classification {
  * Classifies a command line by walking every simple command of its bash parse tree and
  * taking the worst. What cannot be proven read-only is never read_only.
  */
-export function classifyWith(parser: BashParser, command: string, targetType: string): Classification {
+export function classifyWith(shared: BashParser, command: string, targetType: string): Classification {
   if (command.includes("\0")) return rejected("the command contains a NUL byte", command);
   if (Buffer.byteLength(command) > MAX_COMMAND_BYTES) {
     return rejected(
@@ -59,6 +59,8 @@ export function classifyWith(parser: BashParser, command: string, targetType: st
     );
   }
   if (command.trim() === "") return rejected("the command is empty", command);
+  // The walk and the proof both parse nested scripts (`bash -c '…'`): once per classification.
+  const parser = memoized(shared);
   // Byte-exact: the parsers see exactly the text bash receives (`bash --noprofile --norc -c`).
   let parsed: ParsedScript;
   try {
@@ -69,22 +71,24 @@ export function classifyWith(parser: BashParser, command: string, targetType: st
   const localCommands = new Set<string>();
   const segments: Segment[] = walkScript(parsed, { parser, targetType, localCommands });
   const commands = [...localCommands];
-  if (segments.length === 0 && !proveScript(parsed, "bash", (script) => parser.parse(script))) {
-    return {
-      risk: "read_only",
-      reasons: [`${quoteSegment(command)} runs no command`],
-      segments: [],
-      commands,
-    };
-  }
   const walked: Risk = worstOf(segments);
+  const programs = new Set<string>();
   if (walked === "read_only") {
-    const unproven = proveScript(parsed, "bash", (script) => parser.parse(script));
+    const unproven = proveScript(parsed, "bash", (script) => parser.parse(script), 0, programs);
     if (unproven) {
       const reason = `${quoteSegment(command)} cannot be proven read-only: ${unproven} (config_mutation)`;
       segments.push({ text: command, risk: "config_mutation", reasons: [reason] });
       return { risk: "config_mutation", reasons: [reason], segments, commands };
     }
+  }
+  if (segments.length === 0) {
+    return {
+      risk: "read_only",
+      reasons: [`${quoteSegment(command)} runs no command`],
+      segments,
+      commands,
+      programs: [],
+    };
   }
   const risk: Risk = walked;
   const reasons: string[] = [];
@@ -92,5 +96,22 @@ export function classifyWith(parser: BashParser, command: string, targetType: st
     if (segment.risk !== risk) continue;
     for (const reason of segment.reasons) if (!reasons.includes(reason)) reasons.push(reason);
   }
-  return { risk, reasons, segments, commands };
+  return risk === "read_only"
+    ? { risk, reasons, segments, commands, programs: [...programs] }
+    : { risk, reasons, segments, commands };
+}
+
+function memoized(parser: BashParser): BashParser {
+  const parses = new Map<string, ParsedScript>();
+  return {
+    wasmHeapBytes: () => parser.wasmHeapBytes(),
+    parse(source: string): ParsedScript {
+      let parsed = parses.get(source);
+      if (!parsed) {
+        parsed = parser.parse(source);
+        parses.set(source, parsed);
+      }
+      return parsed;
+    },
+  };
 }

@@ -36,6 +36,11 @@ export interface Classification {
   segments: Segment[];
   /** Commands that run on the target itself, wrappers unwrapped (`sudo qm list` gives `sudo`, `qm`). */
   commands: string[];
+  /**
+   * For read_only only: every program the proof saw the command run (basenames, helpers included).
+   * Running anything else would contradict the proof; the execution oracle checks exactly that.
+   */
+  programs?: string[];
 }
 
 /** Short, single-line rendering of a command fragment for reason strings. */

@@ -58,6 +58,12 @@ const TARGETS: Target[] = [
     goal: "< 50 ms",
   },
   { label: "continuation_ms_p50", value: (f) => f.continuation_ms_p50, ok: (v) => v < 250, goal: "< 250 ms" },
+  {
+    label: "oracle_findings",
+    value: (f) => f.oracle_findings,
+    ok: (v) => v === 0,
+    goal: "0 read_only commands that change anything",
+  },
 ];
 
 function findBenches(dir: string, out: string[] = []): string[] {

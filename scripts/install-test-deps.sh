@@ -2,7 +2,8 @@
 # Installs the system packages the test suite needs and npm cannot provide: OpenSSH's sshd for the
 # real-SSH lab (test-support/sshd), and Prometheus Alertmanager for the alert intake test
 # (test-support/alertmanager starts its own on a loopback port with its own data folder; the
-# package's system service is not used). With --bench, also ansible and pssh, the baselines of
+# package's system service is not used); strace and the unprivileged user `oikos-oracle` for the
+# classifier's execution oracle (test-support/oracle). With --bench, also ansible and pssh, the baselines of
 # jobs/bench/fanout.bench.ts. Debian/Ubuntu, run as root (CI does). Safe to run again: only what
 # is missing gets installed.
 set -eu
@@ -34,6 +35,8 @@ need openssh-client /usr/bin/ssh-keygen
 need coreutils /usr/bin/timeout
 need procps /usr/bin/pgrep
 need prometheus-alertmanager /usr/bin/prometheus-alertmanager
+need strace /usr/bin/strace
+need util-linux /usr/bin/unshare
 if [ "$bench" = 1 ]; then
   need ansible /usr/bin/ansible
   need pssh /usr/bin/parallel-ssh
@@ -51,6 +54,11 @@ if [ -n "$missing" ]; then
   apt-get -o DPkg::Lock::Timeout=300 install -y -qq $missing
 else
   echo "install-test-deps: everything present"
+fi
+
+# The execution oracle runs fuzzed commands as this user: no password, no login shell, no home, no sudo.
+if ! id -u oikos-oracle >/dev/null 2>&1; then
+  useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin oikos-oracle
 fi
 
 # sshd's privilege-separation directory; tmpfs /run loses it on reboot

@@ -40,14 +40,21 @@ const INTERACTIVE = new Set([
   "zmore",
 ]);
 
-/** Proves one simple command given as words (the name first). */
-export function proveArgv(argv: readonly ProofWord[], ctx: ProofContext): Verdict {
+/** Builtins that are also programs of the same name, so a wrapper that execs them runs those. */
+const PROGRAM_TWINS = new Set(["echo", "printf", "true", "false", "test", "[", "pwd", "kill"]);
+
+/**
+ * Proves one simple command given as words (the name first). `external`: the words are exec'd by
+ * a wrapper (`xargs echo`, `sudo test …`), not run by the shell, so no builtin applies.
+ */
+export function proveArgv(argv: readonly ProofWord[], ctx: ProofContext, external = false): Verdict {
   if (ctx.depth > MAX_PROOF_DEPTH) return `it nests commands more than ${MAX_PROOF_DEPTH} levels deep`;
   const head = argv[0];
   if (!head) return null;
   if (!head.static) return `the command name \`${head.raw}\` is only known at run time`;
   const name = head.value;
   const initScript = /^\/etc\/init\.d\/([^/]+)$/.exec(name);
+  if (initScript) ctx.named.add(initScript[1] as string);
   if (initScript)
     return proveArgv(
       [{ ...head, value: "service" }, { ...head, value: initScript[1] as string }, ...argv.slice(1)],
@@ -67,10 +74,16 @@ export function proveArgv(argv: readonly ProofWord[], ctx: ProofContext): Verdic
     return `\`${base}\` is a pager, editor or interactive viewer, whose keystrokes can run commands`;
   }
   const builtin = name.includes("/") ? undefined : BUILTINS.get(name);
+  if (builtin && external && !PROGRAM_TWINS.has(name)) {
+    return `\`${name}\` is a shell builtin; exec'd by a wrapper it is whatever program has that name`;
+  }
+  if (builtin && !external) return builtin(args, ctx);
+  ctx.named.add(base);
   if (builtin) return builtin(args, ctx);
   const wrapper = WRAPPERS.get(base);
   if (wrapper) return wrapper(args, { ...ctx, depth: ctx.depth + 1 });
   const spec = TOOLS.get(base);
   if (!spec) return `\`${base}\` is not a command proven read-only`;
+  for (const helper of spec.helpers ?? []) ctx.named.add(helper);
   return checkToolArgs(base, spec, args, ctx);
 }

@@ -18,6 +18,8 @@ export interface ProofContext {
   /** Parses nested shell text with both parsers (a parse carrying `rejection` is never proven). */
   parse(script: string): ParsedScript;
   depth: number;
+  /** Programs the proven command runs (basenames), collected as the proof goes: the oracle allows these. */
+  named: Set<string>;
 }
 
 export const MAX_PROOF_DEPTH = 8;

@@ -20,6 +20,7 @@ export function proveScript(
   dialect: Dialect,
   parse: (script: string) => ParsedScript,
   depth = 0,
+  named: Set<string> = new Set(),
 ): Verdict {
   if (parsed.hasError) return "it does not parse as bash";
   if (parsed.rejection) return parsed.rejection;
@@ -30,6 +31,7 @@ export function proveScript(
     tainted: taintedNames(parsed.root, parsed.source),
     parse,
     depth,
+    named,
   };
   return statement(parsed.root, ctx);
 }
@@ -37,7 +39,7 @@ export function proveScript(
 /** Proves shell text that a wrapper runs (`bash -c '…'`, `ssh host '…'`). */
 export function proveNestedScript(script: string, dialect: Dialect, ctx: ProofContext): Verdict {
   if (script.trim() === "") return null;
-  return proveScript(ctx.parse(script), dialect, ctx.parse, ctx.depth + 1);
+  return proveScript(ctx.parse(script), dialect, ctx.parse, ctx.depth + 1, ctx.named);
 }
 
 const ALWAYS = new Set(["program", "list", "pipeline", "do_group", "else_clause", "elif_clause", "comment"]);

@@ -29,6 +29,8 @@ export interface ToolSpec {
   bareOk?: boolean;
   /** How many positional arguments at most (output files hide in the second: `uniq in out`). */
   maxPositionals?: number;
+  /** Programs the tool itself runs to do its work (`zcat` runs `gzip`), named for the oracle. */
+  helpers?: readonly string[];
   /** Replaces the table: the whole argument list is judged by this function (`pct exec`). */
   custom?: (args: readonly ProofWord[], ctx: ProofContext) => Verdict;
   /** A check over the whole argv for what a table cannot say (mini-languages, required options). */

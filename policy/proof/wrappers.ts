@@ -13,7 +13,8 @@ import type { ToolSpec } from "./tool-spec.ts";
  */
 export type WrapperCheck = (args: readonly ProofWord[], ctx: ProofContext) => Verdict;
 
-function inner(name: string, spec: ToolSpec, skip = 0): WrapperCheck {
+/** `external`: the wrapper execs the words itself, so a shell builtin there is the program of that name. */
+function inner(name: string, spec: ToolSpec, skip = 0, external = true): WrapperCheck {
   return (args, ctx) => {
     const at = wrapperOptions(name, spec, args);
     if (typeof at === "string") return at;
@@ -22,7 +23,7 @@ function inner(name: string, spec: ToolSpec, skip = 0): WrapperCheck {
       return `an argument of \`${name}\` is only known at run time`;
     }
     if (rest.length === 0) return `\`${name}\` without a command is not proven read-only`;
-    return proveArgv(rest, ctx);
+    return proveArgv(rest, ctx, external);
   };
 }
 
@@ -106,7 +107,7 @@ function env(args: readonly ProofWord[], ctx: ProofContext): Verdict {
     if (verdict) return verdict;
   }
   const rest = args.slice(i);
-  return rest.length === 0 ? null : proveArgv(rest, ctx);
+  return rest.length === 0 ? null : proveArgv(rest, ctx, true);
 }
 
 /** `xargs` appends input words the proof cannot see: the inner command must take any option. */
@@ -123,7 +124,10 @@ function xargs(args: readonly ProofWord[], ctx: ProofContext): Verdict {
     ? replace.value.slice(2) || args[args.indexOf(replace) + 1]?.value
     : undefined;
   const rest = args.slice(at);
-  if (rest.length === 0) return null;
+  if (rest.length === 0) {
+    ctx.named.add("echo");
+    return null;
+  }
   const unknown: ProofWord = {
     value: "",
     raw: "<input>",
@@ -135,7 +139,7 @@ function xargs(args: readonly ProofWord[], ctx: ProofContext): Verdict {
     replaceString && word.value.includes(replaceString) ? { ...unknown, raw: word.raw } : word,
   );
   if (filled[0] && !filled[0].static) return "the command xargs runs is filled in from its input";
-  return proveArgv(replaceString ? filled : [...filled, unknown], ctx);
+  return proveArgv(replaceString ? filled : [...filled, unknown], ctx, true);
 }
 
 function containerExec(name: string, spec: ToolSpec): WrapperCheck {
@@ -149,7 +153,7 @@ export function execAfterDashes(args: readonly ProofWord[], ctx: ProofContext, w
   const dashes = args[1];
   if (dashes?.value !== "--") return `\`${what}\` is proven only in the form \`${what} ID -- command\``;
   const rest = args.slice(2);
-  return rest.length === 0 ? `\`${what}\` without a command` : proveArgv(rest, ctx);
+  return rest.length === 0 ? `\`${what}\` without a command` : proveArgv(rest, ctx, true);
 }
 
 export const WRAPPERS: ReadonlyMap<string, WrapperCheck> = new Map<string, WrapperCheck>([
@@ -159,11 +163,13 @@ export const WRAPPERS: ReadonlyMap<string, WrapperCheck> = new Map<string, Wrapp
   ["timeout", inner("timeout", { flags: "v", valued: "sk", long: ["--preserve-status", "--foreground"] }, 1)],
   ["nice", inner("nice", { valued: "n" })],
   ["ionice", inner("ionice", { flags: "t", valued: "cn" })],
-  ["time", inner("time", { flags: "p" })],
+  ["time", inner("time", { flags: "p" }, 0, false)],
   [
     "command",
     (args, ctx) =>
-      args[0]?.value === "-v" || args[0]?.value === "-V" ? null : inner("command", { flags: "p" })(args, ctx),
+      args[0]?.value === "-v" || args[0]?.value === "-V"
+        ? null
+        : inner("command", { flags: "p" }, 0, false)(args, ctx),
   ],
   ["builtin", (args, ctx) => proveArgv(args, ctx)],
   ["runuser", inner("runuser", { valued: "ug" })],
@@ -183,9 +189,11 @@ export const WRAPPERS: ReadonlyMap<string, WrapperCheck> = new Map<string, Wrapp
         args,
       );
       if (typeof at === "string") return at;
-      if (args.slice(0, at).some((arg) => arg.value.includes("x"))) return proveArgv(args.slice(at), ctx);
+      if (args.slice(0, at).some((arg) => arg.value.includes("x")))
+        return proveArgv(args.slice(at), ctx, true);
       const rest = args.slice(at);
       if (rest.some((word) => !word.static)) return "`watch` runs text only known at run time";
+      ctx.named.add("sh");
       return proveNestedScript(rest.map((word) => word.value).join(" "), "posix", ctx);
     },
   ],
@@ -196,7 +204,7 @@ export const WRAPPERS: ReadonlyMap<string, WrapperCheck> = new Map<string, Wrapp
       if (typeof at === "string") return at;
       if (args[at - 1]?.value !== "--")
         return "`lxc-attach` is proven only as `lxc-attach -n NAME -- command`";
-      return proveArgv(args.slice(at), ctx);
+      return proveArgv(args.slice(at), ctx, true);
     },
   ],
 ]);
@@ -224,5 +232,5 @@ export function kubectlExec(args: readonly ProofWord[], ctx: ProofContext): Verd
     ctx,
   );
   if (verdict) return verdict;
-  return proveArgv(args.slice(dashes + 1), ctx);
+  return proveArgv(args.slice(dashes + 1), ctx, true);
 }

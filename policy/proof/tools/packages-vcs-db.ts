@@ -255,6 +255,7 @@ export const PACKAGE_VCS_DB_TOOLS: Record<string, ToolSpec> = {
     },
   },
   "apt-get": {
+    helpers: ["dpkg"],
     custom: (args) => {
       const simulated = args.some(
         (a) =>

@@ -328,11 +328,11 @@ export const PLATFORM_TOOLS: Record<string, ToolSpec> = {
   showmount: { flags: "ead", long: ["--exports", "--all", "--directories"] },
   nfsstat: { flags: "scnrlmvZ234o", valued: "o" },
   rpcinfo: { flags: "psmlT" },
-  tar: { custom: tarListing },
+  tar: { custom: tarListing, helpers: ["gzip", "bzip2", "xz", "zstd", "lzip", "lzop"] },
   find: { custom: (args, ctx) => checkFindImport(args, ctx) },
 };
 function checkFindImport(args: readonly ProofWord[], ctx: ProofContext): Verdict {
-  return checkFind(args, ctx, proveArgv);
+  return checkFind(args, ctx, (argv, context) => proveArgv(argv, context, true));
 }
 
 /** `tar tzf x.tgz`, `tar -tvf x`, `tar --list -f x`: listing only, never extracting or creating. */

@@ -235,7 +235,7 @@ export const SYSTEM_TOOLS: Record<string, ToolSpec> = {
   "systemd-cgls": { flags: "alk", long: ["--no-pager"] },
   "systemd-detect-virt": { flags: "cvrq" },
   "virt-what": {},
-  lsb_release: { flags: "aidrcs" },
+  lsb_release: { flags: "aidrcs", helpers: ["python3"] },
   getconf: { flags: "a" },
   crontab: {
     flags: "l",

@@ -129,7 +129,12 @@ export const TEXT_TOOLS: Record<string, ToolSpec> = {
   },
   egrep: { flags: `ivwxclLoqsHhnr${DIGITS}`, valued: "efABC", anyOption: true },
   fgrep: { flags: `ivwxclLoqsHhnr${DIGITS}`, valued: "efABC", anyOption: true },
-  zgrep: { flags: `ivwxclLoqsHhnEF${DIGITS}`, valued: "efABC", anyOption: true },
+  zgrep: {
+    flags: `ivwxclLoqsHhnEF${DIGITS}`,
+    valued: "efABC",
+    anyOption: true,
+    helpers: ["gzip", "grep", "sed"],
+  },
   wc: { flags: "clmwL", long: ["--lines", "--words", "--bytes", "--chars"], anyOption: true },
   cut: {
     flags: "snz",
@@ -250,7 +255,7 @@ export const TEXT_TOOLS: Record<string, ToolSpec> = {
     longValued: ["--expression", "--line-length"],
     check: sedCheck,
   },
-  zcat: { flags: "flqv" },
+  zcat: { flags: "flqv", helpers: ["gzip"] },
   xzcat: { flags: "fqv" },
   bzcat: { flags: "fqsv" },
   zstdcat: { flags: "fqv" },
