@@ -150,7 +150,7 @@ export class OracleSandbox {
     return ordered;
   }
 
-  close(): Promise<undefined[]> {
-    return Promise.all(this.workers.map((worker) => worker.close()));
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((worker) => worker.close()));
   }
 }
