@@ -4,6 +4,7 @@ import { runsWorkers } from "../app/process-role.ts";
 import type { Runtime } from "../app/runtime.ts";
 import { scheduleCommands } from "../bot/core/schedule-commands.ts";
 import { QueueClosedError } from "../jobs/queue/errors.ts";
+import { pruneAlertDeliveries } from "../store/alert-groups.ts";
 import { dispatchInvestigations } from "./alerts/dispatch.ts";
 import { ALERTS_PATH, alertReceiver } from "./alerts/receiver.ts";
 import { ScheduleBook } from "./schedules/control.ts";
@@ -11,6 +12,9 @@ import { fireSchedule } from "./schedules/fire.ts";
 
 /** Waiting alert investigations are looked at this often even when no event says a slot freed. */
 const DISPATCH_EVERY_MS = 60_000;
+/** Stored webhook requests are kept this long (groups and alerts stay). */
+const KEEP_DELIVERIES_MS = 90 * 24 * 3_600_000;
+const PRUNE_EVERY_MS = 3_600_000;
 
 /**
  * Work that arrives without anyone typing: alert webhooks on `/alerts/<source>` of the HTTP
@@ -61,6 +65,7 @@ export const intakeCapability: Capability = {
 
 function registerDispatch(runtime: Runtime): void {
   const { db, queue, logger, store, config } = runtime;
+  let prunedAt = 0;
   queue.register("alert-dispatch", async () => {
     const report = await dispatchInvestigations(
       { db, queue, dialect: store.dialect },
@@ -68,5 +73,10 @@ function registerDispatch(runtime: Runtime): void {
     );
     if (report.started.length > 0 || report.skipped > 0)
       logger.info(report, "alert investigations dispatched");
+    if (Date.now() - prunedAt > PRUNE_EVERY_MS) {
+      prunedAt = Date.now();
+      const pruned = await pruneAlertDeliveries(db, new Date(Date.now() - KEEP_DELIVERIES_MS));
+      if (pruned > 0) logger.info({ pruned }, "old alert webhook requests pruned");
+    }
   });
 }

@@ -253,3 +253,12 @@ export async function countInvestigating(db: Kysely<Database>): Promise<number> 
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
+
+/** Deletes the stored webhook requests older than `olderThan` (groups and alerts stay); returns how many. */
+export async function pruneAlertDeliveries(db: Kysely<Database>, olderThan: Date): Promise<number> {
+  const result = await db
+    .deleteFrom("alert_deliveries")
+    .where("received_at", "<", olderThan)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

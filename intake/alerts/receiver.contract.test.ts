@@ -131,6 +131,9 @@ describe("alert webhook receivers over HTTP", () => {
 
   test("an unknown source is 404, another method 405, another content type 415", async () => {
     assert.equal((await app.post("nope", fixture("generic"), bearer(TOKENS.hook))).status, 404);
+    for (const path of ["%E0%A4%A", "hook/extra", "__proto__", "constructor"]) {
+      assert.equal((await app.post(path, fixture("generic"), bearer(TOKENS.hook))).status, 404, path);
+    }
     const get = await fetch(`${app.url}/alerts/hook`, { headers: bearer(TOKENS.hook) });
     assert.equal(get.status, 405);
     assert.equal(get.headers.get("allow"), "POST, PUT");

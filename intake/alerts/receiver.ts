@@ -27,12 +27,12 @@ export type ReceiverError =
  */
 export function alertReceiver(deps: IntakeDeps & { config: AlertsConfig; logger: Logger }): HttpHandler {
   return async (req, res) => {
-    const name = decodeURIComponent((req.url ?? "").split("?")[0]!.slice(ALERTS_PATH.length + 1)).replace(
-      /\/$/,
-      "",
-    );
-    const source = Object.hasOwn(deps.config.sources, name) ? deps.config.sources[name] : undefined;
-    if (!source) return refuse(res, 404, "not_found", `no alert source "${name}" in alerts.sources`);
+    const name = sourceName(req.url ?? "");
+    const source =
+      name !== null && Object.hasOwn(deps.config.sources, name) ? deps.config.sources[name] : undefined;
+    if (name === null || !source) {
+      return refuse(res, 404, "not_found", `no alert source "${name ?? "(unreadable)"}" in alerts.sources`);
+    }
     if (req.method !== "POST" && req.method !== "PUT") {
       res.setHeader("allow", "POST, PUT");
       return refuse(res, 405, "method_not_allowed", "send alerts with POST");
@@ -79,6 +79,20 @@ export function alertReceiver(deps: IntakeDeps & { config: AlertsConfig; logger:
   };
 }
 
+/** `/alerts/<name>[/][?…]` → name; null when the path is not one (bad %-encoding, a deeper path). */
+function sourceName(url: string): string | null {
+  const path = url
+    .split("?")[0]!
+    .slice(ALERTS_PATH.length + 1)
+    .replace(/\/$/, "");
+  try {
+    const name = decodeURIComponent(path);
+    return name.includes("/") ? null : name;
+  } catch {
+    return null;
+  }
+}
+
 /** The body, or "too_large" as soon as it passes `max` bytes (the rest is never buffered). */
 function readCapped(req: IncomingMessage, max: number): Promise<Buffer | "too_large"> {
   const declared = Number(req.headers["content-length"]);
@@ -106,6 +120,10 @@ function readCapped(req: IncomingMessage, max: number): Promise<Buffer | "too_la
     });
     req.on("error", (error) => {
       if (!done) reject(error);
+    });
+    // A sender that hangs up mid-body: nothing to answer, but the handler must not wait forever.
+    req.on("close", () => {
+      if (!done && !req.complete) reject(new Error("the sender closed the connection before the body ended"));
     });
   });
 }

@@ -6,6 +6,8 @@ import { type AlertNotification, optionalTime, type ParsedDelivery, severityOf }
 // a 422 that names it.
 
 const labels = z.record(z.string(), z.string());
+/** More alerts than this in one notification is not a group anyone reads: set max_alerts lower. */
+export const MAX_ALERTS = 1000;
 
 export const alertmanagerAlert = z.object({
   status: z.enum(["firing", "resolved"]),
@@ -27,7 +29,7 @@ export const alertmanagerPayload = z.object({
   commonLabels: labels.default({}),
   commonAnnotations: labels.default({}),
   externalURL: z.string().default(""),
-  alerts: z.array(alertmanagerAlert).min(1),
+  alerts: z.array(alertmanagerAlert).min(1).max(MAX_ALERTS),
 });
 export type AlertmanagerPayload = z.infer<typeof alertmanagerPayload>;
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ParsedDelivery } from "../notification.ts";
-import { alertmanagerAlert, toNotification } from "./alertmanager.ts";
+import { alertmanagerAlert, MAX_ALERTS, toNotification } from "./alertmanager.ts";
 
 // Grafana Alerting's webhook contact point (payload version "1"): Alertmanager's group shape plus
 // orgId, state, title and message, and per alert the silence/dashboard/panel links and values.
@@ -31,6 +31,7 @@ export const grafanaPayload = z.object({
         valueString: z.string().optional(),
       }),
     )
+    .max(MAX_ALERTS)
     .default([]),
 });
 export type GrafanaPayload = z.infer<typeof grafanaPayload>;
