@@ -1,3 +1,5 @@
+import type { CommandShell } from "./command-words.ts";
+import type { JailRun } from "./jail-script.ts";
 import type { OutputCapture } from "./output-capture.ts";
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -16,6 +18,10 @@ export interface ExecOptions {
   signal?: AbortSignal;
   /** Live output as it arrives (before capping), e.g. for progress. */
   onOutput?: (stream: OutputStream, text: string) => void;
+  /** Run inside the read-only jail (jail-script.ts); the result's `jail` says whether it held. */
+  jail?: boolean;
+  /** Default bash; `sh` only for the probe and approved commands on a target without bash. */
+  shell?: CommandShell;
 }
 
 export interface ExecResult {
@@ -33,6 +39,11 @@ export interface ExecResult {
   timedOut: boolean;
   /** The caller aborted through `signal`. */
   cancelled: boolean;
+  /**
+   * Only when the jail was asked for: it held the command, or it failed to start and the command
+   * never ran (then exit code and stderr are the jail's).
+   */
+  jail?: JailRun;
 }
 
 export interface ResolvedExecOptions {
@@ -40,6 +51,8 @@ export interface ResolvedExecOptions {
   maxOutputBytes: number;
   signal: AbortSignal | undefined;
   onOutput: ((stream: OutputStream, text: string) => void) | undefined;
+  jail: boolean;
+  shell: CommandShell;
 }
 
 export function resolveExecOptions(options: ExecOptions = {}): ResolvedExecOptions {
@@ -47,7 +60,10 @@ export function resolveExecOptions(options: ExecOptions = {}): ResolvedExecOptio
   const maxOutputBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
   if (!(timeoutMs > 0)) throw new RangeError(`timeoutMs must be positive, got ${timeoutMs}`);
   if (!(maxOutputBytes >= 0)) throw new RangeError(`maxOutputBytes must be >= 0, got ${maxOutputBytes}`);
-  return { timeoutMs, maxOutputBytes, signal: options.signal, onOutput: options.onOutput };
+  const jail = options.jail ?? false;
+  const shell = options.shell ?? "bash";
+  if (jail && shell !== "bash") throw new RangeError("the read-only jail runs under bash only");
+  return { timeoutMs, maxOutputBytes, signal: options.signal, onOutput: options.onOutput, jail, shell };
 }
 
 /** Exit status of timeout(1) when it had to stop the command. */

@@ -11,12 +11,11 @@ import {
   sshLabUnavailable,
   startSshLab,
 } from "../../test-support/sshd/ssh-lab.ts";
-import { KILL_AFTER_SECONDS } from "./exec-result.ts";
 import { InMemoryHostKeyStore } from "./host-key-store.ts";
-import { withRemoteTimeout } from "./shell-quote.ts";
 import { SshPool } from "./ssh-pool.ts";
 import type { Target } from "./target.ts";
 import { TransportRouter } from "./transport-router.ts";
+import { sshCommandLine } from "./transport-ssh.ts";
 
 const unavailable = await sshLabUnavailable();
 
@@ -86,7 +85,7 @@ describe("exec over ssh against a real sshd", {
     const token = `61.${randomBytes(4).readUInt32BE()}`;
     // The router's wrapping, with the host's timeout(1) far behind oikos's 1 s timer: on a loaded
     // machine 1.2 s vs 2 s could go either way.
-    const wrapped = withRemoteTimeout(`sleep ${token} & wait`, 10, KILL_AFTER_SECONDS);
+    const wrapped = sshCommandLine(`sleep ${token} & wait`, { timeoutMs: 10_000 });
     const result = await pool.run(target.ssh!, wrapped, { timeoutMs: 1000 });
     assert.equal(result.timedOut, true);
     assert.equal(
@@ -99,7 +98,7 @@ describe("exec over ssh against a real sshd", {
 
   test("the host-side timeout(1) alone kills the command (no help from oikos's timer)", async () => {
     const token = `63.${randomBytes(4).readUInt32BE()}`;
-    const wrapped = withRemoteTimeout(`sleep ${token}`, 1, KILL_AFTER_SECONDS);
+    const wrapped = sshCommandLine(`sleep ${token}`, { timeoutMs: 1_000 });
     const result = await pool.run(target.ssh!, wrapped, { timeoutMs: 30_000 });
     assert.equal(result.exitCode, 124); // timeout(1)'s "timed out" status
     assert.equal(result.timedOut, false);

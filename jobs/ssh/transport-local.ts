@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { commandWords } from "./command-words.ts";
 import {
   capturedResult,
   type ExecOptions,
@@ -9,8 +10,9 @@ import {
 import { OutputCapture } from "./output-capture.ts";
 
 /**
- * Run `command` with `sh -c` on the machine oikos runs on, in its own process group so a timeout or
- * abort can TERM (then, after the kill window, KILL) everything it started.
+ * Run `command` on the machine oikos runs on with the wrapper's words (bash, or the jail), in its own
+ * process group so a timeout or abort can TERM (then, after the kill window, KILL) everything it
+ * started. oikos's own timer is the timeout here: there is no other host to outlive.
  */
 export function execLocal(command: string, options: ExecOptions = {}): Promise<ExecResult> {
   const resolved = resolveExecOptions(options);
@@ -27,7 +29,8 @@ export function execLocal(command: string, options: ExecOptions = {}): Promise<E
   }
 
   return new Promise((resolve, reject) => {
-    const child = spawn("sh", ["-c", command], { detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const [program, ...args] = commandWords(command, { jail: resolved.jail, shell: resolved.shell });
+    const child = spawn(program!, args, { detached: true, stdio: ["ignore", "pipe", "pipe"] });
     const timers: NodeJS.Timeout[] = [];
     const killGroup = (signal: NodeJS.Signals): void => {
       if (child.pid === undefined) return;
@@ -70,7 +73,7 @@ export function execLocal(command: string, options: ExecOptions = {}): Promise<E
     });
     child.once("close", (code, signal) => {
       cleanUp();
-      // sh is gone; anything it left behind in its group goes with it after a timeout or abort
+      // the shell is gone; anything it left behind in its group goes with it after a timeout or abort
       if (timedOut || cancelled) killGroup("SIGKILL");
       resolve(result(code, signal));
     });

@@ -1,3 +1,4 @@
+import { commandWords, timeoutWords } from "./command-words.ts";
 import {
   type ExecOptions,
   type ExecResult,
@@ -6,20 +7,29 @@ import {
   timeoutSeconds,
 } from "./exec-result.ts";
 import type { HostRunner } from "./host-runner.ts";
-import { timeoutWords, withRemoteTimeout } from "./shell-quote.ts";
+import { remoteLine } from "./shell-quote.ts";
 
 /**
- * The host-side command that runs `command` inside LXC container `vmid`: timeout(1) inside the
- * container kills the command itself; a later timeout(1) around `pct exec` on the host is the
- * backstop should `pct` hang.
+ * The host-side line that runs `command` inside LXC container `vmid`: timeout(1) inside the container
+ * kills the command itself (the jail, when asked for, is set up inside the container); a later
+ * timeout(1) around `pct exec` on the host is the backstop should `pct` hang. No shell on the host
+ * re-parses the command: it is one word of `pct exec`'s argument list.
  */
 export function pctExecCommand(vmid: number, command: string, options: ExecOptions = {}): string {
-  const seconds = timeoutSeconds(resolveExecOptions(options).timeoutMs);
-  const inContainer = timeoutWords(command, seconds, KILL_AFTER_SECONDS);
-  return withRemoteTimeout(
-    `pct exec ${vmid} -- ${inContainer}`,
-    seconds + KILL_AFTER_SECONDS + 5,
-    KILL_AFTER_SECONDS,
+  const { timeoutMs, jail, shell } = resolveExecOptions(options);
+  const seconds = timeoutSeconds(timeoutMs);
+  const inContainer = commandWords(command, {
+    jail,
+    shell,
+    timeoutSeconds: seconds,
+    killAfterSeconds: KILL_AFTER_SECONDS,
+  });
+  return remoteLine(
+    timeoutWords(
+      ["pct", "exec", String(vmid), "--", ...inContainer],
+      seconds + KILL_AFTER_SECONDS + 5,
+      KILL_AFTER_SECONDS,
+    ),
   );
 }
 

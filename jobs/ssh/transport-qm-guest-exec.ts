@@ -1,6 +1,7 @@
 import { constants } from "node:os";
 import { z } from "zod";
 import { redact } from "../../policy/redact.ts";
+import { commandWords, timeoutWords } from "./command-words.ts";
 import { GuestAgentError } from "./errors.ts";
 import {
   type ExecOptions,
@@ -11,7 +12,7 @@ import {
 } from "./exec-result.ts";
 import type { HostRunner } from "./host-runner.ts";
 import { OutputCapture } from "./output-capture.ts";
-import { timeoutWords, withRemoteTimeout } from "./shell-quote.ts";
+import { remoteLine } from "./shell-quote.ts";
 
 /** What `qm guest exec` prints: the guest agent's exec status (or just a pid when it stopped waiting). */
 const GuestExecStatusSchema = z.looseObject({
@@ -26,17 +27,26 @@ const GuestExecStatusSchema = z.looseObject({
 });
 
 /**
- * The host-side command for `command` in VM `vmid`: timeout(1) inside the guest kills the command,
- * qm waits a little longer than that, and a timeout(1) around qm on the host is the backstop.
+ * The host-side line for `command` in VM `vmid`: timeout(1) inside the guest kills the command (the
+ * jail, when asked for, is set up inside the guest), qm waits a little longer than that, and a
+ * timeout(1) around qm on the host is the backstop. The command is one word of qm's argument list.
  */
 export function qmGuestExecCommand(vmid: number, command: string, options: ExecOptions = {}): string {
-  const seconds = timeoutSeconds(resolveExecOptions(options).timeoutMs);
-  const inGuest = timeoutWords(command, seconds, KILL_AFTER_SECONDS);
+  const { timeoutMs, jail, shell } = resolveExecOptions(options);
+  const seconds = timeoutSeconds(timeoutMs);
+  const inGuest = commandWords(command, {
+    jail,
+    shell,
+    timeoutSeconds: seconds,
+    killAfterSeconds: KILL_AFTER_SECONDS,
+  });
   const qmWait = seconds + KILL_AFTER_SECONDS + 2;
-  return withRemoteTimeout(
-    `qm guest exec ${vmid} --timeout ${qmWait} -- ${inGuest}`,
-    qmWait + 5,
-    KILL_AFTER_SECONDS,
+  return remoteLine(
+    timeoutWords(
+      ["qm", "guest", "exec", String(vmid), "--timeout", String(qmWait), "--", ...inGuest],
+      qmWait + 5,
+      KILL_AFTER_SECONDS,
+    ),
   );
 }
 
@@ -52,7 +62,7 @@ export async function execQmGuest(
 ): Promise<ExecResult> {
   const { maxOutputBytes } = resolveExecOptions(options);
   // the live output is qm's JSON, not the guest's: do not stream it to the caller
-  const { onOutput: _ignored, ...hostOptions } = options;
+  const { onOutput: _ignored, jail: _inGuest, shell: _shellInGuest, ...hostOptions } = options;
   const onHost = await host.run(qmGuestExecCommand(vmid, command, options), hostOptions);
   if (onHost.timedOut || onHost.cancelled) return onHost;
 

@@ -5,6 +5,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { labAuth, labSshTarget } from "../../test-support/sshd/lab-targets.ts";
+import { FAKE_PCT, FAKE_QM } from "../../test-support/sshd/proxmox-fakes.ts";
 import { type SshLab, sshLabUnavailable, startSshLab } from "../../test-support/sshd/ssh-lab.ts";
 import { GuestAgentError, TransportRouteError } from "./errors.ts";
 import { InMemoryHostKeyStore } from "./host-key-store.ts";
@@ -13,29 +14,6 @@ import { type Target, TargetSchema } from "./target.ts";
 import { TransportRouter } from "./transport-router.ts";
 
 const unavailable = await sshLabUnavailable();
-
-/** Proxmox's `pct exec <vmid> -- cmd…`, simulated: runs cmd on the host and records the vmid. */
-const FAKE_PCT = `#!/bin/sh
-[ "$1" = exec ] || { echo "fake pct: only exec" >&2; exit 2; }
-vmid=$2; shift 2; [ "$1" = "--" ] && shift
-echo "$vmid" >> "$OIKOS_LAB_STATE/pct-calls"
-exec "$@"
-`;
-
-/** Proxmox's `qm guest exec <vmid> [--timeout N] -- cmd…`: runs cmd and prints the agent's JSON. */
-const FAKE_QM = String.raw`#!/bin/sh
-[ "$1 $2" = "guest exec" ] || { echo "fake qm: only guest exec" >&2; exit 2; }
-vmid=$3; shift 3
-if [ "$vmid" = 999 ]; then echo "VM 999 qmp command 'guest-ping' failed - got timeout" >&2; exit 255; fi
-if [ "$vmid" = 998 ]; then echo "agent config: password=hunter2-guest" >&2; exit 255; fi
-while [ "$1" != "--" ]; do shift; done; shift
-echo "$vmid" >> "$OIKOS_LAB_STATE/qm-calls"
-out=$(mktemp); err=$(mktemp)
-"$@" >"$out" 2>"$err"; code=$?
-json() { sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/\t/\\t/g' "$1" | awk 'BEGIN{ORS=""} {if (NR>1) print "\\n"; print} END{if (NR>0) print "\\n"}'; }
-printf '{\n   "exitcode" : %d,\n   "exited" : 1,\n   "out-data" : "%s",\n   "err-data" : "%s"\n}\n' "$code" "$(json "$out")" "$(json "$err")"
-rm -f "$out" "$err"
-`;
 
 function processesMatching(needle: string): string {
   try {

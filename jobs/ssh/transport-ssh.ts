@@ -1,3 +1,4 @@
+import { commandWords } from "./command-words.ts";
 import {
   type ExecOptions,
   type ExecResult,
@@ -5,9 +6,22 @@ import {
   resolveExecOptions,
   timeoutSeconds,
 } from "./exec-result.ts";
-import { withRemoteTimeout } from "./shell-quote.ts";
+import { remoteLine } from "./shell-quote.ts";
 import type { SshPool } from "./ssh-pool.ts";
 import type { SshEndpoint } from "./target.ts";
+
+/** The line an SSH host runs for `command`: the wrapper's words under timeout(1), stdin /dev/null. */
+export function sshCommandLine(command: string, options: ExecOptions = {}): string {
+  const { timeoutMs, jail, shell } = resolveExecOptions(options);
+  return remoteLine(
+    commandWords(command, {
+      jail,
+      shell,
+      timeoutSeconds: timeoutSeconds(timeoutMs),
+      killAfterSeconds: KILL_AFTER_SECONDS,
+    }),
+  );
+}
 
 /** Run `command` on an SSH host through the pool, under timeout(1) so the host kills it on time. */
 export function execSsh(
@@ -16,10 +30,5 @@ export function execSsh(
   command: string,
   options: ExecOptions = {},
 ): Promise<ExecResult> {
-  const { timeoutMs } = resolveExecOptions(options);
-  return pool.run(
-    endpoint,
-    withRemoteTimeout(command, timeoutSeconds(timeoutMs), KILL_AFTER_SECONDS),
-    options,
-  );
+  return pool.run(endpoint, sshCommandLine(command, options), options);
 }

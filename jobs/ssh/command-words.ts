@@ -1,0 +1,58 @@
+import { JAIL_ARGV0, JAIL_SCRIPT } from "./jail-script.ts";
+
+/**
+ * The shell a command runs under: always bash, except `sh` for the target probe (which must also run
+ * where bash is missing) and for an approved command on a target recorded without bash.
+ */
+export type CommandShell = "bash" | "sh";
+
+export interface CommandWrap {
+  /** Run inside the read-only jail (jail.bash). Only with bash. */
+  jail?: boolean;
+  /** Default bash. */
+  shell?: CommandShell;
+}
+
+/**
+ * bash with no profile and no rc file, reading the command from `-c`: what runs is what was parsed.
+ * A non-interactive bash would still source $BASH_ENV (and sh $ENV), so env(1) drops those first.
+ */
+export const BASH_C = ["env", "-u", "BASH_ENV", "-u", "ENV", "bash", "--noprofile", "--norc", "-c"] as const;
+
+/** The jail's own bash: POSIX mode reads no startup file and lets no imported function shadow exec. */
+export const JAIL_BASH_C = ["bash", "--posix", "--noprofile", "--norc", "-c"] as const;
+
+/**
+ * THE wrapper: the words every transport runs for `command`. The command is always one word of its
+ * own, so it reaches the shell byte for byte, never re-parsed by a login shell on the way:
+ *   env -u BASH_ENV -u ENV bash --noprofile --norc -c <command>
+ *   bash --posix --noprofile --norc -c <jail.bash> oikos-jail <command>   (read-only jail; it runs
+ *        the command as `bash --noprofile --norc -c <command>` without BASH_ENV/ENV once jailed)
+ *   env -u ENV sh -c <command>               (the probe, or approved on a target without bash)
+ * With `timeoutSeconds`, timeout(1) on the target kills it (and its process group) on time even
+ * when oikos is gone.
+ */
+export function commandWords(
+  command: string,
+  wrap: CommandWrap & { timeoutSeconds?: number; killAfterSeconds?: number } = {},
+): string[] {
+  const words = shellWords(command, wrap);
+  if (wrap.timeoutSeconds === undefined) return words;
+  return timeoutWords(words, wrap.timeoutSeconds, wrap.killAfterSeconds ?? 5);
+}
+
+function shellWords(command: string, wrap: CommandWrap): string[] {
+  if ((wrap.shell ?? "bash") === "sh") {
+    if (wrap.jail === true) throw new RangeError("the read-only jail runs under bash only");
+    return ["env", "-u", "ENV", "sh", "-c", command];
+  }
+  return wrap.jail === true ? [...JAIL_BASH_C, JAIL_SCRIPT, JAIL_ARGV0, command] : [...BASH_C, command];
+}
+
+/**
+ * `timeout -s TERM -k <kill> <secs> <words…>`: timeout(1) signals its own process group, so
+ * everything the command started goes too. Short options, so GNU coreutils and busybox both accept it.
+ */
+export function timeoutWords(words: readonly string[], seconds: number, killAfterSeconds: number): string[] {
+  return ["timeout", "-s", "TERM", "-k", String(killAfterSeconds), String(seconds), ...words];
+}
