@@ -266,6 +266,12 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     defaultText: "(none)",
   },
   {
+    path: "chat.slack.requireMention",
+    env: "SLACK_REQUIRE_MENTION",
+    doc: "Only messages that mention the bot start a task (replies in a task's thread still count)",
+    defaultText: "false",
+  },
+  {
     path: "alerts.maxBodyBytes",
     env: "OIKOS_ALERTS_MAX_BODY_BYTES",
     doc: "Largest alert webhook body accepted (bigger: 413)",

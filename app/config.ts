@@ -114,6 +114,7 @@ export const ConfigSchema = z.object({
           port: int(0, 65535).default(3000),
           operatorGroup: z.string().min(1).optional(),
           channels: csv.default([]),
+          requireMention: bool.default(false),
         })
         .prefault({}),
     })

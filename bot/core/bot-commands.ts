@@ -1,5 +1,6 @@
 import type { Card } from "./card.ts";
 import type { CardKind } from "./card-refs.ts";
+import type { AnswerVisibility } from "./chat-adapter.ts";
 import { type ArgDefs, type ArgValues, parseArgs, splitWords } from "./command-args.ts";
 
 /**
@@ -38,6 +39,12 @@ export interface BotCommand<A extends ArgDefs = ArgDefs> {
   /** Shown by `!help <command>`: what the command is for, beyond the summary. */
   details?: string;
   examples?: readonly string[];
+  /**
+   * Where the answer text goes when the platform can answer privately (a Slack slash command):
+   * `private` (the default: refusals, help, status and admin results are for the sender) or
+   * `room` (everyone in the channel sees it). Cards a command returns are always posted.
+   */
+  visibility?: AnswerVisibility;
   run(ctx: CommandContext, args: ArgValues<A>): Promise<CommandReply>;
 }
 
@@ -93,6 +100,12 @@ export class CommandRegistry {
       return `\`!${command.name}\`: ${values.problem}.\nUsage: \`${usageOf(command)}\` (\`!help ${command.name}\` explains it).`;
     }
     return command.run(ctx, values.values);
+  }
+
+  /** Where the answer to `text` goes: private unless its command says `room`. */
+  visibilityOf(text: string): AnswerVisibility {
+    const parsed = parseCommand(text);
+    return (parsed && this.#resolve(parsed.words)?.command.visibility) ?? "private";
   }
 
   /** The command a line names: two-word names first (`entity add`), then one word. */

@@ -28,10 +28,23 @@ interface InboundBase {
  * in, or null for a top-level message (which starts a session rooted at its own id).
  */
 export type Inbound =
-  | (InboundBase & { kind: "message"; messageId: string; thread: string | null; text: string })
+  | (InboundBase & {
+      kind: "message";
+      messageId: string;
+      thread: string | null;
+      text: string;
+      /**
+       * false when the platform starts tasks only from messages addressed to the bot (Slack's
+       * SLACK_REQUIRE_MENTION) and this one is not: it continues a session's thread, starts none.
+       */
+      addressed?: boolean;
+    })
   | (InboundBase & { kind: "reaction"; target: string; key: string })
   | (InboundBase & { kind: "button"; target: string; action: CardAction })
   | (InboundBase & { kind: "command"; thread: string | null; text: string });
+
+/** Who sees the answer to a command: only its sender (where the platform can) or the room. */
+export type AnswerVisibility = "private" | "room";
 
 /** Called by an adapter for every inbound event; resolves when the event is durably handled. */
 export type InboundSink = (event: Inbound) => Promise<void>;
@@ -52,6 +65,16 @@ export interface ChatAdapter {
   post(room: string, thread: string | null, message: Outbound): Promise<MessageRef>;
   /** Replaces the content of a message the bot posted. */
   edit(ref: MessageRef, message: Outbound): Promise<void>;
+  /**
+   * Answers a command event where the platform has its own way back (Slack: the slash command's
+   * response_url; `private` is ephemeral, seen only by the sender). Without it the core posts
+   * the answer in the room.
+   */
+  answer?(
+    command: Inbound & { kind: "command" },
+    message: Outbound,
+    visibility: AnswerVisibility,
+  ): Promise<void>;
   /** Adds the bot's own reaction to a message (the consent choices on a card). */
   react(ref: MessageRef, key: string): Promise<void>;
   /** "The agent is working" indicator, where the platform has one. */

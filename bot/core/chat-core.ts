@@ -6,7 +6,7 @@ import { shouldRefuse } from "./access.ts";
 import { type CommandContext, type CommandReply, parseCommand } from "./bot-commands.ts";
 import { reactionKind } from "./card.ts";
 import { CardRefs } from "./card-refs.ts";
-import type { ChatAdapter, Inbound } from "./chat-adapter.ts";
+import type { AnswerVisibility, ChatAdapter, Inbound } from "./chat-adapter.ts";
 import { ConsentHandler } from "./consent-handler.ts";
 import type { ChatCoreDeps } from "./core-deps.ts";
 import { EventLedger } from "./event-ledger.ts";
@@ -73,10 +73,22 @@ export class ChatCore {
     const command = parseCommand(event.text);
     if (event.kind === "command" || command) {
       const reply = await this.#runCommand(event, level);
-      if (reply !== null) await this.#postReply(adapter, event.room, thread, reply);
+      if (reply !== null) await this.#postReply(adapter, event, thread, reply);
       return;
     }
     await this.#onMessage(adapter, event, event.thread);
+  }
+
+  /** A command's answer: through the platform's own way back when it has one, else in the room. */
+  async #answer(
+    adapter: ChatAdapter,
+    event: Inbound,
+    thread: string | null,
+    text: string,
+    visibility: AnswerVisibility,
+  ): Promise<void> {
+    if (event.kind === "command" && adapter.answer) await adapter.answer(event, { text }, visibility);
+    else await adapter.post(event.room, thread, { text });
   }
 
   async #runCommand(event: Inbound & { text: string }, level: AccessLevel): Promise<CommandReply | null> {
@@ -105,18 +117,21 @@ export class ChatCore {
     }
   }
 
-  /** A command's answer, then its cards (registered, so a reaction on one finds what it shows). */
+  /**
+   * A command's answer (privately where the platform can, unless the command says `room`), then
+   * its cards, posted in the room and registered, so a reaction on one finds what it shows.
+   */
   async #postReply(
     adapter: ChatAdapter,
-    room: string,
+    event: Inbound & { text: string },
     thread: string | null,
     reply: CommandReply,
   ): Promise<void> {
     const text = typeof reply === "string" ? reply : reply.text;
-    if (text) await adapter.post(room, thread, { text });
+    if (text) await this.#answer(adapter, event, thread, text, this.#deps.commands.visibilityOf(event.text));
     if (typeof reply === "string") return;
     for (const { card, kind, subjectId } of reply.cards ?? []) {
-      const ref = await adapter.post(room, thread, { card });
+      const ref = await adapter.post(event.room, thread, { card });
       await this.#cards.save({ ref, kind, sessionId: null, subjectId });
       if (!adapter.prefersButtons) for (const key of card.reactions ?? []) await adapter.react(ref, key);
     }
@@ -133,6 +148,8 @@ export class ChatCore {
       ? await findSessionByThread(db, { ...address, thread })
       : undefined;
     if (session && (await this.#answerOrConsent(adapter, session, event))) return;
+    // Not addressed to the bot (a mention is required there): it may continue a task, not start one.
+    if (!session && event.addressed === false) return;
     if (!this.#deps.modelConfigured) {
       await adapter.post(event.room, thread ?? event.messageId, {
         text: "No model is configured, so I can only run `!` commands. Set OPENAI_BASE_URL, OPENAI_API_KEY and OIKOS_MODEL (see README) and start again.",
@@ -295,7 +312,9 @@ export class ChatCore {
 
   async #refuse(adapter: ChatAdapter, event: Inbound, thread: string | null): Promise<void> {
     const { db } = this.#deps;
-    const tell = await shouldRefuse(db, event.platform, event.user);
+    // A private answer (a slash command's) bothers nobody else: always told. In the room, at most hourly.
+    const privately = event.kind === "command" && adapter.answer !== undefined;
+    const tell = privately || (await shouldRefuse(db, event.platform, event.user));
     await recordAudit(
       db,
       { by: event.user },
@@ -305,7 +324,7 @@ export class ChatCore {
         details: { eventId: event.eventId, told: tell },
       },
     );
-    if (tell) await adapter.post(event.room, thread, { text: REFUSAL });
+    if (tell) await this.#answer(adapter, event, thread, REFUSAL, "private");
   }
 }
 

@@ -23,7 +23,7 @@ test("cards and texts lose their secrets: lines, output tail, status, hint, titl
   assert.deepEqual(redactOutbound({ text: "plain words" }), { text: "plain words" });
 });
 
-test("adapters registered in the map post and edit only redacted messages", async () => {
+test("adapters registered in the map post, edit and answer only redacted messages", async () => {
   const sent: Outbound[] = [];
   const ref: MessageRef = { platform: "test", room: "r", messageId: "1", thread: null };
   const raw = {
@@ -39,6 +39,9 @@ test("adapters registered in the map post and edit only redacted messages", asyn
       sent.push(message);
     },
     async react() {},
+    async answer(_command: unknown, message: Outbound) {
+      sent.push(message);
+    },
   } as unknown as ChatAdapter;
   const adapters = new RedactingAdapterMap();
   adapters.set("test", raw);
@@ -46,6 +49,16 @@ test("adapters registered in the map post and edit only redacted messages", asyn
   assert.equal(adapter.platform, "test");
   await adapter.post("r", null, { text: `running ${SECRET}` });
   await adapter.edit(ref, { text: `ran ${SECRET}` });
-  assert.equal(sent.length, 2);
+  const command = {
+    kind: "command",
+    platform: "test",
+    room: "r",
+    eventId: "e",
+    user: "u",
+    thread: null,
+    text: "!x",
+  } as const;
+  await adapter.answer!(command, { text: `answer ${SECRET}` }, "private");
+  assert.equal(sent.length, 3);
   assert.ok(!JSON.stringify(sent).includes("S3cretPassw0rd"));
 });

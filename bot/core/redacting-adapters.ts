@@ -26,6 +26,11 @@ export function redactingAdapter(adapter: ChatAdapter): ChatAdapter {
         return (room: string, thread: string | null, message: Outbound) =>
           target.post(room, thread, redactOutbound(message));
       }
+      if (property === "answer" && target.answer) {
+        const answer = target.answer.bind(target);
+        return (...[command, message, visibility]: Parameters<NonNullable<ChatAdapter["answer"]>>) =>
+          answer(command, redactOutbound(message), visibility);
+      }
       if (property === "edit") {
         return (ref: Parameters<ChatAdapter["edit"]>[0], message: Outbound) =>
           target.edit(ref, redactOutbound(message));

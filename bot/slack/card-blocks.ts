@@ -1,60 +1,178 @@
+import { randomBytes } from "node:crypto";
 import type { Card } from "../core/card.ts";
 import { cardToText } from "../core/card.ts";
+import { escapeMrkdwn, inlineMarkdownToMrkdwn, markdownToMrkdwn } from "./mrkdwn.ts";
+import { splitMrkdwn, truncateGraphemes, truncateMrkdwn } from "./split-mrkdwn.ts";
 
-/** Block Kit JSON for Slack (header/section/context/actions); `text` is the fallback for notifications. */
+/** One Slack message: Block Kit blocks and the `text` fallback (notifications, screen readers). */
 export interface SlackRendering {
   text: string;
   blocks: Record<string, unknown>[];
 }
 
-const SECTION_LIMIT = 2900;
+/**
+ * Block Kit's limits (https://docs.slack.dev/reference/block-kit/blocks): section text at most
+ * 3,000 characters, context elements 2,000, button labels 75, 50 blocks a message; and Slack
+ * refuses a message whose blocks hold about 12,000 characters in all (msg_blocks_too_long, seen
+ * from 11,300), so a message carries at most MESSAGE_CHARS. The fallback `text` stays under the
+ * 4,000 characters past which chat.postMessage answers msg_too_long.
+ */
+export const LIMITS = {
+  section: 2_900,
+  context: 1_900,
+  button: 75,
+  blocks: 45,
+  messageChars: 9_000,
+  fallback: 2_900,
+} as const;
 
-export function cardToBlocks(card: Card): SlackRendering {
-  const blocks: Record<string, unknown>[] = [];
+const CONTINUED_BELOW = "⬇ continued in the next message";
+
+/**
+ * A card as Slack messages: usually one; when its content exceeds one message, the first holds
+ * the title, as much content as fits, the status, the hint and the buttons (it is the card that
+ * clicks and edits address), and the rest follow as "continued" messages. Every version gets
+ * fresh block ids, so Slack never keeps a previous version's button state.
+ */
+export function cardToMessages(card: Card, scale = 1): SlackRendering[] {
+  const budget = budgetFor(scale);
+  const nonce = randomBytes(4).toString("hex");
   const badge = card.badge ? ` — _${escapeMrkdwn(card.badge)}_` : "";
-  blocks.push(section(`*${escapeMrkdwn(card.title)}*${badge}`));
-  if (card.lines.length > 0) blocks.push(section(card.lines.map((l) => `• ${escapeMrkdwn(l)}`).join("\n")));
+  const title = section(`*${escapeMrkdwn(card.title)}*${badge}`);
+  const content: Record<string, unknown>[] = [];
+  if (card.lines.length > 0) {
+    const lines = card.lines.map((l) => `• ${inlineMarkdownToMrkdwn(l)}`).join("\n");
+    content.push(...sections(lines, budget));
+  }
   if (card.output) {
     const omitted =
       card.output.omittedLines > 0 ? ` (last lines; ${card.output.omittedLines} earlier lines hidden)` : "";
-    blocks.push(context(`${escapeMrkdwn(card.output.label)}${omitted}`));
-    blocks.push(section(`\`\`\`${escapeMrkdwn(card.output.tail).replace(/```/g, "ʼʼʼ")}\`\`\``));
+    content.push(context(`${escapeMrkdwn(card.output.label)}${omitted}`));
+    const output = escapeMrkdwn(card.output.tail.replace(/```/g, "ʼʼʼ"));
+    content.push(...sections(`\`\`\`\n${output}\n\`\`\``, budget));
   }
-  if (card.status) blocks.push(context(escapeMrkdwn(card.status)));
+  const tail: Record<string, unknown>[] = [];
+  if (card.status) tail.push(context(inlineMarkdownToMrkdwn(card.status)));
+  if (card.hint) tail.push(context(inlineMarkdownToMrkdwn(card.hint)));
   if (card.actions?.length) {
-    blocks.push({
+    tail.push({
       type: "actions",
-      block_id: "oikos_decision",
       elements: card.actions.map((action) => ({
         type: "button",
-        text: { type: "plain_text", text: action.label.slice(0, 75), emoji: true },
+        text: { type: "plain_text", text: truncateGraphemes(action.label, LIMITS.button), emoji: true },
         action_id: `oikos:${action.id}`,
         value: action.id,
         ...(action.style ? { style: action.style } : {}),
       })),
     });
   }
-  if (card.hint)
-    blocks.push(
-      context(escapeMrkdwn(card.hint.replace(/React ✅ to approve, ❌ to deny/g, "Use the buttons"))),
-    );
-  return { text: cardToText(card).slice(0, 3000), blocks };
+  const pages = paginate([title, ...content], tail, budget);
+  const fallback = escapeMrkdwn(cardToText(card));
+  return pages.map((blocks, index) => ({
+    text: truncateMrkdwn(index === 0 ? fallback : textOf(blocks), LIMITS.fallback),
+    blocks: withBlockIds(blocks, nonce, index),
+  }));
 }
 
-export function textToBlocks(text: string): SlackRendering {
-  return { text: text.slice(0, 3000), blocks: [section(escapeMrkdwn(text))] };
+/** Agent or command text (Markdown) as Slack messages, split where it exceeds one. */
+export function textToMessages(text: string, scale = 1): SlackRendering[] {
+  const budget = budgetFor(scale);
+  const nonce = randomBytes(4).toString("hex");
+  const mrkdwn = markdownToMrkdwn(text) || escapeMrkdwn(text.trim()) || "…";
+  const pages = paginate(sections(mrkdwn, budget), [], budget);
+  return pages.map((blocks, index) => ({
+    text: truncateMrkdwn(textOf(blocks), LIMITS.fallback),
+    blocks: withBlockIds(blocks, nonce, index),
+  }));
+}
+
+/**
+ * Content blocks into messages within the block and character budgets; `tail` (status, hint,
+ * buttons) closes the first message. Messages after the first open with "continued k/n".
+ */
+function paginate(
+  content: Record<string, unknown>[],
+  tail: Record<string, unknown>[],
+  budget: Budget,
+): Record<string, unknown>[][] {
+  const tailChars = tail.reduce((n, b) => n + blockChars(b), 0);
+  const pages: Record<string, unknown>[][] = [];
+  let page: Record<string, unknown>[] = [];
+  let chars = 0;
+  // Room for the markers ("continued k/n" above, "continued in the next message" below) and, on the first, the tail.
+  const reserve = () => (pages.length === 0 ? tail.length + 1 : 2);
+  const reserveChars = () => (pages.length === 0 ? tailChars : 0) + CONTINUED_BELOW.length + 40;
+  for (const block of content) {
+    const size = blockChars(block);
+    const full =
+      page.length + 1 + reserve() > LIMITS.blocks || chars + size + reserveChars() > budget.messageChars;
+    if (full && page.length > 0) {
+      pages.push(page);
+      page = [];
+      chars = 0;
+    }
+    page.push(block);
+    chars += size;
+  }
+  pages.push(page);
+  if (pages.length === 1) return [[...pages[0]!, ...tail]];
+  const last = pages.length - 1;
+  return pages.map((blocks, index) => [
+    ...(index > 0 ? [context(`_(continued ${index + 1}/${pages.length})_`)] : []),
+    ...blocks,
+    ...(index < last ? [context(CONTINUED_BELOW)] : []),
+    ...(index === 0 ? tail : []),
+  ]);
+}
+
+interface Budget {
+  section: number;
+  messageChars: number;
+}
+
+/** The limits, or a fraction of them (a message Slack refused as too long goes again smaller). */
+function budgetFor(scale: number): Budget {
+  return {
+    section: Math.floor(LIMITS.section * scale),
+    messageChars: Math.floor(LIMITS.messageChars * scale),
+  };
+}
+
+function sections(mrkdwn: string, budget: Budget): Record<string, unknown>[] {
+  return splitMrkdwn(mrkdwn, budget.section).map(section);
 }
 
 function section(text: string): Record<string, unknown> {
-  const clipped = text.length > SECTION_LIMIT ? `${text.slice(0, SECTION_LIMIT)}…` : text;
-  return { type: "section", text: { type: "mrkdwn", text: clipped } };
+  return { type: "section", text: { type: "mrkdwn", text, verbatim: true } };
 }
 
 function context(text: string): Record<string, unknown> {
-  return { type: "context", elements: [{ type: "mrkdwn", text: text.slice(0, 2000) }] };
+  return {
+    type: "context",
+    elements: [{ type: "mrkdwn", text: truncateMrkdwn(text, LIMITS.context), verbatim: true }],
+  };
 }
 
-/** Slack asks for &, < and > to be escaped in mrkdwn; backticks stay (code spans). */
-export function escapeMrkdwn(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+/** The mrkdwn the blocks show, one block a line: the fallback of a continued message. */
+function textOf(blocks: Record<string, unknown>[]): string {
+  return blocks.map(blockText).filter(Boolean).join("\n");
+}
+
+function blockText(block: Record<string, unknown>): string {
+  const b = block as { text?: { text?: string }; elements?: { text?: string | { text?: string } }[] };
+  const parts = [b.text?.text ?? ""];
+  for (const e of b.elements ?? []) parts.push(typeof e.text === "string" ? e.text : (e.text?.text ?? ""));
+  return parts.filter(Boolean).join(" ");
+}
+
+function blockChars(block: Record<string, unknown>): number {
+  return blockText(block).length;
+}
+
+function withBlockIds(
+  blocks: Record<string, unknown>[],
+  nonce: string,
+  page: number,
+): Record<string, unknown>[] {
+  return blocks.map((block, i) => ({ ...block, block_id: `oikos-${nonce}-${page}-${i}` }));
 }

@@ -2,8 +2,20 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { App, LogLevel, type Receiver } from "@slack/bolt";
 import type { Logger } from "../../app/logger.ts";
-import type { CardAction, ChatAdapter, InboundSink, MessageRef, Outbound } from "../core/chat-adapter.ts";
-import { cardToBlocks, textToBlocks } from "./card-blocks.ts";
+import type {
+  AnswerVisibility,
+  ChatAdapter,
+  Inbound,
+  InboundSink,
+  MessageRef,
+  Outbound,
+} from "../core/chat-adapter.ts";
+import type { InboundContext } from "./inbound-events.ts";
+import { checkGrantedScopes } from "./scope-check.ts";
+import { SlackCalls } from "./slack-calls.ts";
+import { SlackCallError } from "./slack-errors.ts";
+import { SlackOutbound } from "./slack-outbound.ts";
+import { type Respond, registerSlackRoutes } from "./slack-routes.ts";
 import { OikosSocketModeReceiver } from "./socket-mode-receiver.ts";
 
 export interface SlackAdapterOptions {
@@ -15,28 +27,36 @@ export interface SlackAdapterOptions {
   signingSecret?: string;
   /** HTTP mode: where Bolt listens (0 picks a free port). */
   port?: number;
-  /** Channel ids the bot serves; empty = every channel it is in. */
+  /** Channel ids the bot serves; empty = every channel it is in (never a direct message). */
   channels: readonly string[];
+  /** Only messages that mention the bot start a task (thread replies continue one). */
+  requireMention?: boolean;
+  /** Operators come from a user group: usergroups:read is then a required scope. */
+  operatorGroup?: string;
   /** A Web API double in tests (`…/api/`). */
   slackApiUrl?: string;
   /** A custom Bolt receiver (tests, or an embedding HTTP server). */
   receiver?: Receiver;
+  /** Longest a post waits out Slack's rate limits before it fails (default 2 minutes). */
+  maxRateLimitWaitMs?: number;
+  /** Socket Mode: how long the client waits for a pong (and, times failures, before reconnecting). */
+  socketPingTimeoutMs?: number;
   logger: Logger;
 }
 
-const SLASH = "/oikos";
 const GROUP_CACHE_MS = 60_000;
-/**
- * Message subtypes that are a person writing: a thread reply also sent to the channel, and a
- * message with a file attached. Edits, joins, bot posts and the rest are not requests.
- */
-const PLAIN_MESSAGE_SUBTYPES = new Set(["thread_broadcast", "file_share"]);
+/** A slash command's response_url works for 30 minutes (and 5 answers). */
+const RESPONDER_TTL_MS = 30 * 60_000;
 
 /**
  * Slack through Bolt: Socket Mode by default (no public URL), HTTP mode with signing-secret
- * verification; buttons and the `/oikos` slash command are acknowledged at once and handled
- * after, so Slack's 3-second deadline never depends on the database or the agent. Retried
- * deliveries reach the core with the same event id and are dropped there.
+ * verification. Inbound: every payload acknowledged at once and handled after (Slack's
+ * 3-second deadline never waits for the database or the agent), text decoded from Slack's
+ * format at this boundary (inbound-events.ts). Outbound: Markdown as mrkdwn, long content split
+ * (slack-outbound.ts), Web API errors by name and rate limits per method and target
+ * (slack-calls.ts). Slash commands are answered through their response_url, privately unless a
+ * command says otherwise. Retried and redelivered payloads reach the core with the same event
+ * id and are dropped there.
  */
 export class SlackAdapter implements ChatAdapter {
   readonly platform = "slack";
@@ -44,12 +64,19 @@ export class SlackAdapter implements ChatAdapter {
   readonly prefersButtons = true;
   readonly #options: SlackAdapterOptions;
   readonly #app: App;
+  readonly #calls: SlackCalls;
+  readonly #outbound: SlackOutbound;
   #selfId = "";
   #sink: InboundSink | undefined;
   #server: Server | undefined;
+  #missingScopes: string[] = [];
   readonly #pending = new Set<Promise<void>>();
   /** Members per user group, looked up at most once a minute per group. */
   readonly #groupMembers = new Map<string, { at: number; users: Set<string> }>();
+  /** Slash commands being handled: their way back (response_url), by event id. */
+  readonly #responders = new Map<string, { respond: Respond; at: number }>();
+  /** User-group lookups that failed, logged once per group and cause. */
+  readonly #groupFailures = new Set<string>();
 
   constructor(options: SlackAdapterOptions) {
     this.#options = options;
@@ -57,7 +84,13 @@ export class SlackAdapter implements ChatAdapter {
       token: options.botToken,
       logLevel: LogLevel.WARN,
       logger: boltLogger(options.logger),
-      ...(options.slackApiUrl ? { clientOptions: { slackApiUrl: options.slackApiUrl } } : {}),
+      clientOptions: {
+        ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
+        // Rate limits are ours (SlackCalls): the SDK would pause every call behind one 429.
+        rejectRateLimitedCalls: true,
+        retryConfig: { retries: 2, factor: 2, minTimeout: 500, maxTimeout: 4_000 },
+        timeout: 30_000,
+      },
     };
     if (options.receiver) this.#app = new App({ ...common, receiver: options.receiver });
     else if (options.mode === "socket") {
@@ -65,10 +98,24 @@ export class SlackAdapter implements ChatAdapter {
         appToken: options.appToken ?? "",
         logger: options.logger,
         ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
+        ...(options.socketPingTimeoutMs ? { clientPingTimeoutMs: options.socketPingTimeoutMs } : {}),
       });
       this.#app = new App({ ...common, receiver });
     } else this.#app = new App({ ...common, signingSecret: options.signingSecret ?? "" });
-    this.#routes();
+    this.#calls = new SlackCalls(this.#app.client, {
+      logger: options.logger,
+      ...(options.maxRateLimitWaitMs !== undefined ? { maxWaitMs: options.maxRateLimitWaitMs } : {}),
+    });
+    this.#outbound = new SlackOutbound({ calls: this.#calls, logger: options.logger });
+    registerSlackRoutes(this.#app, {
+      logger: options.logger,
+      context: () => this.#context(),
+      deliver: (event) => this.#later(event),
+      command: (event, respond) => {
+        this.#rememberResponder(event.eventId, respond);
+        this.#later(event);
+      },
+    });
   }
 
   get selfId(): string {
@@ -80,10 +127,24 @@ export class SlackAdapter implements ChatAdapter {
     return (this.#server?.address() as AddressInfo | null)?.port;
   }
 
+  /** Scopes this configuration needs that the bot token was not granted (checked at start). */
+  get missingScopes(): readonly string[] {
+    return this.#missingScopes;
+  }
+
+  /** Card updates waiting out a rate limit right now. */
+  get delayedUpdates(): number {
+    return this.#outbound.delayedUpdates;
+  }
+
   async start(sink: InboundSink): Promise<void> {
     this.#sink = sink;
-    const auth = await this.#app.client.auth.test();
-    this.#selfId = String(auth.user_id ?? "");
+    const auth = await this.#calls.call("auth.test", {});
+    this.#selfId = String((auth as { user_id?: string }).user_id ?? "");
+    this.#missingScopes = checkGrantedScopes(auth, {
+      operatorGroup: Boolean(this.#options.operatorGroup),
+      logger: this.#options.logger,
+    });
     if (this.#options.receiver) await this.#app.start();
     else if (this.#options.mode === "http")
       this.#server = (await this.#app.start(this.#options.port ?? 3000)) as Server;
@@ -98,154 +159,108 @@ export class SlackAdapter implements ChatAdapter {
   async stop(): Promise<void> {
     await this.#app.stop();
     await this.idle();
+    this.#outbound.stop();
     this.#sink = undefined;
   }
 
-  async post(room: string, thread: string | null, message: Outbound): Promise<MessageRef> {
-    const rendering = "card" in message ? cardToBlocks(message.card) : textToBlocks(message.text);
-    const result = await this.#app.client.chat.postMessage({
-      channel: room,
-      text: rendering.text,
-      blocks: rendering.blocks as never,
-      ...(thread ? { thread_ts: thread } : {}),
-    });
-    return { platform: this.platform, room, messageId: String(result.ts), thread };
+  post(room: string, thread: string | null, message: Outbound): Promise<MessageRef> {
+    return this.#outbound.post(room, thread, message);
   }
 
-  async edit(ref: MessageRef, message: Outbound): Promise<void> {
-    const rendering = "card" in message ? cardToBlocks(message.card) : textToBlocks(message.text);
-    await this.#app.client.chat.update({
-      channel: ref.room,
-      ts: ref.messageId,
-      text: rendering.text,
-      blocks: rendering.blocks as never,
-    });
+  edit(ref: MessageRef, message: Outbound): Promise<void> {
+    return this.#outbound.edit(ref, message);
   }
 
   async react(ref: MessageRef, key: string): Promise<void> {
     const names: Record<string, string> = { "✅": "white_check_mark", "❌": "x", "👍": "+1" };
-    await this.#app.client.reactions.add({
-      channel: ref.room,
-      timestamp: ref.messageId,
-      name: names[key] ?? key,
-    });
+    await this.#outbound.react(ref, names[key] ?? key);
   }
 
+  /**
+   * A slash command's answer through its response_url: ephemeral unless `room`. When the
+   * response_url is gone (expired, used up, a restart) a private answer falls back to
+   * chat.postEphemeral and a room answer to a post.
+   */
+  async answer(
+    command: Inbound & { kind: "command" },
+    message: Outbound,
+    visibility: AnswerVisibility,
+  ): Promise<void> {
+    const responder = this.#responders.get(command.eventId);
+    if (responder && Date.now() - responder.at < RESPONDER_TTL_MS) {
+      try {
+        await this.#outbound.respond(
+          responder.respond,
+          message,
+          visibility === "room" ? "in_channel" : "ephemeral",
+        );
+        return;
+      } catch (error) {
+        this.#options.logger.warn(
+          { err: error },
+          "slack: answering through response_url failed; posting instead",
+        );
+      }
+    }
+    if (visibility === "room") await this.post(command.room, command.thread, message);
+    else await this.#outbound.postEphemeral(command.room, command.user, message);
+  }
+
+  /**
+   * Membership of a user group (operators by group). Fails closed: when Slack cannot tell
+   * (missing usergroups:read, an unknown group, Slack unreachable) the user is not counted as a
+   * member, so the core refuses and audits as for any stranger; the cause is logged once.
+   */
   async isInUserGroup(user: string, group: string): Promise<boolean> {
     let members = this.#groupMembers.get(group);
     if (!members || Date.now() - members.at > GROUP_CACHE_MS) {
-      const result = await this.#app.client.usergroups.users.list({ usergroup: group });
-      members = { at: Date.now(), users: new Set(result.users ?? []) };
-      this.#groupMembers.set(group, members);
+      try {
+        const result = await this.#calls.call("usergroups.users.list", { usergroup: group });
+        const users = (result as { users?: string[] }).users ?? [];
+        members = { at: Date.now(), users: new Set(users) };
+        this.#groupMembers.set(group, members);
+      } catch (error) {
+        const kind = error instanceof SlackCallError ? error.kind : "request_failed";
+        if (!this.#groupFailures.has(`${group}:${kind}`)) {
+          this.#groupFailures.add(`${group}:${kind}`);
+          this.#options.logger.error(
+            { err: error, group },
+            `slack: cannot read the members of user group ${group}; its members are not operators until this is fixed`,
+          );
+        }
+        return false;
+      }
     }
     return members.users.has(user);
   }
 
-  #allowed(channel: string): boolean {
-    return this.#options.channels.length === 0 || this.#options.channels.includes(channel);
+  #context(): InboundContext {
+    const channels = this.#options.channels;
+    return {
+      selfId: this.#selfId,
+      served: (channel) => channels.length === 0 || channels.includes(channel),
+      requireMention: this.#options.requireMention ?? false,
+    };
+  }
+
+  #rememberResponder(eventId: string, respond: Respond): void {
+    const now = Date.now();
+    for (const [id, entry] of this.#responders)
+      if (now - entry.at > RESPONDER_TTL_MS) this.#responders.delete(id);
+    this.#responders.set(eventId, { respond, at: now });
   }
 
   /** Runs after the ack; the work is tracked so stop() can wait for it. */
-  #later(work: () => Promise<void>): void {
+  #later(event: Inbound): void {
     const sink = this.#sink;
     if (!sink) return;
-    const run = work().catch((error: unknown) =>
+    const run = sink(event).catch((error: unknown) =>
       this.#options.logger.error({ err: error }, "slack: handling failed"),
     );
     this.#pending.add(run);
-    void run.finally(() => this.#pending.delete(run));
-  }
-
-  #routes(): void {
-    this.#app.event("message", async ({ event, body }) => {
-      const e = event as {
-        subtype?: string;
-        bot_id?: string;
-        channel: string;
-        user?: string;
-        text?: string;
-        ts: string;
-        thread_ts?: string;
-      };
-      if (e.subtype && !PLAIN_MESSAGE_SUBTYPES.has(e.subtype)) return;
-      if (e.bot_id || !e.user || typeof e.text !== "string" || !this.#allowed(e.channel)) return;
-      const eventId = (body as { event_id?: string }).event_id ?? `${e.channel}:${e.ts}`;
-      const thread = e.thread_ts && e.thread_ts !== e.ts ? e.thread_ts : null;
-      const text = e.text.replace(new RegExp(`<@${this.#selfId}>\\s*`, "g"), "").trim();
-      const user = e.user;
-      this.#later(() =>
-        this.#sink!({
-          kind: "message",
-          platform: this.platform,
-          room: e.channel,
-          eventId,
-          messageId: e.ts,
-          user,
-          thread,
-          text,
-        }),
-      );
-    });
-    this.#app.event("reaction_added", async ({ event, body }) => {
-      const e = event as {
-        user: string;
-        reaction: string;
-        item: { type: string; channel: string; ts: string };
-      };
-      if (e.item.type !== "message" || !this.#allowed(e.item.channel)) return;
-      const eventId = (body as { event_id?: string }).event_id ?? `${e.item.ts}:${e.user}:${e.reaction}`;
-      this.#later(() =>
-        this.#sink!({
-          kind: "reaction",
-          platform: this.platform,
-          room: e.item.channel,
-          eventId,
-          user: e.user,
-          target: e.item.ts,
-          key: e.reaction,
-        }),
-      );
-    });
-    this.#app.action(/^oikos:/, async ({ ack, body, action }) => {
-      await ack();
-      const b = body as {
-        user: { id: string };
-        channel?: { id: string };
-        container?: { message_ts?: string; channel_id?: string };
-      };
-      const a = action as { action_id: string; action_ts?: string };
-      const room = b.channel?.id ?? b.container?.channel_id ?? "";
-      if (!this.#allowed(room)) return;
-      const target = b.container?.message_ts ?? "";
-      const decision = a.action_id.slice("oikos:".length) as CardAction;
-      const eventId = `action:${target}:${a.action_id}:${b.user.id}:${a.action_ts ?? ""}`;
-      this.#later(() =>
-        this.#sink!({
-          kind: "button",
-          platform: this.platform,
-          room,
-          eventId,
-          user: b.user.id,
-          target,
-          action: decision,
-        }),
-      );
-    });
-    this.#app.command(SLASH, async ({ ack, command }) => {
-      await ack();
-      if (!this.#allowed(command.channel_id)) return;
-      const eventId = `slash:${command.trigger_id}`;
-      this.#later(() =>
-        this.#sink!({
-          kind: "command",
-          platform: this.platform,
-          room: command.channel_id,
-          eventId,
-          user: command.user_id,
-          thread: null,
-          text: `!oikos ${command.text}`.trim(),
-        }),
-      );
+    void run.finally(() => {
+      this.#pending.delete(run);
+      if (event.kind === "command") this.#responders.delete(event.eventId);
     });
   }
 }

@@ -1,22 +1,18 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { silentLogger } from "../../app/logger.ts";
-import { SlackDouble } from "../../test-support/slack-double/slack-double.ts";
+import type { SlackDouble } from "../../test-support/slack-double/slack-double.ts";
 import { auditEntries } from "../testing/audit-entries.ts";
 import {
   type ChatHarness,
-  createChatHarness,
   finishExecution,
   proposePlan,
   queuedJobs,
   requestExecutionApproval,
 } from "../testing/chat-harness.ts";
 import { eventually } from "../testing/eventually.ts";
-import { SlackAdapter } from "./slack-adapter.ts";
+import { type SlackBot, startSlackBot } from "../testing/slack-bot.ts";
+import type { SlackAdapter } from "./slack-adapter.ts";
 
-const TOKEN = "xoxb-double-token";
-const SECRET = "double-signing-secret";
-const APP_TOKEN = "xapp-double-app-token";
 const CHANNEL = "C0OPS";
 const ALICE = "U0ALICE";
 const MALLORY = "U0MALLORY";
@@ -25,38 +21,28 @@ const CAROL = "U0CAROL";
 // A full task over Bolt against the Slack double, in both transports: HTTP mode (signed Events
 // API callbacks, button clicks and `/oikos` to Bolt's real HTTP receiver) and Socket Mode (the
 // same envelopes over the double's WebSocket, acknowledged by envelope id). The bot's Web API
-// calls go to the double, which checks every Block Kit payload.
+// calls go to the double, which checks every Block Kit payload and echoes the bot's own posts.
 for (const mode of ["http", "socket"] as const)
   describe(`slack adapter against the Slack double (${mode} mode)`, () => {
+    let bot: SlackBot;
     let double: SlackDouble;
     let h: ChatHarness;
     let adapter: SlackAdapter;
 
     before(async () => {
-      double = await SlackDouble.start({ botToken: TOKEN, signingSecret: SECRET, appToken: APP_TOKEN });
-      double.mode = mode;
-      double.userGroups.set("S0OPS", [CAROL]);
-      h = await createChatHarness({ operators: [ALICE], admins: [ALICE], operatorGroup: "S0OPS" });
-      adapter = new SlackAdapter({
-        botToken: TOKEN,
+      bot = await startSlackBot({
         mode,
-        signingSecret: SECRET,
-        appToken: APP_TOKEN,
-        port: 0,
+        access: { operators: [ALICE], admins: [ALICE], operatorGroup: "S0OPS" },
         channels: [CHANNEL],
-        slackApiUrl: double.apiUrl,
-        logger: silentLogger(),
+        adapter: { operatorGroup: "S0OPS" },
+        before: (d) => d.userGroups.set("S0OPS", [CAROL]),
       });
-      h.adapters.set("slack", adapter);
-      await adapter.start((e) => h.core.handle(e));
-      if (mode === "http") double.appUrl = `http://127.0.0.1:${adapter.port}/slack/events`;
-      else await double.socketMode.connected();
+      ({ double, h, adapter } = bot);
     });
     after(async () => {
-      await adapter.stop();
-      await h.close();
-      await double.close();
-      assert.deepEqual(double.violations, [], "every Block Kit payload was valid");
+      await bot.close();
+      assert.deepEqual(double.violations, [], "every payload was valid and escaped");
+      assert.deepEqual(double.mentions, [], "the bot mentioned nobody");
     });
 
     const db = () => h.store.db;
@@ -76,7 +62,7 @@ for (const mode of ["http", "socket"] as const)
         type: "message",
         channel: CHANNEL,
         user: ALICE,
-        text: "why is the nas slow?",
+        text: sent.text,
         ts: root,
         channel_type: "channel",
       };
@@ -185,7 +171,7 @@ for (const mode of ["http", "socket"] as const)
       await eventually("approved by phrase", async () => (await status()) === "approved");
     });
 
-    test("a button in a channel the bot does not serve does nothing; thread_broadcast and file_share are messages", async () => {
+    test("a button in a channel the bot does not serve does nothing (the clicker is told); thread_broadcast and file_share are messages", async () => {
       const { approvalId } = await requestExecutionApproval(h, sessionId, {
         target: "host:nas",
         command: "zpool clear tank",
@@ -199,6 +185,12 @@ for (const mode of ["http", "socket"] as const)
       const foreignTs = `1999.${mode === "http" ? "000001" : "000002"}`;
       double.messages.push({ ...card, channel: "C0OTHER", ts: foreignTs, history: [] });
       assert.equal((await double.click(ALICE, "C0OTHER", foreignTs, "oikos:approve")).status, 200);
+      const told = await eventually("the clicker is told, privately", () =>
+        double.responses.find((r) => r.channel === "C0OTHER" && r.user === ALICE),
+      );
+      assert.equal(told.responseType, "ephemeral");
+      assert.match(told.text, /does not serve this channel/);
+      assert.equal(told.replaceOriginal, false, "the card stays as it is");
       for (const subtype of ["thread_broadcast", "file_share"]) {
         const eventId = `Ev${subtype.toUpperCase().replace("_", "")}${mode}`;
         const ts = `2000.00000${subtype.length}`;
@@ -217,7 +209,7 @@ for (const mode of ["http", "socket"] as const)
           db()
             .selectFrom("messages")
             .select("content")
-            .where("platform_event_id", "=", eventId)
+            .where("platform_event_id", "=", `message:${CHANNEL}:${ts}`)
             .where("session_id", "=", sessionId)
             .executeTakeFirst(),
         );
@@ -248,19 +240,27 @@ for (const mode of ["http", "socket"] as const)
       assert.ok(double.calls.includes("usergroups.users.list"));
     });
 
-    test("/oikos sweep from an admin queues the sweep; from a stranger it is refused", async () => {
+    test("/oikos sweep from an admin queues the sweep, answered only to them; a stranger is refused privately", async () => {
+      const posted = double.byBot().length;
       const ack = await double.slashCommand(ALICE, CHANNEL, "/oikos", "sweep approvals");
       assert.equal(ack.status, 200);
       await eventually("sweep queued", async () => (await queuedJobs(h, "sweep")).length === 1);
       assert.deepEqual(await queuedJobs(h, "sweep"), [{ kind: "approvals" }]);
-      await eventually("answer posted", () =>
-        double.byBot().some((m) => m.text.includes("Sweep `approvals` queued")),
+      const answer = await eventually("answered", () =>
+        double.responses.find((r) => r.user === ALICE && r.text.includes("Sweep `approvals` queued")),
       );
+      assert.equal(answer.responseType, "ephemeral");
       await double.slashCommand(MALLORY, CHANNEL, "/oikos", "sweep all");
       await eventually(
         "stranger refused",
         async () => (await auditEntries(h, { action: "chat.refused", actor: MALLORY }))[0],
       );
+      const refusal = await eventually("refusal told", () =>
+        double.responses.find((r) => r.user === MALLORY),
+      );
+      assert.equal(refusal.responseType, "ephemeral");
+      assert.match(refusal.text, /only take instructions from this room's operators/);
       assert.equal((await queuedJobs(h, "sweep")).length, 1);
+      assert.equal(double.byBot().length, posted, "nothing was posted in the channel");
     });
   });

@@ -1,0 +1,56 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { escapeMrkdwn, inlineMarkdownToMrkdwn, markdownToMrkdwn } from "./mrkdwn.ts";
+
+test("Markdown formatting becomes Slack formatting", () => {
+  assert.equal(markdownToMrkdwn("**bold**, *em*, _em_, ~~gone~~"), "*bold*, _em_, _em_, ~gone~");
+  assert.equal(markdownToMrkdwn("# Disk report\n\ntext"), "*Disk report*\n\ntext");
+  assert.equal(markdownToMrkdwn("- a\n- b\n  - c\n\n3. x\n4. y"), "• a\n• b\n    • c\n\n3. x\n4. y");
+  assert.equal(markdownToMrkdwn("> quoted\n> more"), "> quoted\n> more");
+  assert.equal(markdownToMrkdwn("```sh\nls -l\n```"), "```\nls -l\n```");
+  assert.equal(markdownToMrkdwn("a\n\n---\n\nb"), "a\n\n──────────\n\nb");
+  assert.equal(
+    markdownToMrkdwn("| host | state |\n|---|---|\n| nas | degraded |"),
+    "```\nhost  state\n----  --------\nnas   degraded\n```",
+  );
+});
+
+test("links: Markdown links and bare URLs with a scheme; a host name stays text", () => {
+  assert.equal(
+    markdownToMrkdwn("[the docs](https://example.com/a?b=1&c=2)"),
+    "<https://example.com/a?b=1&amp;c=2|the docs>",
+  );
+  assert.equal(markdownToMrkdwn("see https://example.com/x."), "see <https://example.com/x>.");
+  assert.equal(markdownToMrkdwn("nas.example.com is up"), "nas.example.com is up");
+  assert.equal(markdownToMrkdwn("[x](javascript:alert(1))"), "[x](javascript:alert(1))");
+  assert.equal(markdownToMrkdwn("[mail](mailto:ops@example.com)"), "<mailto:ops@example.com|mail>");
+});
+
+test("nothing the agent or a command prints forms a mention, broadcast or quote", () => {
+  const hostile = "<!channel> <@U0ALICE> <#C0OPS> <!subteam^S1> <!here|here> & done";
+  const out = markdownToMrkdwn(hostile);
+  assert.ok(!/<[!@#]/.test(out), out);
+  assert.equal(out, escapeMrkdwn(hostile));
+  // A Markdown autolink stays a link to its own address: no label can be smuggled in with "|".
+  assert.equal(markdownToMrkdwn("<https://evil.example|click>"), "<https://evil.example%7Cclick>");
+  assert.equal(
+    markdownToMrkdwn("`<!here>` and\n```\n<@U1> > x\n```"),
+    "`&lt;!here&gt;` and\n\n```\n&lt;@U1&gt; &gt; x\n```",
+  );
+  assert.equal(markdownToMrkdwn("2 > 1"), "2 &gt; 1");
+});
+
+test("code spans keep their text (phrases are copied from them); a backtick inside cannot end one", () => {
+  assert.equal(
+    inlineMarkdownToMrkdwn("type `destroy host:nas.example.com scratch`"),
+    "type `destroy host:nas.example.com scratch`",
+  );
+  assert.equal(inlineMarkdownToMrkdwn("``a ` b``"), "`a ˋ b`");
+  assert.equal(markdownToMrkdwn("```\nx ``` y\n```"), "```\nx ʼʼʼ y\n```");
+});
+
+test("inline conversion leaves block syntax alone (card lines)", () => {
+  assert.equal(inlineMarkdownToMrkdwn("# of disks: 4"), "# of disks: 4");
+  assert.equal(inlineMarkdownToMrkdwn("1. check **pool**"), "1. check *pool*");
+  assert.equal(inlineMarkdownToMrkdwn("> not a quote"), "&gt; not a quote");
+});
