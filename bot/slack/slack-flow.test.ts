@@ -42,7 +42,7 @@ for (const mode of ["http", "socket"] as const)
     after(async () => {
       await bot.close();
       assert.deepEqual(double.violations, [], "every payload was valid and escaped");
-      assert.deepEqual(double.mentions, [], "the bot mentioned nobody");
+      assert.deepEqual(double.broadcasts(), [], "the bot broadcast nothing");
     });
 
     const db = () => h.store.db;

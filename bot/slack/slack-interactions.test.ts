@@ -36,7 +36,7 @@ for (const mode of ["http", "socket"] as const)
     after(async () => {
       await bot.close();
       assert.deepEqual(bot.double.violations, []);
-      assert.deepEqual(bot.double.mentions, [], "no answer formed a mention or a broadcast");
+      assert.deepEqual(bot.double.broadcasts(), [], "no answer formed a broadcast");
     });
 
     test("/oikos help is answered only to its sender; nothing is posted in the channel", async () => {

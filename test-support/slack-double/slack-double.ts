@@ -150,9 +150,14 @@ export class SlackDouble {
       ...this.#responses.problems.map((p) => ({ method: "response_url", issues: [p], args: null })),
     ];
   }
-  /** Mentions, broadcasts and channel links the bot's messages formed. */
+  /** Mentions, broadcasts and channel links the bot's messages formed (with the text that formed each). */
   get mentions() {
     return this.#api.mentions;
+  }
+
+  /** The @here / @channel / @everyone the bot's messages formed (none should). */
+  broadcasts() {
+    return this.#api.mentions.filter((m) => /^<!(here|channel|everyone)\b/.test(m.mention));
   }
   /** Answers the app sent to response_urls. */
   get responses() {

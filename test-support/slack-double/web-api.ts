@@ -48,7 +48,7 @@ export class WebApi {
   readonly faults: Fault[] = [];
   readonly violations: SlackViolation[] = [];
   /** Mentions, broadcasts and channel links the bot's text formed (<@U…>, <!channel>, <#C…>). */
-  readonly mentions: { method: string; mention: string }[] = [];
+  readonly mentions: { method: string; mention: string; text: string }[] = [];
   readonly ephemeral: { channel: string; user: string; text: string; blocks?: Block[] }[] = [];
   scopes: Set<string>;
 
@@ -269,7 +269,7 @@ export class WebApi {
           issues: [`unescaped ${unescaped.join(" ")} in ${JSON.stringify(t.slice(0, 80))}`],
           args,
         });
-      for (const mention of mentions) this.mentions.push({ method, mention });
+      for (const mention of mentions) this.mentions.push({ method, mention, text: t });
     }
     return {
       text,
