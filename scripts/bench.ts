@@ -64,6 +64,7 @@ const TARGETS: Target[] = [
     ok: (v) => v === 0,
     goal: "0 read_only commands that change anything",
   },
+  { label: "redact_mb_per_s", value: (f) => f.redact_mb_per_s, ok: (v) => v >= 20, goal: ">= 20" },
 ];
 
 function findBenches(dir: string, out: string[] = []): string[] {
