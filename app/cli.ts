@@ -1,5 +1,6 @@
 import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { redact } from "../policy/redact.ts";
 import type { CommandIO, CommandModule } from "./command-module.ts";
 import { isOikosError } from "./errors.ts";
 
@@ -52,7 +53,7 @@ export async function main(argv: string[], io: CommandIO): Promise<number> {
     return await command.run(rest, io);
   } catch (error) {
     if (isOikosError(error)) {
-      io.stderr.write(`oikos ${name}: ${error.message}\n`);
+      io.stderr.write(`oikos ${name}: ${redact(error.message)}\n`);
       return 1;
     }
     throw error;

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { redact } from "../policy/redact.ts";
 import type { Logger } from "./logger.ts";
 import type { Metrics } from "./metrics.ts";
 
@@ -42,7 +43,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Runni
         const detail = await options.health();
         sendJson(res, 200, { status: "ok", ...detail });
       } catch (error) {
-        sendJson(res, 503, { status: "unavailable", error: (error as Error).message });
+        sendJson(res, 503, { status: "unavailable", error: redact((error as Error).message) });
       }
       return;
     }

@@ -2,6 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import { isOikosError } from "../app/errors.ts";
+import { redact, redactObject } from "../policy/redact.ts";
 import type { WriteContext } from "../store/audit.ts";
 import { sessionIdFrom, type ToolExtra } from "./session-context.ts";
 import type { ToolDeps } from "./tool-deps.ts";
@@ -37,9 +38,9 @@ export function defineTool<Shape extends z.ZodRawShape>(
   const callback = async (args: z.infer<z.ZodObject<Shape>>, extra: ToolExtra): Promise<ToolResult> => {
     const sessionId = sessionIdFrom(extra);
     try {
-      return await handler(args, { sessionId, write: { by: deps.actor, sessionId }, extra });
+      return redactResult(await handler(args, { sessionId, write: { by: deps.actor, sessionId }, extra }));
     } catch (error) {
-      if (isOikosError(error)) return refuse(error.message);
+      if (isOikosError(error)) return refuse(redact(error.message));
       deps.logger?.error({ err: error, tool: name, sessionId }, "MCP tool failed");
       return refuse(
         `${name} failed with an internal error (logged for the operator). Retry once; if it fails again, ` +
@@ -56,4 +57,20 @@ export function defineTool<Shape extends z.ZodRawShape>(
     },
     callback as never,
   );
+}
+
+/**
+ * Every tool result leaves through here, to the agent's model and to outside MCP clients: entity
+ * attributes imported from an inventory, knowledge text and error messages can all carry secrets.
+ */
+function redactResult(result: ToolResult): ToolResult {
+  return {
+    ...result,
+    content: result.content.map((item) =>
+      item.type === "text" ? { ...item, text: redact(item.text) } : item,
+    ),
+    ...(result.structuredContent !== undefined
+      ? { structuredContent: redactObject(result.structuredContent) }
+      : {}),
+  };
 }

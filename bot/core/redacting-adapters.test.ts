@@ -5,7 +5,7 @@ import { RedactingAdapterMap, redactOutbound } from "./redacting-adapters.ts";
 
 const SECRET = "mysql -u root -pS3cretPassw0rd -e 'select 1'";
 
-test("cards and texts lose their secrets: lines, output tail, status, hint, title", () => {
+test("cards and texts lose their secrets: lines, output, status, hint, title, badge, button labels", () => {
   const out = redactOutbound({
     card: {
       kind: "approval",
@@ -14,12 +14,15 @@ test("cards and texts lose their secrets: lines, output tail, status, hint, titl
       output: { label: "output", tail: "Authorization: Bearer abcdefghijklmnopqrstuvwxyz", omittedLines: 0 },
       status: "ok",
       hint: "react ✅",
+      badge: "token ghp_abcdefghijklmnopqrstuvwxyz0123456789",
+      actions: [{ id: "approve", label: "approve DB_PASS=Hunter22x" }],
     },
   });
   assert.ok("card" in out);
   const text = JSON.stringify(out);
   assert.ok(!text.includes("S3cretPassw0rd"), text);
   assert.ok(!text.includes("abcdefghijklmnopqrstuvwxyz"), text);
+  assert.ok(!text.includes("Hunter22x"), text);
   assert.deepEqual(redactOutbound({ text: "plain words" }), { text: "plain words" });
 });
 

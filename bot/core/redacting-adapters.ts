@@ -9,8 +9,18 @@ export function redactOutbound(message: Outbound): Outbound {
     ...message.card,
     title: redact(message.card.title),
     lines: message.card.lines.map(redact),
+    ...(message.card.badge !== undefined ? { badge: redact(message.card.badge) } : {}),
     ...(message.card.output
-      ? { output: { ...message.card.output, tail: redact(message.card.output.tail) } }
+      ? {
+          output: {
+            ...message.card.output,
+            label: redact(message.card.output.label),
+            tail: redact(message.card.output.tail),
+          },
+        }
+      : {}),
+    ...(message.card.actions
+      ? { actions: message.card.actions.map((action) => ({ ...action, label: redact(action.label) })) }
       : {}),
     ...(message.card.status !== undefined ? { status: redact(message.card.status) } : {}),
     ...(message.card.hint !== undefined ? { hint: redact(message.card.hint) } : {}),

@@ -1,4 +1,5 @@
 import { OikosError } from "../../app/errors.ts";
+import { redact } from "../../policy/redact.ts";
 import { type DomainEvent, type DomainEventOf, type DomainEventType, domainEventSchema } from "./types.ts";
 
 export type EventHandler<E extends DomainEvent = DomainEvent> = (event: E) => void | Promise<void>;
@@ -35,6 +36,6 @@ export function parseDomainEvent(value: unknown): DomainEvent {
 }
 
 export const reportEventErrorToStderr: EventErrorReporter = (error, event) => {
-  const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  const text = redact(error instanceof Error ? (error.stack ?? error.message) : String(error));
   process.stderr.write(`event ${event?.type ?? "(unreadable)"} handler failed: ${text}\n`);
 };

@@ -1,3 +1,4 @@
+import { redact } from "../../policy/redact.ts";
 import type { QueueName, QueuePayload } from "../contracts.ts";
 import { cronProblem } from "./cron.ts";
 
@@ -135,7 +136,7 @@ export interface JobFailure {
 export type QueueErrorReporter = (error: unknown, job: JobFailure) => void;
 
 export const reportToStderr: QueueErrorReporter = (error, job) => {
-  const text = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  const text = redact(error instanceof Error ? (error.stack ?? error.message) : String(error));
   const retry = job.final ? "" : " (will retry)";
   process.stderr.write(`job ${job.queue}/${job.id} attempt ${job.attempt} failed${retry}: ${text}\n`);
 };
