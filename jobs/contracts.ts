@@ -17,7 +17,7 @@ export const queuePayloadSchemas = {
   /** intake/alerts → bot: post an alert group's thread (open) or an update into it. */
   "alert-thread": z.object({
     groupId: z.string().min(1),
-    update: z.enum(["open", "repeat", "refire", "resolved"]),
+    update: z.enum(["open", "repeat", "refire", "resolved", "digest"]),
   }),
   /** intake/alerts: start waiting alert investigations up to alerts.maxConcurrent. */
   "alert-dispatch": z.object({}),

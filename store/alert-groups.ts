@@ -220,6 +220,15 @@ export async function bindAlertThread(
     .execute();
 }
 
+/** A digest of the damped updates was posted: the count starts again. */
+export async function markAlertGroupPosted(db: Kysely<Database>, id: string, now: Date): Promise<void> {
+  await db
+    .updateTable("alert_groups")
+    .set({ unposted: 0, last_posted_at: now, updated_at: now })
+    .where("id", "=", id)
+    .execute();
+}
+
 export async function setInvestigation(
   db: Kysely<Database>,
   id: string,

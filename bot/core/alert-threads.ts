@@ -6,6 +6,7 @@ import {
   bindAlertThread,
   countInvestigating,
   getAlertGroup,
+  markAlertGroupPosted,
 } from "../../store/alert-groups.ts";
 import { appendMessage } from "../../store/messages.ts";
 import type { Database } from "../../store/schema.ts";
@@ -14,7 +15,7 @@ import { clock } from "./card.ts";
 import { buildAlertCard } from "./cards/alert-card.ts";
 import type { ChatAdapter, MessageRef } from "./chat-adapter.ts";
 
-export type AlertThreadUpdate = "open" | "repeat" | "refire" | "resolved";
+export type AlertThreadUpdate = "open" | "repeat" | "refire" | "resolved" | "digest";
 
 export interface AlertThreadDeps {
   db: Kysely<Database>;
@@ -58,6 +59,11 @@ export class AlertThreads {
       );
       await this.#open(adapter, group);
       return;
+    }
+    if (job.update === "digest") {
+      // Updates held back by the minimum interval, in one post; nothing when a later post covered them.
+      if (group.unposted === 0) return;
+      await markAlertGroupPosted(db, group.id, new Date());
     }
     await this.#refreshRoot(adapter, group);
     const text = await this.#updateText(group, job.update);
@@ -136,6 +142,12 @@ export class AlertThreads {
     switch (update) {
       case "repeat":
         return `🔁 Still firing: notification ${group.fire_count} of this alert${held}.`;
+      case "digest": {
+        const state = group.status === "firing" ? "firing" : "resolved again";
+        const flaps =
+          group.flap_count > 0 ? `, fired again ${group.flap_count} time(s) after resolving so far` : "";
+        return `🔁 ${group.unposted} update(s) held back by the minimum interval: now ${state}${flaps}.`;
+      }
       case "refire":
         return `⚠️ Firing again soon after it resolved (flapping, ${group.flap_count} time(s)); this thread continues, no new investigation${held}.`;
       case "resolved": {
@@ -148,7 +160,11 @@ export class AlertThreads {
               .where("needs_approval", "=", true)
               .executeTakeFirst()
           : undefined;
-        const when = group.resolved_at ? ` at ${clock(group.resolved_at)}` : "";
+        const when =
+          (group.resolved_at ? ` at ${clock(group.resolved_at)}` : "") +
+          (group.flap_count > 0
+            ? ` (it has flapped: fired again ${group.flap_count} time(s) after resolving)`
+            : "");
         if (pending)
           return `✅ Resolved${when}, while the plan above still waits for approval: check it is still needed before you approve it.`;
         if (group.investigation === "skipped" || group.investigation === "waiting")

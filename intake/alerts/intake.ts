@@ -144,6 +144,15 @@ async function apply(
         { jobId: `alert:${latest.id}:${update}:${now.getTime()}`, attempts: 5 },
       );
     }
+    if (!posted && latest.room) {
+      // Damped: the thread hears about it once the interval has passed, in one digest post.
+      const due = (latest.last_posted_at?.getTime() ?? now.getTime()) + config.minIntervalMs;
+      await queue.enqueue(
+        "alert-thread",
+        { groupId: latest.id, update: "digest" },
+        { jobId: `alert:${latest.id}:digest`, delayMs: Math.max(0, due - now.getTime()), attempts: 5 },
+      );
+    }
     if (update === "resolved") await queue.enqueue("alert-dispatch", {}, { jobId: "alert-dispatch" });
     const outcome = !posted
       ? "damped"
