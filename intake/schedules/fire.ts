@@ -37,27 +37,33 @@ export async function fireSchedule(deps: FireDeps, fireId: string, name: string)
     await recordSkippedRun(deps.db, { fireId, schedule: name, outcome: "skipped_paused" });
     return "skipped_paused";
   }
-  if (!(await claimScheduleRun(deps.db, { fireId, schedule: name }))) return "duplicate";
   const targets = schedule.targets ? await resolveTargets(deps.db, schedule.targets) : null;
-  const session = await createSession(deps.db, {
-    platform: platformOf(schedule),
-    room: schedule.room,
-    thread: `schedule:${fireId}`,
-    createdBy: `schedule:${name}`,
-    goal: schedule.prompt.slice(0, 500),
+  // One transaction: the claim, the session and its first message exist together or not at all.
+  const started = await deps.db.transaction().execute(async (tx) => {
+    if (!(await claimScheduleRun(tx, { fireId, schedule: name }))) return null;
+    const session = await createSession(tx, {
+      platform: platformOf(schedule),
+      room: schedule.room,
+      thread: `schedule:${fireId}`,
+      createdBy: `schedule:${name}`,
+      goal: schedule.prompt.slice(0, 500),
+    });
+    await tx
+      .updateTable("schedule_runs")
+      .set({ session_id: session.id })
+      .where("fire_id", "=", fireId)
+      .execute();
+    const message = await appendMessage(tx, {
+      sessionId: session.id,
+      role: "user",
+      content: scheduleBrief(schedule, targets),
+      author: `schedule:${name}`,
+      platformEventId: fireId,
+    });
+    return { session, message };
   });
-  await deps.db
-    .updateTable("schedule_runs")
-    .set({ session_id: session.id })
-    .where("fire_id", "=", fireId)
-    .execute();
-  const message = await appendMessage(deps.db, {
-    sessionId: session.id,
-    role: "user",
-    content: scheduleBrief(schedule, targets),
-    author: `schedule:${name}`,
-    platformEventId: fireId,
-  });
+  if (!started) return "duplicate";
+  const { session, message } = started;
   await deps.queue.enqueue("agent-turn", { sessionId: session.id, reason: "message", messageId: message.id });
   deps.logger.info({ schedule: name, fire: fireId, session: session.id }, "schedule fired");
   return "started";
