@@ -49,7 +49,10 @@ test("an alert that names no entity says which labels were tried", () => {
 test("secrets in annotations never reach the brief (the model's context)", () => {
   const brief = alertBrief(
     { name: "hook", kind: "generic" },
-    notification({ description: "restic failed: RESTIC_PASSWORD=hunter2-very-secret-pass and token ghp_0123456789abcdefghijABCDEFGHIJ012345" }),
+    notification({
+      description:
+        "restic failed: RESTIC_PASSWORD=hunter2-very-secret-pass and token ghp_0123456789abcdefghijABCDEFGHIJ012345",
+    }),
     { slugs: [], unmatched: [] },
   );
   assert.ok(!brief.includes("hunter2-very-secret-pass"), brief);
