@@ -67,6 +67,9 @@ export class ChatCore {
     if (event.user === adapter.selfId) return;
     const thread = event.kind === "message" ? (event.thread ?? event.messageId) : event.thread;
     if (level === "none") {
+      // Where only mentions start tasks, a stranger's message that does not address the bot is
+      // someone else's conversation: no refusal.
+      if (event.kind === "message" && event.addressed === false) return;
       await this.#refuse(adapter, event, thread);
       return;
     }

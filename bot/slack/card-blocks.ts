@@ -69,7 +69,7 @@ export function cardToMessages(card: Card, scale = 1): SlackRendering[] {
   const pages = paginate([title, ...content], tail, budget);
   const fallback = escapeMrkdwn(cardToText(card));
   return pages.map((blocks, index) => ({
-    text: truncateMrkdwn(index === 0 ? fallback : textOf(blocks), LIMITS.fallback),
+    text: fallbackText(index === 0 ? fallback : textOf(blocks)),
     blocks: withBlockIds(blocks, nonce, index),
   }));
 }
@@ -81,7 +81,7 @@ export function textToMessages(text: string, scale = 1): SlackRendering[] {
   const mrkdwn = markdownToMrkdwn(text) || escapeMrkdwn(text.trim()) || "…";
   const pages = paginate(sections(mrkdwn, budget), [], budget);
   return pages.map((blocks, index) => ({
-    text: truncateMrkdwn(textOf(blocks), LIMITS.fallback),
+    text: fallbackText(textOf(blocks)),
     blocks: withBlockIds(blocks, nonce, index),
   }));
 }
@@ -151,6 +151,15 @@ function context(text: string): Record<string, unknown> {
     type: "context",
     elements: [{ type: "mrkdwn", text: truncateMrkdwn(text, LIMITS.context), verbatim: true }],
   };
+}
+
+/**
+ * The `text` of a message (notifications, screen readers), within its limit. It has no
+ * `verbatim` switch like the blocks, so a written @here / @channel / @everyone gets an invisible
+ * word joiner: it reads the same and notifies nobody.
+ */
+function fallbackText(mrkdwn: string): string {
+  return truncateMrkdwn(mrkdwn.replace(/@(here|channel|everyone)\b/g, "@\u2060$1"), LIMITS.fallback);
 }
 
 /** The mrkdwn the blocks show, one block a line: the fallback of a continued message. */

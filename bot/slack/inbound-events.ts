@@ -127,13 +127,22 @@ export function reactionToInbound(
   };
 }
 
-/** A click on one of our buttons (`oikos:<action>`). */
+/** The choices our buttons carry (`oikos:approve`, `oikos:deny`, `oikos:option:2`). */
+const cardActionSchema = z.union([
+  z.literal("approve"),
+  z.literal("deny"),
+  z.string().regex(/^option:[1-9]\d{0,2}$/),
+]);
+
+/** A click on one of our buttons (`oikos:<action>`); another id, or a malformed one, is not ours. */
 export function buttonToInbound(raw: unknown): (Inbound & { kind: "button" }) | undefined {
   const parsed = blockActionsSchema.safeParse(raw);
   if (!parsed.success) return undefined;
   const b = parsed.data;
   const action = b.actions[0]!;
   if (!action.action_id.startsWith("oikos:")) return undefined;
+  const choice = cardActionSchema.safeParse(action.action_id.slice("oikos:".length));
+  if (!choice.success) return undefined;
   const room = b.channel?.id ?? b.container?.channel_id ?? "";
   const target = b.container?.message_ts ?? "";
   return {
@@ -143,7 +152,7 @@ export function buttonToInbound(raw: unknown): (Inbound & { kind: "button" }) | 
     eventId: `action:${target}:${action.action_id}:${b.user.id}:${action.action_ts ?? ""}`,
     user: b.user.id,
     target,
-    action: action.action_id.slice("oikos:".length) as CardAction,
+    action: choice.data as CardAction,
   };
 }
 

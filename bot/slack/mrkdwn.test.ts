@@ -54,3 +54,18 @@ test("inline conversion leaves block syntax alone (card lines)", () => {
   assert.equal(inlineMarkdownToMrkdwn("1. check **pool**"), "1. check *pool*");
   assert.equal(inlineMarkdownToMrkdwn("> not a quote"), "&gt; not a quote");
 });
+
+test("a card's or message's fallback text cannot notify a channel either", async () => {
+  const { cardToMessages, textToMessages } = await import("./card-blocks.ts");
+  const [message] = textToMessages("tell @channel and @here <!everyone>");
+  assert.ok(!/@(here|channel|everyone)\b/.test(message!.text), message!.text);
+  assert.ok(!message!.text.includes("<!"), message!.text);
+  const [card] = cardToMessages({ kind: "notice", title: "ping @everyone", lines: [] });
+  assert.ok(!/@everyone\b/.test(card!.text), card!.text);
+  assert.ok(
+    (message!.blocks as { text?: { verbatim?: boolean } }[]).every(
+      (b) => !b.text || b.text.verbatim === true,
+    ),
+    "blocks are verbatim: Slack parses no mention in them",
+  );
+});

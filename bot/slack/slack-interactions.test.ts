@@ -182,8 +182,13 @@ describe("response_url gone, mentions required, app_mention twins", () => {
           .where("platform_event_id", "=", `message:${CHANNEL}:${followUp.ts}`)
           .executeTakeFirst(),
       );
+      await bot.double.userMessage(MALLORY, CHANNEL, "anyone seen my keys?");
       await bot.adapter.idle();
       assert.equal(await sessionByThread(bot, chatter.ts), undefined, "chatter starts nothing");
+      assert.ok(
+        !bot.double.byBot().some((m) => m.text.includes("only take instructions")),
+        "a stranger's chatter is not refused",
+      );
       assert.equal(chatterReply.delivery.status, 200);
       assert.equal((await queuedJobs(bot.h, "agent-turn")).length, 2);
     } finally {
