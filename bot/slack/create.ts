@@ -21,7 +21,9 @@ export function createSlackAdapter(runtime: Runtime): SlackAdapter | undefined {
     channels: slack.channels,
     requireMention: slack.requireMention,
     port: slack.port,
-    ...(slack.operatorGroup ? { operatorGroup: slack.operatorGroup } : {}),
+    usesUserGroups:
+      slack.operatorGroup !== undefined ||
+      Object.values(config.chat.rooms).some((room) => room.operatorGroup !== undefined),
     logger,
     ...(slack.appToken ? { appToken: slack.appToken } : {}),
     ...(slack.signingSecret ? { signingSecret: slack.signingSecret } : {}),

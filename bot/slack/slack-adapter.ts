@@ -31,8 +31,8 @@ export interface SlackAdapterOptions {
   channels: readonly string[];
   /** Only messages that mention the bot start a task (thread replies continue one). */
   requireMention?: boolean;
-  /** Operators come from a user group: usergroups:read is then a required scope. */
-  operatorGroup?: string;
+  /** Operators come from a user group (globally or in some room): usergroups:read is then required. */
+  usesUserGroups?: boolean;
   /** A Web API double in tests (`…/api/`). */
   slackApiUrl?: string;
   /** A custom Bolt receiver (tests, or an embedding HTTP server). */
@@ -142,7 +142,7 @@ export class SlackAdapter implements ChatAdapter {
     const auth = await this.#calls.call("auth.test", {});
     this.#selfId = String((auth as { user_id?: string }).user_id ?? "");
     this.#missingScopes = checkGrantedScopes(auth, {
-      operatorGroup: Boolean(this.#options.operatorGroup),
+      operatorGroup: this.#options.usesUserGroups ?? false,
       logger: this.#options.logger,
     });
     if (this.#options.receiver) await this.#app.start();

@@ -40,7 +40,7 @@ describe("Slack Web API failures", () => {
     bot = await startSlackBot({
       mode: "socket",
       access: { operators: [ALICE], admins: [ALICE], operatorGroup: "S0OPS" },
-      adapter: { operatorGroup: "S0OPS" },
+      adapter: { usesUserGroups: true },
       before: (d) => {
         d.userGroups.set("S0OPS", [CAROL]);
         d.addChannel(CHANNEL, { members: [ALICE] });
@@ -184,7 +184,7 @@ describe("the scope check at start-up", () => {
     const bot = await startSlackBot({
       mode: "socket",
       access: { operators: [ALICE], admins: [ALICE] },
-      adapter: { operatorGroup: "S0OPS" },
+      adapter: { usesUserGroups: true },
       double: { scopes: ["chat:write", "channels:history", "groups:history", "reactions:write", "commands"] },
     });
     try {

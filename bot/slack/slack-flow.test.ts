@@ -34,7 +34,7 @@ for (const mode of ["http", "socket"] as const)
         mode,
         access: { operators: [ALICE], admins: [ALICE], operatorGroup: "S0OPS" },
         channels: [CHANNEL],
-        adapter: { operatorGroup: "S0OPS" },
+        adapter: { usesUserGroups: true },
         before: (d) => d.userGroups.set("S0OPS", [CAROL]),
       });
       ({ double, h, adapter } = bot);
