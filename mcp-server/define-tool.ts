@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { isOikosError } from "../app/errors.ts";
 import { redact, redactObject } from "../policy/redact.ts";
 import type { WriteContext } from "../store/audit.ts";
+import { findControlByte } from "./argument-bytes.ts";
 import { sessionIdFrom, type ToolExtra } from "./session-context.ts";
 import type { ToolDeps } from "./tool-deps.ts";
 import { refuse, type ToolResult } from "./tool-result.ts";
@@ -37,6 +38,14 @@ export function defineTool<Shape extends z.ZodRawShape>(
 ): void {
   const callback = async (args: z.infer<z.ZodObject<Shape>>, extra: ToolExtra): Promise<ToolResult> => {
     const sessionId = sessionIdFrom(extra);
+    const controlByte = findControlByte(args);
+    if (controlByte) {
+      return refuse(
+        `Invalid argument \`${controlByte.path}\`: it contains ${controlByte.name} at position ${controlByte.index}. ` +
+          `Arguments are text: remove control characters (tab and newline are fine) and call ${name} again.`,
+        { code: "invalid_argument", field: controlByte.path },
+      );
+    }
     try {
       return redactResult(await handler(args, { sessionId, write: { by: deps.actor, sessionId }, extra }));
     } catch (error) {

@@ -27,7 +27,13 @@ export interface MigrationReport {
 /** Applies every pending migration; kysely's lock table makes concurrent starts safe. */
 // biome-ignore lint/suspicious/noExplicitAny: kysely migrations run on an untyped database by design.
 export async function migrateToLatest(db: Kysely<any>): Promise<MigrationReport> {
-  const migrator = new Migrator({ db, provider: new FolderMigrationProvider() });
+  // Each issue numbers its migrations in its own range (0130…, 0190…), so one that lands later may
+  // sort before one a database already ran: apply it anyway, forward-only as ever.
+  const migrator = new Migrator({
+    db,
+    provider: new FolderMigrationProvider(),
+    allowUnorderedMigrations: true,
+  });
   const { error, results = [] } = await migrator.migrateToLatest();
   if (error) {
     const failed = results.find((r) => r.status === "Error")?.migrationName ?? "unknown";

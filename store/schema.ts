@@ -186,6 +186,8 @@ export interface ExecutionsTable {
   stderr: string | null;
   output_bytes: ColumnType<string | null, number | string | null | undefined, number | string | null>;
   output_truncated: Generated<boolean>;
+  stdout_binary: Generated<boolean>;
+  stderr_binary: Generated<boolean>;
   duration_ms: number | null;
   worker_id: string | null;
   heartbeat_at: NullableTimestamp;

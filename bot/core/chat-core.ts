@@ -40,7 +40,9 @@ export class ChatCore {
   }
 
   /** The sink adapters deliver to. Never throws: one bad event must not stop the bot. */
-  async handle(event: Inbound): Promise<void> {
+  async handle(received: Inbound): Promise<void> {
+    // What a chat client sends is text: NUL and other control characters never reach the store.
+    const event = withoutControlCharacters(received);
     const adapter = this.#adapters.get(event.platform);
     if (!adapter) return;
     let begun = false;
@@ -341,4 +343,11 @@ function samePhrase(typed: string, required: string): boolean {
       .replace(/\s+/g, " ")
       .toLowerCase();
   return norm(typed) === norm(required);
+}
+
+function withoutControlCharacters(event: Inbound): Inbound {
+  if (event.kind !== "message" && event.kind !== "command") return event;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes
+  const text = event.text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, "");
+  return text === event.text ? event : { ...event, text };
 }

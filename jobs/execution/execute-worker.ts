@@ -14,6 +14,7 @@ import type { EventBus } from "../events/port.ts";
 import { UnrecoverableJobError } from "../queue/errors.ts";
 import type { InterruptedJob, JobContext, QueuePort } from "../queue/port.ts";
 import type { ExecOptions, ExecResult } from "../ssh/exec-result.ts";
+import { safeText } from "../ssh/output-text.ts";
 import type { Target } from "../ssh/target.ts";
 import { publishFinished } from "./execution-events.ts";
 import { TargetLimiter } from "./target-limiter.ts";
@@ -130,7 +131,7 @@ async function execute(
       from: "running",
       to: "failed",
       workerId,
-      reason: options.redact(`cannot reach target: ${resolved.reason}`),
+      reason: options.redact(safeText(`cannot reach target: ${resolved.reason}`)),
     });
     return failed ? "failed" : undefined;
   }
@@ -170,26 +171,46 @@ async function execute(
         : status === "interrupted"
           ? "the worker shut down while it ran"
           : null);
-  const redact = options.redact;
-  const finished = await transitionExecution(db, row.id, {
-    from: "running",
-    to: status,
-    workerId,
-    // SSH and guest-agent errors can quote remote stderr.
-    reason: reason === null ? null : redact(reason),
-    set: result
-      ? {
-          exit_code: result.exitCode,
-          signal: result.signal,
-          stdout: redact(result.stdout),
-          stderr: redact(result.stderr),
-          output_bytes: result.outputBytes,
-          output_truncated: result.truncated,
-          duration_ms: result.durationMs,
-        }
-      : {},
-  });
-  return finished ? status : undefined;
+  // Output and errors are bytes from the target: storable text (no NUL, valid UTF-8), then redacted.
+  // SSH and guest-agent errors can quote remote stderr.
+  const clean = (text: string) => options.redact(safeText(text));
+  try {
+    const finished = await transitionExecution(db, row.id, {
+      from: "running",
+      to: status,
+      workerId,
+      reason: reason === null ? null : clean(reason),
+      set: result
+        ? {
+            exit_code: result.exitCode,
+            signal: result.signal,
+            stdout: clean(result.stdout),
+            stderr: clean(result.stderr),
+            stdout_binary: result.stdoutBinary ?? false,
+            stderr_binary: result.stderrBinary ?? false,
+            output_bytes: result.outputBytes,
+            output_truncated: result.truncated,
+            duration_ms: result.durationMs,
+          }
+        : {},
+    });
+    return finished ? status : undefined;
+  } catch (error) {
+    // The database refused the result: the execution must still end, with the reason, so the agent
+    // is told and the card updated (the caller publishes execution.finished), never left running.
+    const why = error instanceof Error ? error.message : String(error);
+    options.logger?.error({ err: error, executionId: row.id }, "could not store an execution's result");
+    const failed = await transitionExecution(db, row.id, {
+      from: "running",
+      to: "failed",
+      workerId,
+      reason: clean(
+        `the command ended ${status} (exit ${result?.exitCode ?? "none"}) but its result could not be stored: ${why}`,
+      ),
+      set: { exit_code: result?.exitCode ?? null, duration_ms: result?.durationMs ?? null },
+    });
+    return failed ? "failed" : undefined;
+  }
 }
 
 function finalStatus(

@@ -17,6 +17,9 @@ export interface ExecutionView {
   stdout: string | null;
   stderr: string | null;
   output_truncated: boolean;
+  /** The stream was mostly binary: its text is a printable preview. */
+  stdout_binary: boolean;
+  stderr_binary: boolean;
   output_bytes: number | null;
   duration_ms: number | null;
   reason: string | null;
@@ -38,6 +41,8 @@ export function executionView(row: Execution): ExecutionView {
     stdout: row.stdout,
     stderr: row.stderr,
     output_truncated: row.output_truncated,
+    stdout_binary: row.stdout_binary,
+    stderr_binary: row.stderr_binary,
     output_bytes: row.output_bytes === null ? null : Number(row.output_bytes),
     duration_ms: row.duration_ms,
     reason: row.status_reason === null ? null : redact(row.status_reason),

@@ -31,6 +31,9 @@ export interface ExecResult {
   signal: string | null;
   stdout: string;
   stderr: string;
+  /** The stream was mostly binary: its text is a flagged printable preview (output-text.ts). */
+  stdoutBinary?: boolean;
+  stderrBinary?: boolean;
   /** Bytes produced on stdout + stderr, before capping. */
   outputBytes: number;
   truncated: boolean;
@@ -101,6 +104,8 @@ export function capturedResult(input: {
     signal: input.signal,
     stdout: stdout.text(),
     stderr: stderr.text(),
+    stdoutBinary: stdout.binary,
+    stderrBinary: stderr.binary,
     outputBytes: stdout.totalBytes + stderr.totalBytes,
     truncated: stdout.truncated || stderr.truncated,
     durationMs: Math.round(performance.now() - input.startedAt),

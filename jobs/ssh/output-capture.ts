@@ -1,3 +1,5 @@
+import { binaryPreview, decodeOutput, isBinary } from "./output-text.ts";
+
 /**
  * Keeps the first and the last `maxBytes / 2` bytes of a stream and counts the rest, so a command
  * that prints gigabytes costs bounded memory and the result still shows how it started and ended.
@@ -46,10 +48,19 @@ export class OutputCapture {
     }
   }
 
-  /** Head, an omission marker when bytes were dropped, and tail, decoded as UTF-8. */
+  /** Mostly NUL, control bytes or invalid UTF-8 (judged on what was kept): `text()` is then a preview. */
+  get binary(): boolean {
+    return isBinary(Buffer.concat([...this.#head, ...this.#tail]));
+  }
+
+  /**
+   * Head, an omission marker when bytes were dropped, and tail, as storable text (output-text.ts:
+   * valid UTF-8, no NUL, escapes stripped); binary output as a flagged printable preview.
+   */
   text(): string {
-    const head = Buffer.concat(this.#head).toString("utf8");
-    const tail = Buffer.concat(this.#tail).toString("utf8");
+    if (this.binary) return binaryPreview(Buffer.concat(this.#head), this.#totalBytes);
+    const head = decodeOutput(Buffer.concat(this.#head));
+    const tail = decodeOutput(Buffer.concat(this.#tail));
     if (!this.truncated) return head + tail;
     const omitted = this.#totalBytes - this.#headBytes - this.#tailBytes;
     return `${head}\n[… ${omitted} bytes omitted, ${this.#totalBytes} bytes in total …]\n${tail}`;

@@ -92,6 +92,8 @@ export async function execQmGuest(
     signal: status.signal === undefined ? null : signalName(status.signal),
     stdout: stdout.text(),
     stderr: stderr.text(),
+    stdoutBinary: stdout.binary,
+    stderrBinary: stderr.binary,
     outputBytes: stdout.totalBytes + stderr.totalBytes,
     truncated:
       stdout.truncated ||

@@ -241,6 +241,8 @@ function compact(view: ExecutionView): Record<string, unknown> {
     stdout: view.stdout,
   };
   if (view.stderr) out.stderr = view.stderr;
+  if (view.stdout_binary) out.stdout_binary = "yes: the output is binary, stdout holds a printable preview";
+  if (view.stderr_binary) out.stderr_binary = "yes: binary, stderr holds a printable preview";
   if (view.output_truncated)
     out.output_truncated = `yes: ${view.output_bytes} bytes in all, head and tail kept`;
   if (view.duration_ms !== null) out.duration_ms = view.duration_ms;
