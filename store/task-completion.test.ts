@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { availableDialects, createTestStore, type TestStore } from "../test-support/store.ts";
+import { createExecution, type NewExecution } from "./executions.ts";
+import { insertPlanGeneration } from "./plans.ts";
 import { createSession } from "./sessions.ts";
 import { completeSessionTask } from "./task-completion.ts";
 
@@ -14,6 +16,7 @@ for (const { dialect, skip } of availableDialects()) {
     after(async () => {
       await store.dispose();
     });
+    const db = () => store.db;
 
     test("closes once, returns the events to publish, then refuses with a code and the next action", async () => {
       const { id } = await createSession(store.db, {
@@ -54,6 +57,94 @@ for (const { dialect, skip } of availableDialects()) {
         summary: "x",
       });
       assert.ok(!missing.ok && missing.code === "missing");
+    });
+
+    test("success needs evidence: every mutating execution of the plan expired or failed → refused with the next step", async () => {
+      const { id } = await createSession(store.db, {
+        platform: "test",
+        room: "r",
+        thread: randomUUID(),
+        createdBy: "op",
+        goal: "Restart the bridge",
+      });
+      const now = new Date();
+      const { generation } = await db()
+        .transaction()
+        .execute((tx) =>
+          insertPlanGeneration(
+            tx,
+            id,
+            [
+              { title: "Check the bridge status", risk: "read_only" },
+              { title: "Restart the bridge", risk: "config_mutation", target: "lxc:bridge" },
+              { title: "Rotate its log", target: "lxc:bridge" },
+            ],
+            { needsApproval: true, now },
+          ),
+        );
+      await db()
+        .updateTable("sessions")
+        .set({ plan_generation: generation, entity_writeback: true })
+        .where("id", "=", id)
+        .execute();
+      const execution = (stepSeq: number, status: NewExecution["status"]) => ({
+        sessionId: id,
+        planGeneration: generation,
+        stepSeq,
+        target: "lxc:bridge",
+        command: `systemctl restart bridge-${stepSeq}`,
+        commandKey: `k-${stepSeq}-${randomUUID()}`,
+        risk: "config_mutation",
+        purpose: "test",
+        requestedBy: "agent",
+        status,
+        timeoutMs: 60_000,
+        deadlineAt: now,
+      });
+      const first = await createExecution(db(), execution(2, "pending_approval"));
+      const second = await createExecution(db(), execution(3, "pending_approval"));
+      await db().updateTable("executions").set({ status: "expired" }).where("id", "=", first.id).execute();
+      await db().updateTable("executions").set({ status: "failed" }).where("id", "=", second.id).execute();
+
+      const refused = await completeSessionTask(db(), id, { outcome: "success", summary: "restarted" });
+      assert.ok(!refused.ok, "refused");
+      assert.equal(refused.code, "no_evidence");
+      assert.match(refused.message, new RegExp(`${first.id} expired, ${second.id} failed`));
+      assert.match(
+        refused.message,
+        /propose the plan again .* or call complete_task with outcome partial or failure/,
+      );
+
+      await db().updateTable("executions").set({ status: "completed" }).where("id", "=", second.id).execute();
+      const done = await completeSessionTask(db(), id, { outcome: "success", summary: "restarted" });
+      assert.ok(done.ok, done.ok ? "" : done.message);
+    });
+
+    test("a plan whose mutating steps never ran may still close as partial", async () => {
+      const { id } = await createSession(store.db, {
+        platform: "test",
+        room: "r",
+        thread: randomUUID(),
+        createdBy: "op",
+        goal: "Upgrade",
+      });
+      const { generation } = await db()
+        .transaction()
+        .execute((tx) =>
+          insertPlanGeneration(tx, id, [{ title: "apt upgrade", risk: "config_mutation" }], {
+            needsApproval: true,
+            now: new Date(),
+          }),
+        );
+      await db().updateTable("sessions").set({ plan_generation: generation }).where("id", "=", id).execute();
+      const success = await completeSessionTask(db(), id, { outcome: "success", summary: "done" });
+      assert.ok(
+        !success.ok &&
+          success.code === "no_evidence" &&
+          /no mutating command of it ran/.test(success.message),
+      );
+      const partial = await completeSessionTask(db(), id, { outcome: "partial", summary: "not run" });
+      assert.ok(partial.ok);
     });
   });
 }

@@ -45,6 +45,7 @@ export type TaskCompletionRefusalCode =
   | "already_complete"
   | "reopened_without_goal"
   | "open_executions"
+  | "no_evidence"
   | "no_writeback"
   | "completed_meanwhile";
 
@@ -124,6 +125,10 @@ export async function completeSessionTask(
         "resumed when they finish) and verify, or complete with outcome partial and say what is left.",
       { open: open.map((e) => ({ id: e.id, status: e.status })) },
     );
+  }
+  if (outcome === "success") {
+    const missing = await missingEvidence(db, sessionId, session.plan_generation);
+    if (missing) return missing;
   }
   const discovered =
     session.live_discovery ||
@@ -231,4 +236,48 @@ export async function completeSessionTask(
     knowledge,
     events,
   };
+}
+
+/**
+ * Success needs evidence: when the current plan has steps that change something (risk other than
+ * read_only, or unstated), at least one mutating execution of that plan must have completed. All of
+ * them expired, cancelled, denied or failed means nothing changed, whatever the model believes.
+ */
+async function missingEvidence(
+  db: Kysely<Database>,
+  sessionId: string,
+  generation: number,
+): Promise<TaskCompletionResult | null> {
+  const steps = await db
+    .selectFrom("plan_steps")
+    .select(["seq", "title", "risk"])
+    .where("session_id", "=", sessionId)
+    .where("generation", "=", generation)
+    .where("status", "!=", "replaced")
+    .where((eb) => eb.or([eb("risk", "is", null), eb("risk", "!=", "read_only")]))
+    .execute();
+  if (steps.length === 0) return null;
+  const executions = await db
+    .selectFrom("executions")
+    .select(["id", "status", "target", "step_seq"])
+    .where("session_id", "=", sessionId)
+    .where("plan_generation", "=", generation)
+    .where("risk", "!=", "read_only")
+    .execute();
+  if (executions.some((e) => e.status === "completed")) return null;
+  const ran = executions.length
+    ? `its mutating executions ended ${executions.map((e) => `${e.id} ${e.status}`).join(", ")}`
+    : "no mutating command of it ran";
+  return refusal(
+    "no_evidence",
+    `complete_task(success) refused: the plan has ${steps.length} step(s) that change something ` +
+      `(${steps.map((s) => `${s.seq}. ${s.title}`).join("; ")}) but ${ran}, so nothing was changed. ` +
+      "Next: propose the plan again (propose_plan) to retry once the cause is clear, or call complete_task with " +
+      "outcome partial or failure and say which steps did not run.",
+    {
+      steps: steps.map((s) => s.seq),
+      executions: executions.map((e) => ({ id: e.id, status: e.status, step_seq: e.step_seq })),
+      next_step: "propose_plan again, or complete_task with outcome partial/failure",
+    },
+  );
 }
