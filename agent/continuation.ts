@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { DomainEventOf } from "../jobs/events/types.ts";
 import { executionView, nextStepFor } from "../jobs/execution/execution-view.ts";
+import { frameOutput } from "../jobs/execution/output-frame.ts";
 import type { QueuePort } from "../jobs/queue/port.ts";
 import { getExecution, isTerminalExecutionStatus } from "../store/executions.ts";
 import { appendMessage, hasNote, lastOperatorMessage } from "../store/messages.ts";
@@ -130,8 +131,8 @@ async function continuationNote(db: Kysely<Database>, execution: Execution): Pro
     command: view.command,
     exit_code: view.exit_code,
     duration_ms: view.duration_ms,
-    stdout_tail: tail(view.stdout),
-    stderr_tail: tail(view.stderr),
+    stdout_tail: frameOutput(view, "stdout", tail(view.stdout)),
+    stderr_tail: frameOutput(view, "stderr", tail(view.stderr)),
     next_step: nextStepFor(view),
   };
   return [

@@ -25,3 +25,15 @@ export async function callTool(
   const isError = result.isError === true;
   return { isError, text, json: isError ? undefined : JSON.parse(text) };
 }
+
+/** The text inside an untrusted-output frame (jobs/execution/output-frame.ts); "" when empty. */
+export function unframe(framed: unknown): string {
+  const text = String(framed ?? "");
+  if (text === "") return "";
+  const match =
+    /^--- begin untrusted output ([0-9a-f]+): [^\n]*---\n([\s\S]*)\n--- end untrusted output \1 ---$/.exec(
+      text,
+    );
+  if (!match) throw new Error(`not a framed output: ${JSON.stringify(text.slice(0, 200))}`);
+  return match[2]!;
+}

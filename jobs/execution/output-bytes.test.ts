@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { sql } from "kysely";
+import { unframe } from "../../mcp-server/test-support.ts";
 import { getExecution } from "../../store/executions.ts";
 import { sshLabUnavailable } from "../../test-support/sshd/ssh-lab.ts";
 import { availableDialects } from "../../test-support/store.ts";
@@ -26,7 +27,7 @@ for (const { dialect, skip } of availableDialects()) {
       const result = await ssh.run(session, { target: "host:alpha", command: "head -c 64 /dev/zero" });
       const json = result.json as Json;
       assert.equal(json.status, "completed", result.text);
-      assert.match(String(json.stdout), /^\[binary output: 64 bytes;/);
+      assert.match(unframe(json.stdout), /^\[binary output: 64 bytes;/);
       assert.match(String(json.stdout_binary), /^yes/);
       const row = await getExecution(ssh.stack.store.db, String(json.execution_id));
       assert.equal(row?.status, "completed");
@@ -42,7 +43,7 @@ for (const { dialect, skip } of availableDialects()) {
       });
       const json = result.json as Json;
       assert.equal(json.status, "completed", result.text);
-      assert.ok(String(json.stdout).startsWith("/sbin/init␀--log-level=info␀splash␀"), String(json.stdout));
+      assert.ok(unframe(json.stdout).startsWith("/sbin/init␀--log-level=info␀splash␀"), String(json.stdout));
       assert.equal(json.stdout_binary, undefined);
     });
 
@@ -54,7 +55,7 @@ for (const { dialect, skip } of availableDialects()) {
       });
       const json = result.json as Json;
       assert.equal(json.status, "completed", result.text);
-      assert.equal(json.stdout, "caf\ufffd red done\n");
+      assert.equal(unframe(json.stdout), "caf\ufffd red done\n");
     });
 
     test("a result the database refuses ends the execution failed with the reason, and it is reported", async () => {

@@ -5,7 +5,7 @@ import { labSuite } from "../../jobs/execution/testing/lab-suite.ts";
 import { DEFAULT_PREPLAN_READ_ONLY_CAP } from "../../policy/decide-run.ts";
 import { getExecution } from "../../store/executions.ts";
 import { sshLabUnavailable } from "../../test-support/sshd/ssh-lab.ts";
-import { callTool } from "../test-support.ts";
+import { callTool, unframe } from "../test-support.ts";
 
 const unavailable = await sshLabUnavailable();
 const OUTPUT_CAP = 2048;
@@ -143,7 +143,7 @@ describe("run gates shared by run, run_many and inspect_path; redaction of what 
       command: "echo db_password=hunter2 >/dev/null; echo ran",
     });
     const id = String((result.json as Json).execution_id);
-    assert.equal((result.json as Json).stdout, "ran\n", result.text);
+    assert.equal(unframe((result.json as Json).stdout), "ran\n", result.text);
     await ssh.stack.store.db
       .updateTable("executions")
       .set({ status_reason: "ssh said: token=abcdef123456" })
@@ -171,7 +171,7 @@ describe("run gates shared by run, run_many and inspect_path; redaction of what 
     assert.equal(json.status, "completed", result.text);
     assert.match(String(json.output_truncated), /^yes/);
     assert.doesNotMatch(String(json.stdout), /SECRETKEYBODY|PRIVATE KEY/);
-    assert.match(String(json.stdout), /\[REDACTED\]\nafter-key\n$/);
+    assert.match(unframe(json.stdout), /\[REDACTED\]\nafter-key\n$/);
     const row = await getExecution(ssh.stack.store.db, String(json.execution_id));
     assert.doesNotMatch(row?.stdout ?? "", /SECRETKEYBODY/);
   });

@@ -9,7 +9,7 @@ import { approvePlan, decideApproval } from "../../store/consent.ts";
 import { upsertEntities } from "../../store/entities.ts";
 import { getExecution } from "../../store/executions.ts";
 import { sshLabUnavailable } from "../../test-support/sshd/ssh-lab.ts";
-import { callTool } from "../test-support.ts";
+import { callTool, unframe } from "../test-support.ts";
 
 const unavailable = await sshLabUnavailable();
 const execFileAsync = promisify(execFile);
@@ -31,7 +31,7 @@ describe("gated run over MCP against real sshd", {
     const json = result.json as Json;
     assert.equal(json.status, "completed");
     assert.equal(json.exit_code, 0);
-    assert.equal(json.stdout, "hello\nLinux\n");
+    assert.equal(unframe(json.stdout), "hello\nLinux\n");
     const rows = await ssh.stack.store.db
       .selectFrom("classifications")
       .selectAll()
@@ -122,7 +122,7 @@ describe("gated run over MCP against real sshd", {
         .json as Json;
     }
     assert.equal(status.status, "completed");
-    assert.equal(status.stdout, "done\n");
+    assert.equal(unframe(status.stdout), "done\n");
     const other = await callTool(quick, "get_execution_status", { execution_id: id }, "s-read");
     assert.equal(other.isError, true, "another session cannot read it");
   });

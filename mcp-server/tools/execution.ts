@@ -2,6 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { type ExecutionView, executionView, nextStepFor } from "../../jobs/execution/execution-view.ts";
 import { type FanOutItem, inspectPathCommand, runMany } from "../../jobs/execution/fan-out.ts";
+import { framedView, frameOutput } from "../../jobs/execution/output-frame.ts";
 import type { RunOutcome, RunService } from "../../jobs/execution/run-service.ts";
 import { cancelPendingExecution } from "../../store/consent.ts";
 import { getExecution, isTerminalExecutionStatus, requestCancel } from "../../store/executions.ts";
@@ -92,7 +93,7 @@ export function registerExecutionTools(server: McpServer, deps: ExecutionToolDep
         outcome && outcome.kind !== "refused" && "execution" in outcome
           ? outcome.execution
           : executionView(row);
-      return ok({ ...view, next_step: nextStepFor(view) });
+      return ok({ ...framedView(view), next_step: nextStepFor(view) });
     },
   );
 
@@ -130,7 +131,7 @@ export function registerExecutionTools(server: McpServer, deps: ExecutionToolDep
         const after = await service.awaitResult(row.id);
         const view = "execution" in after ? after.execution : executionView(row);
         return ok({
-          ...view,
+          ...framedView(view),
           note: view.finished ? undefined : "cancel requested; the worker stops it within seconds",
         });
       }
@@ -238,9 +239,9 @@ function compact(view: ExecutionView): Record<string, unknown> {
     execution_id: view.execution_id,
     status: view.status,
     exit_code: view.exit_code,
-    stdout: view.stdout,
+    stdout: frameOutput(view, "stdout", view.stdout),
   };
-  if (view.stderr) out.stderr = view.stderr;
+  if (view.stderr) out.stderr = frameOutput(view, "stderr", view.stderr);
   if (view.stdout_binary) out.stdout_binary = "yes: the output is binary, stdout holds a printable preview";
   if (view.stderr_binary) out.stderr_binary = "yes: binary, stderr holds a printable preview";
   if (view.output_truncated)
