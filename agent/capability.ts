@@ -4,6 +4,7 @@ import type { Runtime } from "../app/runtime.ts";
 import { runServiceFor } from "../jobs/execution/capability.ts";
 import { connectInMemoryClient } from "../mcp-server/in-memory.ts";
 import { createMcpServer } from "../mcp-server/server.ts";
+import { agentMessage } from "../store/domain-events.ts";
 import { type AgentDeps, DEFAULT_AGENT_OPTIONS } from "./agent-deps.ts";
 import { continueUnreportedExecutions } from "./catch-up.ts";
 import { registerIdleSweep } from "./idle-sweep.ts";
@@ -86,7 +87,7 @@ function registerWithoutModel(runtime: Runtime): void {
     "No model is configured, so I cannot work on tasks yet. Set OPENAI_BASE_URL, OPENAI_API_KEY and OIKOS_MODEL " +
     "(see README) and restart; `!` commands work meanwhile.";
   runtime.queue.register("agent-turn", async (job) => {
-    await runtime.events.publish({ type: "agent.message", sessionId: job.data.sessionId, text, final: true });
+    await runtime.events.publish(agentMessage({ sessionId: job.data.sessionId, text, final: true }));
   });
   runtime.queue.register("continue", async () => {});
   runtime.queue.register("learn", async () => {

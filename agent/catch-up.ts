@@ -1,7 +1,9 @@
 import { type Kysely, sql } from "kysely";
 import type { QueuePort } from "../jobs/queue/port.ts";
-import { TERMINAL_EXECUTION_STATUSES } from "../store/executions.ts";
+import { executionFinished } from "../store/domain-events.ts";
+import { isTerminalExecutionStatus } from "../store/executions.ts";
 import type { Database } from "../store/schema.ts";
+import { TERMINAL_EXECUTION_STATUS_VALUES } from "../store/statuses.ts";
 import { onExecutionFinished } from "./continuation.ts";
 
 const LOOKBACK_MS = 24 * 60 * 60_000;
@@ -20,8 +22,8 @@ export async function continueUnreportedExecutions(
   const rows = await deps.db
     .selectFrom("executions as e")
     .innerJoin("sessions as s", "s.id", "e.session_id")
-    .select(["e.id", "e.session_id", "e.status"])
-    .where("e.status", "in", [...TERMINAL_EXECUTION_STATUSES])
+    .select(["e.id", "e.session_id", "e.status", "e.step_seq"])
+    .where("e.status", "in", TERMINAL_EXECUTION_STATUS_VALUES)
     .where("e.finished_at", ">=", new Date(now.getTime() - LOOKBACK_MS))
     .where("s.status", "not in", ["done", "failed"])
     .where((eb) =>
@@ -38,12 +40,8 @@ export async function continueUnreportedExecutions(
     .execute();
   const enqueued: string[] = [];
   for (const row of rows) {
-    const outcome = await onExecutionFinished(deps, {
-      type: "execution.finished",
-      sessionId: row.session_id,
-      executionId: row.id,
-      status: row.status,
-    });
+    if (!isTerminalExecutionStatus(row.status)) continue; // the query selects only ended ones
+    const outcome = await onExecutionFinished(deps, executionFinished(row, row.status));
     if (outcome === "enqueued") enqueued.push(row.id);
   }
   return enqueued;

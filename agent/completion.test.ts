@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import type { ExecutionStatus } from "../store/statuses.ts";
 import { openWindow } from "../store/windows.ts";
 import { match } from "../test-support/scripted-model/index.ts";
 import type { AgentHarness } from "./testing/agent-harness.ts";
@@ -14,7 +15,7 @@ import {
 import { GITEA, harnessForSuite } from "./testing/suite-harness.ts";
 import { requestTurn } from "./turn-runner.ts";
 
-async function insertExecution(h: AgentHarness, sessionId: string, id: string, status: string) {
+async function insertExecution(h: AgentHarness, sessionId: string, id: string, status: ExecutionStatus) {
   await h.store.db
     .insertInto("executions")
     .values({

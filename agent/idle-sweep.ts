@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { SweepContext, SweepItem } from "../jobs/sweeps/registry.ts";
 import { registerSweep, sweepItem } from "../jobs/sweeps/registry.ts";
+import { agentMessage } from "../store/domain-events.ts";
 import { OPEN_EXECUTION_STATUSES } from "../store/executions.ts";
 import { appendMessage } from "../store/messages.ts";
 import { completeSessionTask } from "../store/task-completion.ts";
@@ -122,7 +123,7 @@ async function close(
     { sessionId, role: "system", content: note, name: "idle-close", author: "oikos" },
     ctx.now,
   );
-  await ctx.events.publish({ type: "agent.message", sessionId, text: note, final: true });
+  await ctx.events.publish(agentMessage({ sessionId, text: note, final: true }));
   return "idle: closed as partial";
 }
 

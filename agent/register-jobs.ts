@@ -1,5 +1,6 @@
 import type { EventBus } from "../jobs/events/port.ts";
 import type { QueuePort } from "../jobs/queue/port.ts";
+import { agentMessage } from "../store/domain-events.ts";
 import { type AgentDeps, clockOf } from "./agent-deps.ts";
 import { type ContinueOptions, handleContinue, onExecutionFinished } from "./continuation.ts";
 import { learnFromFeedback } from "./learn.ts";
@@ -59,12 +60,13 @@ async function reportFailure(
   } catch (error) {
     deps.logger?.error({ err: error, sessionId }, "agent turn failed");
     await deps.events
-      .publish({
-        type: "agent.message",
-        sessionId,
-        text: 'Something went wrong on my side during this turn (it is logged). Nothing was lost: reply "continue" to retry.',
-        final: true,
-      })
+      .publish(
+        agentMessage({
+          sessionId,
+          text: 'Something went wrong on my side during this turn (it is logged). Nothing was lost: reply "continue" to retry.',
+          final: true,
+        }),
+      )
       .catch(() => {});
     throw error;
   }

@@ -4,7 +4,10 @@ import type { ToolSpec } from "./model-port.ts";
 
 export interface ToolCallResult {
   isError: boolean;
+  /** What the model reads (and the transcript stores). */
   text: string;
+  /** The tool's MCP `structuredContent` (`kind`, refusal `code` …): what the agent loop decides on. */
+  structured?: unknown;
 }
 
 /** Where the agent's tool calls go: tools listed and called for one oikos session. */
@@ -73,7 +76,11 @@ export class McpToolGateway implements ToolGateway {
         { timeout: this.#options.callTimeoutMs ?? 120_000 },
       );
       const content = (result.content ?? []) as { type: string; text?: string }[];
-      return { isError: result.isError === true, text: content.map((block) => block.text ?? "").join("\n") };
+      return {
+        isError: result.isError === true,
+        text: content.map((block) => block.text ?? "").join("\n"),
+        ...(result.structuredContent === undefined ? {} : { structured: result.structuredContent }),
+      };
     } catch (error) {
       // Protocol errors (unknown tool, arguments failing the schema) go back to the model as data.
       return {

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
+import { agentTyping, questionAnswered, sessionStatus } from "../store/domain-events.ts";
 import { appendMessage, hasNote, listMessages } from "../store/messages.ts";
 import { currentPlan, nextOpenStep } from "../store/plans.ts";
 import { answerOpenQuestion, openQuestion } from "../store/questions.ts";
@@ -43,7 +44,7 @@ export async function requestTurn(
     let current: TurnRound = reason;
     for (;;) {
       if (await prepareSession(deps, sessionId, current)) {
-        await deps.events.publish({ type: "agent.typing", sessionId, active: true });
+        await deps.events.publish(agentTyping({ sessionId, active: true }));
         try {
           turns.push(
             await runTurn(deps, sessionId, {
@@ -51,7 +52,7 @@ export async function requestTurn(
             }),
           );
         } finally {
-          await deps.events.publish({ type: "agent.typing", sessionId, active: false });
+          await deps.events.publish(agentTyping({ sessionId, active: false }));
         }
       }
       if ((await releaseTurn(deps.db, sessionId, owner)) === "released") break;
@@ -82,7 +83,7 @@ async function prepareSession(deps: AgentDeps, sessionId: string, reason: TurnRo
   if (session.status === "done" || session.status === "failed") {
     if (!lastUser || !session.closed_at || lastUser.createdAt <= session.closed_at) return false;
     await reopenSession(deps.db, sessionId, now);
-    await deps.events.publish({ type: "session.status", sessionId, status: "planning" });
+    await deps.events.publish(sessionStatus(sessionId, "planning"));
     session = (await getSession(deps.db, sessionId))!;
   }
   const question = await openQuestion(deps.db, sessionId);
@@ -96,7 +97,7 @@ async function prepareSession(deps: AgentDeps, sessionId: string, reason: TurnRo
       { sessionId, answer: lastUser.content, by: lastUser.author ?? "operator" },
       now,
     );
-    await deps.events.publish({ type: "question.answered", sessionId, questionId: question.id });
+    await deps.events.publish(questionAnswered({ sessionId, questionId: question.id }));
   }
   const answeredBefore = session.status === "awaiting_input" && !question;
   await syncStatusWithPlan(deps, session, answered || answeredBefore);

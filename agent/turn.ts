@@ -1,4 +1,6 @@
 import { redact } from "../policy/redact.ts";
+import { outcomeEndsTurn } from "../policy/tool-outcome.ts";
+import { agentMessage } from "../store/domain-events.ts";
 import { appendMessage, recentMessages, type StoredToolCall } from "../store/messages.ts";
 import { getSession } from "../store/sessions.ts";
 import { recordTokenUsage } from "../store/token-usage.ts";
@@ -7,6 +9,7 @@ import { toChatMessages } from "./history.ts";
 import { callModel } from "./model-call.ts";
 import type { ModelReply, ToolSpec } from "./model-port.ts";
 import { systemPrompt } from "./prompt.ts";
+import type { ToolCallResult } from "./tool-gateway.ts";
 
 export type TurnEnd =
   | "answered" // the model replied with text and no tool calls
@@ -14,25 +17,6 @@ export type TurnEnd =
   | "exhausted" // iterations used up; a status report was produced
   | "model_failed" // every attempt failed; the session stays resumable
   | "lease_lost";
-
-/** Tool results that end the turn: the structure, not the prompt, makes the model stop. */
-/**
- * Gate refusals after which the only correct move is to wait for the operator. Any other refusal
- * (no plan yet, retry cap, a rejected command …) leaves the model work to do in this turn —
- * e.g. `plan_required` must still be followed by propose_plan.
- */
-const WAIT_FOR_OPERATOR_REFUSALS = new Set(["plan_not_approved", "approval_pending", "session_closed"]);
-
-function endsTurn(name: string, isError: boolean, text: string): boolean {
-  if (name === "run" || name === "run_many") {
-    if (!isError) return /"status":"pending_approval"/.test(text);
-    const code = /^Refused \(([a-z_]+)\)/.exec(text)?.[1];
-    return code !== undefined && WAIT_FOR_OPERATOR_REFUSALS.has(code);
-  }
-  if (isError) return false;
-  if (name === "ask_operator" || name === "complete_task") return true;
-  return name === "propose_plan" && /"needs_approval":true/.test(text);
-}
 
 /**
  * One agent turn: the model is called with SOUL.md + session state + the history window and the
@@ -67,8 +51,7 @@ export async function runTurn(
       },
       clockOf(deps),
     );
-    if (text)
-      await deps.events.publish({ type: "agent.message", sessionId, text, final: calls.length === 0 });
+    if (text) await deps.events.publish(agentMessage({ sessionId, text, final: calls.length === 0 }));
     if (calls.length === 0) return "answered";
     let stop: string | null = null;
     for (const call of calls) {
@@ -78,7 +61,10 @@ export async function runTurn(
       }
       const result = await executeCall(deps, sessionId, call);
       await persistToolResult(deps, sessionId, call, result.text);
-      if (endsTurn(call.name, result.isError, result.text)) stop = call.name;
+      // The structure, not the prompt, makes the model stop: a result that waits for the operator
+      // (approval requested, plan awaiting approval, question, completion) or a refusal whose code
+      // says so (policy/tool-outcome.ts). The wording is never read.
+      if (outcomeEndsTurn(result.structured)) stop = call.name;
     }
     if (stop) return "stopped";
   }
@@ -132,11 +118,15 @@ async function modelReply(
     { sessionId, role: "system", content: note, name: "model-fault", author: "oikos" },
     clockOf(deps),
   );
-  await deps.events.publish({ type: "agent.message", sessionId, text: note, final: true });
+  await deps.events.publish(agentMessage({ sessionId, text: note, final: true }));
   return null;
 }
 
-async function executeCall(deps: AgentDeps, sessionId: string, call: StoredToolCall) {
+async function executeCall(
+  deps: AgentDeps,
+  sessionId: string,
+  call: StoredToolCall,
+): Promise<ToolCallResult> {
   let args: unknown;
   try {
     args = call.arguments.trim() ? JSON.parse(call.arguments) : {};
@@ -180,7 +170,7 @@ async function statusReport(deps: AgentDeps, sessionId: string): Promise<void> {
     { sessionId, role: "assistant", content: text, author: "agent" },
     clockOf(deps),
   );
-  await deps.events.publish({ type: "agent.message", sessionId, text, final: true });
+  await deps.events.publish(agentMessage({ sessionId, text, final: true }));
 }
 
 /** Remembers the newest message the model was shown, so input stored during the call still counts as new. */

@@ -3,11 +3,12 @@ import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import { isOikosError } from "../app/errors.ts";
 import { redact, redactObject } from "../policy/redact.ts";
+import { refusal } from "../policy/refusals.ts";
 import type { WriteContext } from "../store/audit.ts";
 import { findControlByte } from "./argument-bytes.ts";
 import { sessionIdFrom, type ToolExtra } from "./session-context.ts";
 import type { ToolDeps } from "./tool-deps.ts";
-import { refuse, type ToolResult } from "./tool-result.ts";
+import { refused, type ToolResult } from "./tool-result.ts";
 
 export interface ToolContext {
   /** The oikos session of this call, or null (outside clients). Use requireSession to fail closed. */
@@ -21,13 +22,16 @@ export interface ToolDefinition<Shape extends z.ZodRawShape> {
   /** Written for a model: what it does, when to use it, what comes back. */
   description: string;
   inputSchema: Shape;
+  /** The structured result's schema (mcp-server/output-schema.ts outcomeSchema), declared as MCP `outputSchema`. */
+  outputSchema?: z.ZodObject;
   annotations?: ToolAnnotations;
 }
 
 /**
  * Registers one tool: zod input schema (violations are rejected by the SDK before the handler runs),
- * the session context resolved out of band, and any thrown error turned into an `isError` result the
- * model can act on (OikosError messages verbatim; anything else logged and summarised).
+ * the declared output schema, the session context resolved out of band, and any thrown error turned
+ * into an `isError` refusal the model can act on (OikosError messages verbatim as `tool_failed`;
+ * anything else logged and summarised as `internal_error`).
  */
 export function defineTool<Shape extends z.ZodRawShape>(
   server: McpServer,
@@ -49,11 +53,10 @@ export function defineTool<Shape extends z.ZodRawShape>(
     try {
       return redactResult(await handler(args, { sessionId, write: { by: deps.actor, sessionId }, extra }));
     } catch (error) {
-      if (isOikosError(error)) return refuse(redact(error.message));
+      if (isOikosError(error)) return refused(refusal("tool_failed", error.message));
       deps.logger?.error({ err: error, tool: name, sessionId }, "MCP tool failed");
-      return refuse(
-        `${name} failed with an internal error (logged for the operator). Retry once; if it fails again, ` +
-          "continue without this tool and tell the operator.",
+      return refused(
+        refusal("internal_error", `${name} failed with an internal error (logged for the operator).`),
       );
     }
   };
@@ -62,6 +65,7 @@ export function defineTool<Shape extends z.ZodRawShape>(
     {
       description: definition.description,
       inputSchema: definition.inputSchema,
+      ...(definition.outputSchema ? { outputSchema: definition.outputSchema } : {}),
       annotations: definition.annotations,
     },
     callback as never,
@@ -73,6 +77,21 @@ export function defineTool<Shape extends z.ZodRawShape>(
  * attributes imported from an inventory, knowledge text and error messages can all carry secrets.
  */
 function redactResult(result: ToolResult): ToolResult {
+  const [only] = result.content;
+  if (
+    result.structuredContent !== undefined &&
+    result.content.length === 1 &&
+    only?.type === "text" &&
+    only.text === JSON.stringify(result.structuredContent)
+  ) {
+    // A structured result and its JSON text stay one value: redact the value, then write the text.
+    const structuredContent = redactObject(result.structuredContent);
+    return {
+      ...result,
+      content: [{ type: "text", text: JSON.stringify(structuredContent) }],
+      structuredContent,
+    };
+  }
   return {
     ...result,
     content: result.content.map((item) =>

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { closeMatches } from "../policy/close-matches.ts";
 import { checkBearer } from "./bearer-auth.ts";
 import { requireSession, SESSION_HEADER, SESSION_META_KEY, sessionIdFrom } from "./session-context.ts";
-import { closeMatches } from "./suggest.ts";
 
 test("session id comes from _meta first, then the header; malformed values count as absent", () => {
   const headers = { [SESSION_HEADER]: "from-header" };

@@ -1,7 +1,8 @@
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { refuse, type ToolResult } from "./tool-result.ts";
+import { refusal } from "../policy/refusals.ts";
+import { refused, type ToolResult } from "./tool-result.ts";
 
 export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -39,10 +40,14 @@ export function requireSession(
   const sessionId = sessionIdFrom(extra);
   if (sessionId) return { sessionId };
   return {
-    refusal: refuse(
-      `${toolName} needs an oikos session, and this call carries none. The session id travels out of band ` +
-        `(request _meta "${SESSION_META_KEY}" or header ${SESSION_HEADER}), never as an argument. ` +
-        "Outside clients cannot call this tool; inside oikos this means the agent's MCP client was not bound to a session.",
+    refusal: refused(
+      refusal(
+        "no_session",
+        `${toolName} needs an oikos session, and this call carries none.`,
+        `The session id travels out of band (request _meta "${SESSION_META_KEY}" or header ${SESSION_HEADER}), ` +
+          "never as an argument. Outside clients cannot call this tool; inside oikos this means the agent's MCP " +
+          "client was not bound to a session.",
+      ),
     ),
   };
 }

@@ -1,3 +1,4 @@
+import assert from "node:assert/strict";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SESSION_META_KEY } from "./session-context.ts";
 
@@ -6,9 +7,15 @@ export interface ToolCallOutcome {
   text: string;
   /** Parsed JSON of a successful result; undefined for refusals. */
   json: unknown;
+  /** The result's `structuredContent` (a refusal's `kind`, `code`, `reason`, `next_step` …). */
+  structured: Record<string, unknown> | undefined;
 }
 
-/** Calls a tool and unwraps the single text block our tools return. */
+/**
+ * Calls a tool and unwraps the single text block our tools return. Every call also checks that the
+ * structured content and the text say the same: a success's text is its structured content as
+ * JSON, a refusal's text carries its reason and next step.
+ */
 export async function callTool(
   client: Client,
   name: string,
@@ -23,7 +30,18 @@ export async function callTool(
   const content = result.content as { type: string; text?: string }[];
   const text = content.map((block) => block.text ?? "").join("\n");
   const isError = result.isError === true;
-  return { isError, text, json: isError ? undefined : JSON.parse(text) };
+  const structured = result.structuredContent as Record<string, unknown> | undefined;
+  if (structured && !isError)
+    assert.deepEqual(JSON.parse(text), structured, `${name}: text and structured content differ`);
+  if (structured?.kind === "refused") {
+    assert.ok(isError, `${name}: a refusal is an error result`);
+    assert.ok(text.includes(String(structured.reason)), `${name}: the text carries the refusal's reason`);
+    assert.ok(
+      text.includes(String(structured.next_step)),
+      `${name}: the text carries the refusal's next step`,
+    );
+  }
+  return { isError, text, json: isError ? undefined : JSON.parse(text), structured };
 }
 
 /** The text inside an untrusted-output frame (jobs/execution/output-frame.ts); "" when empty. */

@@ -1,17 +1,40 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Refusal } from "../policy/refusals.ts";
+import type { ToolOutcomeKind } from "../policy/tool-outcome.ts";
 
 export type ToolResult = CallToolResult;
 
-/** A successful result: compact JSON text a model reads easily. */
-export function ok(data: unknown): ToolResult {
-  return { content: [{ type: "text", text: JSON.stringify(data) }] };
+/** A tool's structured result: the value every client reads (`kind`, then the variant's fields). */
+export type Outcome = { kind: Exclude<ToolOutcomeKind, "refused"> } & Record<string, unknown>;
+
+/**
+ * A successful result. `structuredContent` carries it for programs (agent loop, bot, outside MCP
+ * clients); the text is the same value as compact JSON, which is what a model reads.
+ */
+export function ok(data: Outcome | Record<string, unknown>): ToolResult {
+  const text = JSON.stringify(data);
+  // The structured value is exactly what the text says (undefined fields dropped, dates as strings),
+  // whatever the transport: in-memory clients get the object itself, not a serialised copy.
+  return { content: [{ type: "text", text }], structuredContent: JSON.parse(text) };
 }
 
 /**
- * A refusal or failure the model can act on: a tool result with `isError`, never a transport error.
- * The message says what went wrong and what to do next; `data` adds machine-readable detail.
+ * A refusal from the run gate (run, run_many, inspect_path): policy's value unchanged as
+ * `structuredContent`, and for the model `Refused (<code>): <reason>. Next: <next step>.`
  */
-export function refuse(message: string, data?: unknown): ToolResult {
-  const text = data === undefined ? message : `${message}\n${JSON.stringify(data)}`;
-  return { content: [{ type: "text", text }], isError: true };
+export function gateRefused(refusal: Refusal): ToolResult {
+  return refusedWith(refusal, `Refused (${refusal.code}): ${refusal.reason}. Next: ${refusal.next_step}.`);
+}
+
+/**
+ * Any other refusal or failure the model can act on: a tool result with `isError`, never a
+ * transport error. The text is the reason followed by the next step (and any detail as JSON).
+ */
+export function refused(refusal: Refusal): ToolResult {
+  const detail = refusal.detail === undefined ? "" : `\n${JSON.stringify(refusal.detail)}`;
+  return refusedWith(refusal, `${refusal.reason} ${refusal.next_step}${detail}`);
+}
+
+function refusedWith(refusal: Refusal, text: string): ToolResult {
+  return { content: [{ type: "text", text }], structuredContent: { ...refusal }, isError: true };
 }

@@ -9,7 +9,8 @@
  * consent ("step 1 only") and instructions ("continue investigating") are not assent.
  *
  * Typed confirmation grammar (the only consent that can release a destructive command), the whole
- * message (optional trailing period, optional backticks as copied from the card, optional "yes, "):
+ * message normalised by policy/typed-phrase.ts (backticks and quotes as copied from a card, a final
+ * period, spacing, case), optionally after "yes, ":
  *   confirm <action> <target-slug>        e.g. `confirm destroy lxc:old-nextcloud`
  * action: a word (letters, digits, `-`, `_`); target-slug: `<type>:<name>`, or `local` for the
  * machine oikos runs on.
@@ -27,6 +28,7 @@ import {
   QUESTION_OPENERS,
   TURN_WORDS,
 } from "./consent-phrases.ts";
+import { normaliseTypedPhrase } from "./typed-phrase.ts";
 
 export type Consent =
   | { kind: "assent" }
@@ -47,13 +49,6 @@ function normalise(text: string): string {
     .replace(/[\u2018\u2019\u201B\u02BC\u2032`´]/g, "'")
     .replace(/[\u201C\u201D]/g, '"')
     .toLowerCase();
-}
-
-/** The message as the operator typed it, without surrounding space, backticks and a final period. */
-function bareMessage(text: string): string {
-  const trimmed = text.normalize("NFKC").trim().replace(/\.$/, "").trim();
-  const quoted = /^`+\s*([^`]*?)\s*`+$/.exec(trimmed);
-  return quoted ? (quoted[1] as string).replace(/\.$/, "").trim() : trimmed;
 }
 
 /** Splits into clauses (on , ; . ! ? and newlines) and each clause into word tokens. */
@@ -182,7 +177,7 @@ function isPlainAssent(normalised: string, parts: string[][]): boolean {
 export function parseConsent(text: string): Consent {
   const normalised = normalise(text).trim();
   if (normalised === "") return { kind: "none" };
-  const bare = bareMessage(text);
+  const bare = normaliseTypedPhrase(text);
   const typed = TYPED.exec(bare);
   if (typed) {
     return {

@@ -1,79 +1,100 @@
-import type { Risk } from "./risk.ts";
+import type { LintResult } from "./lint.ts";
+import { REFUSALS, type Refusal, type RefusalCode, refusal } from "./refusals.ts";
+import type { Classification, Risk } from "./risk.ts";
 import { quoteSegment } from "./risk.ts";
+import { checkTarget, type TargetFacts } from "./target-check.ts";
 
 /**
- * The `run` gate as a pure function. The caller (the MCP server) gathers the facts from the
- * store, runs the target, lint and capability checks first, then asks this. Every refusal says
- * what the model should do next.
+ * The `run` gate as one pure function, and the only statement of its order: the run service
+ * gathers the facts from the store (jobs/execution/run-facts.ts), asks this once, and returns a
+ * refusal exactly as decided here. run_many and inspect_path ask the same function per target.
+ *
+ *  1. session: a session id is present → it is known → its task is open
+ *  2. target: it exists → it is runnable (transport, vmid, owning host)
+ *  3. the command lints and parses
+ *  4. the classifier did not reject it
+ *  5. the target can run it (no `qm` on an LXC)
+ *  6. read-only only (run_many, inspect_path)
+ *  7. retry cap (the same command failed 3 times in this session)
+ *  8. read-only runs, within the pre-plan research budget when there is no plan yet
+ *  9. plan first: a change needs a proposed, then approved plan
+ * 10. risk: config_mutation inside the assent window or after its own approval; destructive only in
+ *     its own window for this target or after a typed confirmation; one pending approval per session
  */
 
-export type PlanState = "none" | "proposed" | "approved" | "rejected" | "completed";
+/** The session's current plan, in policy's words (a superseded plan is no plan). */
+export type PlanState = "none" | "proposed" | "approved" | "denied";
+
+export type RunSessionFacts =
+  | { state: "absent" }
+  | { state: "unknown"; id: string }
+  | { state: "closed"; status: string }
+  | {
+      state: "open";
+      planState: PlanState;
+      /** The operator approved this session's plan and its assent window is still open. */
+      assentWindowOpen: boolean;
+      /** A destructive window is open for this session and this target. */
+      destructiveWindowOpenForTarget: boolean;
+      /** The execution waiting for the operator in this session, if any (at most one). */
+      pendingApprovalExecutionId: string | null;
+      /** Failed runs of this command key (same target, same normalised command) in this session. */
+      failuresOfKey: number;
+      /** Read-only runs already made in this session before any plan was proposed. */
+      preplanReadOnlyCalls: number;
+    };
+
+export type RunTargetFacts =
+  | { state: "unknown"; suggestions: readonly string[] }
+  | { state: "not_runnable"; reason: string }
+  /** `candidates`: entities that might run what this one cannot (its owning host), to suggest. */
+  | { state: "runnable"; entity: TargetFacts; candidates: readonly TargetFacts[] };
 
 export interface RunFacts {
-  /** The call carries a session id the server knows. Missing or unknown fails closed. */
-  sessionKnown: boolean;
-  risk: Risk;
-  /** Classifier reasons, shown in refusals and approval cards. */
-  reasons: readonly string[];
-  /** The command and target, for refusal texts and the typed-confirmation phrase. */
   command: string;
   targetSlug: string;
-  planState: PlanState;
-  /** The operator approved this session's plan and its assent window is still open. */
-  assentWindowOpen: boolean;
-  /** A destructive window is open for this session and this target. */
-  destructiveWindowOpenForTarget: boolean;
-  /** The execution waiting for the operator in this session, if any (at most one). */
-  pendingApprovalExecutionId: string | null;
-  /** Failed runs of this command key (same target, same normalised command) in this session. */
-  failuresOfKey: number;
-  /** Read-only runs already made in this session before any plan was proposed. */
-  preplanReadOnlyCalls: number;
-  preplanReadOnlyCap?: number;
-  retryCap?: number;
+  session: RunSessionFacts;
+  target: RunTargetFacts;
+  lint: LintResult;
+  /** The classifier's verdict for the target's type (computed even when lint fails; read only after). */
+  classification: Classification;
+  /** run_many / inspect_path: anything but read-only is refused. */
+  readOnlyOnly?: boolean;
   /** The command would stop, restart or destroy the machine or service oikos itself runs on. */
   affectsSelf?: boolean;
+  preplanReadOnlyCap?: number;
+  retryCap?: number;
 }
 
 export type AllowVia = "read_only" | "assent_window" | "destructive_window";
 
-export type RunDecision =
-  | { decision: "allow"; via: AllowVia }
-  | { decision: "needs_approval"; reason: string }
-  | { decision: "needs_typed_confirmation"; phrase: string; reason: string }
-  | { decision: "refuse"; code: RefusalCode; reason: string; nextStep: string };
+/** The classifier's risk of a command that may run (a rejected one never passes the gate). */
+export type RunnableRisk = Exclude<Risk, "reject">;
 
-export type RefusalCode =
-  | "session_unknown"
-  | "command_rejected"
-  | "retry_cap"
-  | "plan_required"
-  | "plan_not_approved"
-  | "preplan_cap"
-  | "approval_pending";
+export type RunDecision =
+  | {
+      kind: "allow";
+      via: AllowVia;
+      risk: RunnableRisk;
+      /** A read-only run before any plan: it takes one slot of the pre-plan research budget. */
+      preplanSlot: boolean;
+    }
+  | { kind: "needs_approval"; risk: RunnableRisk; reason: string }
+  | { kind: "needs_typed_confirmation"; risk: RunnableRisk; phrase: string; reason: string }
+  | Refusal;
 
 export const DEFAULT_PREPLAN_READ_ONLY_CAP = 8;
 export const DEFAULT_RETRY_CAP = 3;
 
-/** The order the gates run in (documentation and the approval card legend read this). */
-export const runGateOrder: readonly { gate: string; where: string; refuses: string }[] = [
-  { gate: "session known", where: "decideRun", refuses: "session_unknown" },
-  { gate: "target exists and is runnable", where: "caller (store)", refuses: "target_unknown" },
-  { gate: "command lints and parses", where: "Classifier.lint", refuses: "lint problems" },
-  { gate: "target can run it", where: "checkTarget", refuses: "wrong_target" },
-  { gate: "classifier did not reject it", where: "decideRun", refuses: "command_rejected" },
-  { gate: "retry cap (same command failed 3 times)", where: "decideRun", refuses: "retry_cap" },
-  {
-    gate: "plan first (changes need a proposed and approved plan; read-only research before a plan is capped)",
-    where: "decideRun",
-    refuses: "plan_required, plan_not_approved, preplan_cap",
-  },
-  {
-    gate: "risk: read_only runs; config_mutation inside the assent window or after its own approval; destructive only after typed confirmation or explicit approval (window per target)",
-    where: "decideRun",
-    refuses: "approval_pending",
-  },
-];
+/** Refusals decided before the command is classified: no classification row is recorded for them. */
+export const UNCLASSIFIED_REFUSALS: ReadonlySet<RefusalCode> = new Set([
+  "no_session",
+  "unknown_session",
+  "session_closed",
+  "unknown_target",
+  "target_not_runnable",
+  "lint",
+]);
 
 const DESTRUCTIVE_ACTIONS: readonly (readonly [RegExp, string])[] = [
   [/\b(destroy|destroys)\b/, "destroy"],
@@ -101,89 +122,121 @@ export function confirmationPhrase(command: string, targetSlug: string): string 
   return `confirm ${destructiveAction(command)} ${targetSlug}`;
 }
 
-function refuse(code: RefusalCode, reason: string, nextStep: string): RunDecision {
-  return { decision: "refuse", code, reason, nextStep };
+function wiringFault(which: "no" | "an unknown"): string {
+  return `this is a wiring fault, not yours: tell the operator the tool call carried ${which} session id, and end your turn`;
 }
 
 export function decideRun(facts: RunFacts): RunDecision {
-  const cmd = quoteSegment(facts.command);
-  const on = `${cmd} on ${facts.targetSlug}`;
-  const why = facts.reasons.length > 0 ? facts.reasons.join("; ") : `${cmd} is ${facts.risk}`;
-
-  if (!facts.sessionKnown) {
-    return refuse(
-      "session_unknown",
-      "this run call carries no session id the server knows, so no gate can be checked",
-      "run commands only from inside a session (the client sends the session id with every call); do not retry this call as is",
+  const { session, target, classification } = facts;
+  if (session.state === "absent") {
+    return refusal(
+      "no_session",
+      "this tool call carries no oikos session id, so nothing may run",
+      wiringFault("no"),
     );
   }
-  if (facts.risk === "reject") {
-    return refuse(
-      "command_rejected",
-      `${on} is rejected: ${why}`,
-      "rewrite it as plain commands oikos can read: no piping downloads or decoded text into a shell, no eval of dynamic text; fetch a script to a file and read it first",
+  if (session.state === "unknown") {
+    return refusal(
+      "unknown_session",
+      `this tool call carries session id ${session.id}, which oikos does not know`,
+      wiringFault("an unknown"),
+    );
+  }
+  if (session.state === "closed") {
+    return refusal("session_closed", `the task of this session is closed (${session.status})`);
+  }
+  if (target.state === "unknown") {
+    const close = target.suggestions;
+    return refusal(
+      "unknown_target",
+      `unknown target "${facts.targetSlug}"${close.length ? `; did you mean ${close.join(", ")}?` : ""}`,
+    );
+  }
+  if (target.state === "not_runnable") return refusal("target_not_runnable", target.reason);
+  if (!facts.lint.ok) return refusal("lint", facts.lint.problems.map((p) => p.message).join("; "));
+
+  const cmd = quoteSegment(facts.command);
+  const on = `${cmd} on ${facts.targetSlug}`;
+  const why =
+    classification.reasons.length > 0
+      ? classification.reasons.join("; ")
+      : `${cmd} is ${classification.risk}`;
+  if (classification.risk === "reject") return rejected(facts, on, why);
+  const check = checkTarget(classification, target.entity, target.candidates);
+  if (!check.ok) return refusal("wrong_target", check.reason, check.nextStep);
+  if (facts.readOnlyOnly && classification.risk !== "read_only") {
+    return refusal(
+      "not_read_only",
+      `on ${facts.targetSlug} this command is ${classification.risk}: ${classification.reasons.join("; ")}`,
     );
   }
   const retryCap = facts.retryCap ?? DEFAULT_RETRY_CAP;
-  if (facts.failuresOfKey >= retryCap) {
-    return refuse(
-      "retry_cap",
-      `${on} has already failed ${facts.failuresOfKey} times in this session`,
-      "stop retrying and investigate why it fails: look at the process (ps, strace -p, lsof), the service logs (journalctl -u …, docker logs), locks and mounts; or call ask_operator",
-    );
+  if (session.failuresOfKey >= retryCap) {
+    return refusal("retry_cap", `${on} has already failed ${session.failuresOfKey} times in this session`);
   }
 
-  const planApproved = facts.planState === "approved";
-  const planOpen = facts.planState === "proposed" || planApproved;
-  if (facts.risk === "read_only" && !facts.affectsSelf) {
+  const planApproved = session.planState === "approved";
+  const planOpen = session.planState === "proposed" || planApproved;
+  if (classification.risk === "read_only" && !facts.affectsSelf) {
     const cap = facts.preplanReadOnlyCap ?? DEFAULT_PREPLAN_READ_ONLY_CAP;
-    if (!planOpen && facts.preplanReadOnlyCalls >= cap) {
-      return refuse(
+    if (!planOpen && session.preplanReadOnlyCalls >= cap) {
+      return refusal(
         "preplan_cap",
-        `${facts.preplanReadOnlyCalls} read-only commands have run before any plan; the research budget before a plan is ${cap}`,
-        "call propose_plan now with what you found and the steps you intend (or ask_operator if you are stuck); read-only checks continue once a plan exists",
+        `${session.preplanReadOnlyCalls} read-only commands have run before any plan; the research budget before a plan is ${cap}`,
       );
     }
-    return { decision: "allow", via: "read_only" };
+    return { kind: "allow", via: "read_only", risk: "read_only", preplanSlot: !planOpen };
   }
 
-  const risk: Risk = facts.affectsSelf ? "destructive" : facts.risk;
+  const classified = classification.risk;
+  const risk: RunnableRisk = facts.affectsSelf ? "destructive" : classified;
   const selfNote = facts.affectsSelf ? " It would stop or destroy what oikos itself runs on." : "";
   if (!planOpen) {
-    return refuse(
-      "plan_required",
-      `${on} is ${risk} and this session has no plan (${why}).${selfNote}`,
-      "call propose_plan with numbered steps that include this command and its target, then end your turn and wait for the operator",
-    );
+    return refusal("plan_required", `${on} is ${risk} and this session has no plan (${why}).${selfNote}`);
   }
-  if (facts.planState === "proposed") {
-    return refuse(
-      "plan_not_approved",
-      `${on} is ${risk}; the proposed plan has not been approved yet`,
-      "end your turn and wait: the operator approves the plan (that opens the assent window) and you are resumed with their answer",
-    );
+  if (!planApproved) {
+    return refusal("plan_not_approved", `${on} is ${risk}; the proposed plan has not been approved yet`);
   }
-  if (facts.pendingApprovalExecutionId !== null) {
-    const windowed =
-      risk === "config_mutation" ? facts.assentWindowOpen : facts.destructiveWindowOpenForTarget;
-    if (!windowed) {
-      return refuse(
-        "approval_pending",
-        `execution ${facts.pendingApprovalExecutionId} is already waiting for the operator; only one approval may be pending per session`,
-        `wait for the operator to decide on execution ${facts.pendingApprovalExecutionId}: end your turn, you are resumed with the decision`,
-      );
-    }
+  if (risk === "config_mutation" && session.assentWindowOpen) {
+    return { kind: "allow", via: "assent_window", risk: classified, preplanSlot: false };
+  }
+  if (risk === "destructive" && session.destructiveWindowOpenForTarget && !facts.affectsSelf) {
+    return { kind: "allow", via: "destructive_window", risk: classified, preplanSlot: false };
+  }
+  const pending = session.pendingApprovalExecutionId;
+  if (pending !== null) {
+    return refusal(
+      "approval_pending",
+      `execution ${pending} is already waiting for the operator; only one approval may be pending per session`,
+      `wait for the operator to decide on execution ${pending}: end your turn, you are resumed with the decision`,
+    );
   }
   if (risk === "config_mutation") {
-    if (planApproved && facts.assentWindowOpen) return { decision: "allow", via: "assent_window" };
-    return { decision: "needs_approval", reason: `${on} changes state (config_mutation): ${why}` };
+    return {
+      kind: "needs_approval",
+      risk: classified,
+      reason: `${on} changes state (config_mutation): ${why}`,
+    };
   }
-  if (facts.destructiveWindowOpenForTarget && !facts.affectsSelf)
-    return { decision: "allow", via: "destructive_window" };
   const phrase = confirmationPhrase(facts.command, facts.targetSlug);
   return {
-    decision: "needs_typed_confirmation",
+    kind: "needs_typed_confirmation",
+    risk: classified,
     phrase,
     reason: `${on} is destructive (${why}).${selfNote} It needs the operator to type \`${phrase}\` or approve this execution explicitly`,
   };
+}
+
+/** command_rejected, naming the offending segment and what the classifier says to do about it. */
+function rejected(facts: RunFacts, on: string, why: string): Refusal {
+  const { classification } = facts;
+  const offending = classification.segments.filter((segment) => segment.risk === "reject");
+  const fixes = (offending.length > 0 ? offending.flatMap((s) => s.reasons) : classification.reasons).join(
+    "; ",
+  );
+  return refusal(
+    "command_rejected",
+    `${on} is rejected: ${why}`,
+    `fix the offending part (${fixes}), then call run again with the rewritten command; ${REFUSALS.command_rejected.nextStep}`,
+  );
 }

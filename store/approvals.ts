@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
 import type { Executor } from "./audit.ts";
 import type { Approval } from "./schema.ts";
+import type { RunnableRisk } from "./statuses.ts";
 
-export const APPROVAL_STATUSES = ["pending", "approved", "denied", "expired", "cancelled"] as const;
-export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
+export { APPROVAL_STATUSES, type ApprovalStatus } from "./statuses.ts";
+
 /** How an operator decided; `sweep` and `system` are ours (expiry, cascades). */
 export const CONSENT_CHANNELS = ["reaction", "button", "phrase", "slash", "api"] as const;
 export type ConsentChannel = (typeof CONSENT_CHANNELS)[number];
@@ -21,7 +22,7 @@ export interface NewExecutionApproval {
   executionId: string;
   commandKey: string;
   target: string;
-  risk: string;
+  risk: RunnableRisk;
   /** Set for a destructive command: the words the operator must type. */
   requiredPhrase?: string | null;
   expiresAt: Date;

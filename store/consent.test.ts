@@ -10,6 +10,7 @@ import {
   denyPlan,
 } from "./consent.ts";
 import { createExecution, getExecution } from "./executions.ts";
+import type { RunnableRisk } from "./statuses.ts";
 import { hasOpenWindow } from "./windows.ts";
 
 for (const { dialect, skip } of availableDialects()) {
@@ -30,7 +31,7 @@ for (const { dialect, skip } of availableDialects()) {
 
     async function gated(
       sessionId: string,
-      risk: string,
+      risk: RunnableRisk,
       options: { expiresInMs?: number; phrase?: string } = {},
     ) {
       const expiresAt = new Date(Date.now() + (options.expiresInMs ?? 60_000));

@@ -1,6 +1,14 @@
 import type { Kysely } from "kysely";
+import { sameTypedPhrase } from "../policy/typed-phrase.ts";
 import { cancelApprovalOfExecution, decideApprovalRow, getApproval } from "./approvals.ts";
 import { type Executor, recordAudit } from "./audit.ts";
+import {
+  approvalDecided,
+  type DomainEvent,
+  executionFinished,
+  executionQueued,
+  planDecided,
+} from "./domain-events.ts";
 import { transitionExecution } from "./executions.ts";
 import type { Database } from "./schema.ts";
 import { DEFAULT_ASSENT_WINDOW_MS, DESTRUCTIVE_WINDOW_MS, openWindow } from "./windows.ts";
@@ -8,15 +16,15 @@ import { DEFAULT_ASSENT_WINDOW_MS, DESTRUCTIVE_WINDOW_MS, openWindow } from "./w
 /**
  * What an operator's decision changes. The chat bot calls these (it never touches approvals,
  * plans or windows itself), then carries out the returned follow-ups: jobs to enqueue and events to
- * publish (jobs/execution/consent-follow-ups.ts does both). store/ imports nothing above it, so
- * follow-ups are plain data.
+ * publish (bot/core/follow-ups.ts does both). store/ imports nothing above it, so
+ * follow-ups are plain data (events built with store/domain-events.ts).
  */
 export type ConsentVia = "reaction" | "button" | "phrase" | "slash" | "api";
 
 export type ConsentFollowUp =
   | { kind: "enqueue"; queue: "execute"; data: { executionId: string }; jobId: string }
   | { kind: "enqueue"; queue: "agent-turn"; data: { sessionId: string; reason: "consent" } }
-  | { kind: "publish"; event: { type: string; sessionId: string | null } & Record<string, unknown> };
+  | { kind: "publish"; event: DomainEvent };
 
 export interface ConsentChange {
   /** e.g. `plan 3 approved`, `execution ex-… queued`, `assent window open until …`. */
@@ -145,15 +153,15 @@ export async function decideApproval(db: Kysely<Database>, input: ApprovalDecisi
   const now = input.now ?? new Date();
   return db.transaction().execute(async (tx): Promise<ConsentResult> => {
     const approval = await getApproval(tx, input.approvalId);
-    if (!approval) return refusal("not_found", `There is no approval ${input.approvalId}.`);
+    if (!approval) return consentRefusal("not_found", `There is no approval ${input.approvalId}.`);
     if (approval.session_id !== input.sessionId) {
-      return refusal(
+      return consentRefusal(
         "other_session",
         `Approval ${approval.id} belongs to another session; decide it in that thread.`,
       );
     }
     if (approval.status !== "pending") {
-      return refusal(
+      return consentRefusal(
         "already_decided",
         `Approval ${approval.id} was already ${approval.status}${approval.decided_by ? ` by ${approval.decided_by}` : ""}.`,
       );
@@ -173,7 +181,7 @@ export async function decideApproval(db: Kysely<Database>, input: ApprovalDecisi
           now,
         });
       }
-      return refusal(
+      return consentRefusal(
         "expired",
         `Approval ${approval.id} expired at ${approval.expires_at.toISOString()}; the agent must ask again.`,
       );
@@ -181,15 +189,15 @@ export async function decideApproval(db: Kysely<Database>, input: ApprovalDecisi
     if (
       input.decision === "approved" &&
       approval.required_phrase &&
-      !samePhrase(input.typedPhrase, approval.required_phrase)
+      !sameTypedPhrase(input.typedPhrase, approval.required_phrase)
     ) {
-      return refusal(
+      return consentRefusal(
         "typed_confirmation_required",
         `This is destructive: type exactly \`${approval.required_phrase}\` to approve it (a reaction or button is not enough).`,
       );
     }
     if (!approval.execution_id)
-      return refusal("not_found", `Approval ${approval.id} is not bound to an execution.`);
+      return consentRefusal("not_found", `Approval ${approval.id} is not bound to an execution.`);
     if (input.decision === "approved")
       return approveExecution(tx, approval.id, approval.execution_id, input, now);
     const decided = await decideApprovalRow(
@@ -199,7 +207,7 @@ export async function decideApproval(db: Kysely<Database>, input: ApprovalDecisi
       { by: input.by, channel: input.via },
       now,
     );
-    if (!decided) return refusal("already_decided", `Approval ${approval.id} was decided meanwhile.`);
+    if (!decided) return consentRefusal("already_decided", `Approval ${approval.id} was decided meanwhile.`);
     const execution = await transitionExecution(tx, approval.execution_id, {
       from: "pending_approval",
       to: "denied",
@@ -225,29 +233,15 @@ export async function decideApproval(db: Kysely<Database>, input: ApprovalDecisi
       followUps: [
         {
           kind: "publish",
-          event: {
-            type: "approval.decided",
+          event: approvalDecided({
             sessionId,
             approvalId: approval.id,
             decision: "denied",
             by: input.by,
             via: input.via,
-          },
+          }),
         },
-        ...(execution
-          ? [
-              {
-                kind: "publish" as const,
-                event: {
-                  type: "execution.finished",
-                  sessionId,
-                  executionId: execution.id,
-                  status: "denied",
-                  ...(execution.step_seq !== null ? { stepSeq: execution.step_seq } : {}),
-                },
-              },
-            ]
-          : []),
+        ...(execution ? [{ kind: "publish" as const, event: executionFinished(execution, "denied") }] : []),
       ],
     };
   });
@@ -319,7 +313,7 @@ async function approveExecution(
     { by: input.by, channel: input.via },
     now,
   );
-  if (!decided) return refusal("already_decided", `Approval ${approvalId} was decided meanwhile.`);
+  if (!decided) return consentRefusal("already_decided", `Approval ${approvalId} was decided meanwhile.`);
   const approved = await transitionExecution(tx, executionId, {
     from: "pending_approval",
     to: "approved",
@@ -339,21 +333,14 @@ async function approveExecution(
   const followUps: ConsentFollowUp[] = [
     {
       kind: "publish",
-      event: {
-        type: "approval.decided",
-        sessionId,
-        approvalId,
-        decision: "approved",
-        by: input.by,
-        via: input.via,
-      },
+      event: approvalDecided({ sessionId, approvalId, decision: "approved", by: input.by, via: input.via }),
     },
   ];
   if (queued) {
     changes.push({ what: `execution ${executionId} queued`, subject: executionId });
     followUps.push(
       { kind: "enqueue", queue: "execute", data: { executionId }, jobId: `execute:${executionId}` },
-      { kind: "publish", event: { type: "execution.queued", sessionId, executionId } },
+      { kind: "publish", event: executionQueued(queued) },
     );
     if (queued.risk === "destructive") {
       const expiresAt = new Date(now.getTime() + DESTRUCTIVE_WINDOW_MS);
@@ -402,7 +389,8 @@ async function decidePlanRow(
     .where("session_id", "=", input.sessionId)
     .where("generation", "=", input.generation)
     .executeTakeFirst();
-  if (!plan) return refusal("not_found", `Session ${input.sessionId} has no plan ${input.generation}.`);
+  if (!plan)
+    return consentRefusal("not_found", `Session ${input.sessionId} has no plan ${input.generation}.`);
   const result = await tx
     .updateTable("plans")
     .set({ status: decision, decided_by: input.by, decided_via: input.via, decided_at: now })
@@ -411,7 +399,10 @@ async function decidePlanRow(
     .where("status", "=", "proposed")
     .executeTakeFirst();
   if (Number(result.numUpdatedRows) === 0) {
-    return refusal("already_decided", `Plan ${input.generation} is ${plan.status}, not awaiting a decision.`);
+    return consentRefusal(
+      "already_decided",
+      `Plan ${input.generation} is ${plan.status}, not awaiting a decision.`,
+    );
   }
   return { ok: true };
 }
@@ -419,14 +410,13 @@ async function decidePlanRow(
 function planDecidedEvent(input: PlanDecision, decision: "approved" | "denied"): ConsentFollowUp {
   return {
     kind: "publish",
-    event: {
-      type: "plan.decided",
+    event: planDecided({
       sessionId: input.sessionId,
       generation: input.generation,
       decision,
       by: input.by,
       via: input.via,
-    },
+    }),
   };
 }
 
@@ -450,15 +440,9 @@ export async function cancelPendingExecution(
   });
 }
 
-function refusal(
+function consentRefusal(
   code: ConsentRefusalCode,
   message: string,
 ): { ok: false; code: ConsentRefusalCode; message: string } {
   return { ok: false, code, message };
-}
-
-function samePhrase(typed: string | undefined, required: string): boolean {
-  if (typed === undefined) return false;
-  const norm = (text: string) => text.trim().replace(/\s+/g, " ").toLowerCase();
-  return norm(typed) === norm(required);
 }

@@ -4,9 +4,9 @@ import { z } from "zod";
 import { type Executor, recordAudit, type WriteContext } from "./audit.ts";
 import type { Database, Entity, JsonObject } from "./schema.ts";
 
-export const ENTITY_STATES = ["active", "stopped", "destroyed", "unknown"] as const;
-/** How commands reach an entity: directly, through its host (pct exec / qm guest exec), locally, or not at all. */
-export const ENTITY_TRANSPORTS = ["ssh", "pct-exec", "qm-guest-exec", "local", "none"] as const;
+import { ENTITY_STATES, ENTITY_TRANSPORTS, type EntityState } from "./statuses.ts";
+
+export { ENTITY_STATES, ENTITY_TRANSPORTS, type EntityState, type EntityTransport } from "./statuses.ts";
 
 /** Attribute keys that look like secrets: the graph is model context, so these never go in. */
 export const SECRET_ATTRIBUTE_KEY =
@@ -221,7 +221,7 @@ export async function listEntitySlugs(db: Executor): Promise<string[]> {
 
 export interface EntityFilter {
   type?: string;
-  state?: string;
+  state?: EntityState;
   query?: string;
   includeDestroyed?: boolean;
 }

@@ -17,7 +17,7 @@ const base = {
   target: "host:alpha",
   command: "systemctl restart nginx",
   commandKey: "k1",
-  risk: "config_mutation",
+  risk: "config_mutation" as const,
   purpose: "test",
   requestedBy: "agent",
   timeoutMs: 10_000,

@@ -2,35 +2,24 @@ import { randomBytes } from "node:crypto";
 import { sql, type Updateable } from "kysely";
 import type { Executor } from "./audit.ts";
 import type { Execution, ExecutionsTable } from "./schema.ts";
+import {
+  type ExecutionStatus,
+  type RunnableRisk,
+  TERMINAL_EXECUTION_STATUSES,
+  type TerminalExecutionStatus,
+} from "./statuses.ts";
+
+export {
+  EXECUTION_STATUSES,
+  type ExecutionStatus,
+  TERMINAL_EXECUTION_STATUSES,
+  type TerminalExecutionStatus,
+} from "./statuses.ts";
 
 /**
  * The execution state machine. Every move is one conditional UPDATE that checks the from-state, so
  * two workers, or a worker and a sweep, can never both win the same transition.
  */
-export const EXECUTION_STATUSES = [
-  "pending_approval",
-  "approved",
-  "queued",
-  "running",
-  "completed",
-  "failed",
-  "timed_out",
-  "interrupted",
-  "denied",
-  "cancelled",
-  "expired",
-] as const;
-export type ExecutionStatus = (typeof EXECUTION_STATUSES)[number];
-
-export const TERMINAL_EXECUTION_STATUSES: readonly ExecutionStatus[] = [
-  "completed",
-  "failed",
-  "timed_out",
-  "interrupted",
-  "denied",
-  "cancelled",
-  "expired",
-];
 export const OPEN_EXECUTION_STATUSES: readonly ExecutionStatus[] = [
   "pending_approval",
   "approved",
@@ -53,7 +42,7 @@ export const EXECUTION_TRANSITIONS: Readonly<Record<ExecutionStatus, readonly Ex
   expired: [],
 };
 
-export function isTerminalExecutionStatus(status: string): boolean {
+export function isTerminalExecutionStatus(status: string): status is TerminalExecutionStatus {
   return (TERMINAL_EXECUTION_STATUSES as readonly string[]).includes(status);
 }
 
@@ -69,7 +58,7 @@ export interface NewExecution {
   target: string;
   command: string;
   commandKey: string;
-  risk: string;
+  risk: RunnableRisk;
   purpose: string;
   requestedBy: string;
   status: "pending_approval" | "queued";

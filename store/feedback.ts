@@ -1,8 +1,9 @@
 import type { Executor } from "./audit.ts";
+import type { Outcome } from "./statuses.ts";
 
 export interface FeedbackInput {
   sessionId: string;
-  outcome: string;
+  outcome: Outcome;
   planAdherence: number | null;
   rootCause: string | null;
   notes: string | null;

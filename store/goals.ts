@@ -1,6 +1,8 @@
 import type { Executor } from "./audit.ts";
 
-export type GoalStatus = "active" | "superseded" | "done" | "failed";
+import type { GoalStatus } from "./statuses.ts";
+
+export type { GoalStatus } from "./statuses.ts";
 
 export interface GoalRow {
   id: string;

@@ -2,8 +2,9 @@ import { type Kysely, sql } from "kysely";
 import { type Executor, recordAudit, type WriteContext } from "./audit.ts";
 import type { Database } from "./schema.ts";
 
-export const KNOWLEDGE_KINDS = ["runbook", "investigation", "document"] as const;
-export type KnowledgeKind = (typeof KNOWLEDGE_KINDS)[number];
+import type { KnowledgeKind } from "./statuses.ts";
+
+export { KNOWLEDGE_KINDS, type KnowledgeKind } from "./statuses.ts";
 
 /** Same title, same slug: that is what makes upsert_knowledge update in place. */
 export function knowledgeSlug(title: string): string {
@@ -172,7 +173,7 @@ const SUMMARY_COLUMNS = [
  */
 export async function searchKnowledge(
   db: Executor,
-  filter: { query: string; kind?: string; about?: string },
+  filter: { query: string; kind?: KnowledgeKind; about?: string },
   page: { offset: number; limit: number },
 ): Promise<{ entries: KnowledgeSummary[]; hasMore: boolean }> {
   const tsquery = sql`websearch_to_tsquery('english', ${filter.query})`;

@@ -2,7 +2,9 @@ import type { Kysely } from "kysely";
 import type { Executor } from "./audit.ts";
 import type { Database } from "./schema.ts";
 
-export type MessageRole = "user" | "assistant" | "tool" | "system";
+import type { MessageRole } from "./statuses.ts";
+
+export type { MessageRole } from "./statuses.ts";
 
 /** One tool call as the model made it (OpenAI wire shape). */
 export interface StoredToolCall {

@@ -1,16 +1,16 @@
 import type { Executor } from "./audit.ts";
 import type { PlanStep } from "./schema.ts";
+import type { ReplacedReason, StepRisk, StepStatus } from "./statuses.ts";
 
-export const STEP_STATUSES = [
-  "pending",
-  "running",
-  "done",
-  "failed",
-  "skipped",
-  "blocked",
-  "replaced",
-] as const;
-export type StepStatus = (typeof STEP_STATUSES)[number];
+export {
+  REPLACED_REASONS,
+  type ReplacedReason,
+  STEP_RISKS,
+  STEP_STATUSES,
+  type StepRisk,
+  type StepStatus,
+} from "./statuses.ts";
+
 /** A step in one of these no longer holds up the steps after it. */
 export const CLOSED_STEP_STATUSES: readonly StepStatus[] = [
   "done",
@@ -19,17 +19,6 @@ export const CLOSED_STEP_STATUSES: readonly StepStatus[] = [
   "blocked",
   "replaced",
 ];
-/** Why a step was replaced: a fixed set, so "replaced everything silently" cannot happen. */
-export const REPLACED_REASONS = [
-  "wrong_diagnosis",
-  "scope_change",
-  "blocked",
-  "superseded",
-  "operator_override",
-] as const;
-export type ReplacedReason = (typeof REPLACED_REASONS)[number];
-export const STEP_RISKS = ["read_only", "config_mutation", "destructive"] as const;
-export type StepRisk = (typeof STEP_RISKS)[number];
 
 export interface PlanRow {
   sessionId: string;

@@ -1,15 +1,14 @@
 import { type Kysely, sql } from "kysely";
 import type { Database } from "./schema.ts";
+import type { JobStatus } from "./statuses.ts";
 
 // Implements jobs/queue/journal.ts `JobJournal` structurally (store/ imports nothing above it).
-
-type Status = "waiting" | "active" | "done" | "failed" | "interrupted" | "cancelled";
 
 export interface QueueJournalRow {
   id: string;
   queue: string;
   data: unknown;
-  status: Status;
+  status: JobStatus;
   attempts: number;
   maxAttempts: number;
   backoffMs: number;
@@ -31,7 +30,7 @@ export class KyselyJobJournal {
       queue: job.queue,
       name: job.queue,
       data: JSON.stringify(job.data),
-      status: "waiting",
+      status: "waiting" as const,
       attempts: 0,
       max_attempts: job.maxAttempts,
       backoff_ms: job.backoffMs,
@@ -67,7 +66,7 @@ export class KyselyJobJournal {
   }
 
   async markFailed(id: string, error: string, retry: { runAt: Date } | null): Promise<void> {
-    const next = retry ? { status: "waiting", run_at: retry.runAt } : { status: "failed" };
+    const next = retry ? { status: "waiting" as const, run_at: retry.runAt } : { status: "failed" as const };
     await this.#db
       .updateTable("queue_jobs")
       .set({ ...next, last_error: error, ...touch })
@@ -104,7 +103,7 @@ export class KyselyJobJournal {
       id: r.id,
       queue: r.queue,
       data: r.data,
-      status: r.status as Status,
+      status: r.status,
       attempts: r.attempts,
       maxAttempts: r.max_attempts,
       backoffMs: r.backoff_ms,

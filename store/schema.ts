@@ -1,4 +1,26 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { Risk } from "../policy/risk.ts";
+import type {
+  ApprovalStatus,
+  ApprovalSubject,
+  CardKind,
+  EntityState,
+  EntityTransport,
+  ExecutionStatus,
+  GoalStatus,
+  JobStatus,
+  KnowledgeKind,
+  MessageRole,
+  Outcome,
+  PlanStatus,
+  QuestionStatus,
+  ReplacedReason,
+  RunnableRisk,
+  SessionStatus,
+  StepRisk,
+  StepStatus,
+  WindowKind,
+} from "./statuses.ts";
 
 // Row types of every table (migrations/ holds the DDL). Columns with defaults are Generated.
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
@@ -12,9 +34,9 @@ export interface EntitiesTable {
   slug: string;
   type: string;
   name: string;
-  state: Generated<string>;
+  state: Generated<EntityState>;
   attributes: Json<JsonObject>;
-  transport: Generated<string>;
+  transport: Generated<EntityTransport>;
   parent_slug: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -52,7 +74,7 @@ export interface RelationshipsTable {
 export interface KnowledgeTable {
   id: Generated<string>;
   slug: string;
-  kind: string;
+  kind: KnowledgeKind;
   title: string;
   content: string;
   tags: Json<string[]>;
@@ -74,9 +96,9 @@ export interface SessionsTable {
   platform: string;
   room: string;
   thread: string;
-  status: Generated<string>;
+  status: Generated<SessionStatus>;
   goal: string | null;
-  outcome: string | null;
+  outcome: Outcome | null;
   summary: string | null;
   created_by: string;
   plan_generation: Generated<number>;
@@ -101,7 +123,7 @@ export interface GoalsTable {
   id: Generated<string>;
   session_id: string;
   goal: string;
-  status: Generated<string>;
+  status: Generated<GoalStatus>;
   summary: string | null;
   created_at: Timestamp;
   closed_at: NullableTimestamp;
@@ -110,7 +132,7 @@ export interface GoalsTable {
 export interface MessagesTable {
   id: Generated<string>;
   session_id: string;
-  role: string;
+  role: MessageRole;
   content: Generated<string>;
   tool_calls: NullableJson<unknown>;
   tool_call_id: string | null;
@@ -123,7 +145,7 @@ export interface MessagesTable {
 export interface PlansTable {
   session_id: string;
   generation: number;
-  status: Generated<string>;
+  status: Generated<PlanStatus>;
   needs_approval: Generated<boolean>;
   decided_by: string | null;
   decided_via: string | null;
@@ -140,11 +162,11 @@ export interface PlanStepsTable {
   title: string;
   detail: Generated<string>;
   target: string | null;
-  risk: string | null;
-  status: Generated<string>;
+  risk: StepRisk | null;
+  status: Generated<StepStatus>;
   note: string | null;
   execution_id: string | null;
-  replaced_reason: string | null;
+  replaced_reason: ReplacedReason | null;
   started_at: NullableTimestamp;
   finished_at: NullableTimestamp;
   created_at: Timestamp;
@@ -156,7 +178,7 @@ export interface QuestionsTable {
   prompt: string;
   why: string | null;
   options: Json<string[]>;
-  status: Generated<string>;
+  status: Generated<QuestionStatus>;
   answer: string | null;
   answered_by: string | null;
   card_ref: NullableJson<JsonObject>;
@@ -172,9 +194,9 @@ export interface ExecutionsTable {
   target: string;
   command: string;
   command_key: string;
-  risk: string;
+  risk: RunnableRisk;
   purpose: Generated<string>;
-  status: string;
+  status: ExecutionStatus;
   status_reason: string | null;
   requested_by: string;
   approval_id: string | null;
@@ -203,13 +225,13 @@ export interface ExecutionsTable {
 export interface ApprovalsTable {
   id: string;
   session_id: string;
-  subject: string;
+  subject: ApprovalSubject;
   execution_id: string | null;
   plan_generation: number | null;
   command_key: string | null;
   target: string | null;
-  risk: string | null;
-  status: Generated<string>;
+  risk: RunnableRisk | null;
+  status: Generated<ApprovalStatus>;
   required_phrase: string | null;
   decided_by: string | null;
   channel: string | null;
@@ -222,7 +244,7 @@ export interface ApprovalsTable {
 export interface WindowsTable {
   id: Generated<string>;
   session_id: string;
-  kind: string;
+  kind: WindowKind;
   target: Generated<string>;
   opened_by: string;
   channel: string;
@@ -236,7 +258,7 @@ export interface ClassificationsTable {
   target: string;
   command: string;
   command_key: string;
-  risk: string;
+  risk: Risk;
   reasons: Json<string[]>;
   decision: string | null;
   created_at: Timestamp;
@@ -245,7 +267,7 @@ export interface ClassificationsTable {
 export interface FeedbackTable {
   id: Generated<string>;
   session_id: string;
-  outcome: string;
+  outcome: Outcome;
   plan_adherence: number | null;
   root_cause: string | null;
   notes: string | null;
@@ -308,7 +330,7 @@ export interface QueueJobsTable {
   queue: string;
   name: string;
   data: Json<unknown>;
-  status: Generated<string>;
+  status: Generated<JobStatus>;
   attempts: Generated<number>;
   max_attempts: Generated<number>;
   backoff_ms: Generated<number>;
@@ -324,7 +346,7 @@ export interface ChatCardsTable {
   message_id: string;
   room: string;
   thread: string | null;
-  kind: string;
+  kind: CardKind;
   session_id: string | null;
   subject_id: string;
   /** How the decision was given, in the room's words ("✅", "the Approve button"). */

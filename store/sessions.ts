@@ -1,15 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { Database, Session, SessionUpdate } from "./schema.ts";
+import { type SessionStatus, TERMINAL_SESSION_STATUSES } from "./statuses.ts";
 
-export type SessionStatus =
-  | "planning"
-  | "executing"
-  | "awaiting_approval"
-  | "awaiting_input"
-  | "done"
-  | "failed";
-export const TERMINAL_SESSION_STATUSES: readonly SessionStatus[] = ["done", "failed"];
+export { SESSION_STATUSES, type SessionStatus, TERMINAL_SESSION_STATUSES } from "./statuses.ts";
 
 export interface SessionAddress {
   platform: string;

@@ -49,14 +49,14 @@ for (const { dialect, skip } of availableDialects()) {
       assert.equal(again.ok, false);
       assert.ok(
         !again.ok &&
-          again.code === "already_complete" &&
-          /Do not call complete_task again/.test(again.message),
+          again.refusal.code === "already_complete" &&
+          /Do not call complete_task again/.test(again.refusal.next_step),
       );
       const missing = await completeSessionTask(store.db, "no-such-session", {
         outcome: "partial",
         summary: "x",
       });
-      assert.ok(!missing.ok && missing.code === "missing");
+      assert.ok(!missing.ok && missing.refusal.code === "unknown_session");
     });
 
     test("success needs evidence: every mutating execution of the plan expired or failed → refused with the next step", async () => {

@@ -1,15 +1,17 @@
 import type { Kysely } from "kysely";
+import { type Refusal, type RefusalCode, refusal } from "../policy/refusals.ts";
 import { cancelApprovalOfExecution } from "./approvals.ts";
+import { approvalDecided, type DomainEvent, taskCompleted } from "./domain-events.ts";
 import { OPEN_EXECUTION_STATUSES, transitionExecution } from "./executions.ts";
 import { recordFeedback } from "./feedback.ts";
 import { closeActiveGoal, goalSince } from "./goals.ts";
 import { planAdherence } from "./plans.ts";
 import type { Database } from "./schema.ts";
 import { writeSessionKnowledge } from "./session-knowledge.ts";
+import { OUTCOMES, type Outcome } from "./statuses.ts";
 import { closeWindows } from "./windows.ts";
 
-export const OUTCOMES = ["success", "partial", "failure"] as const;
-export type Outcome = (typeof OUTCOMES)[number];
+export { OUTCOMES, type Outcome } from "./statuses.ts";
 
 export interface TaskCompletionInput {
   outcome: string;
@@ -25,29 +27,16 @@ export function normaliseOutcome(value: string): Outcome {
   return (OUTCOMES as readonly string[]).includes(v) ? (v as Outcome) : "partial";
 }
 
-/**
- * Events the caller publishes after a completion (store/ imports nothing above it, so they are plain
- * data shaped like the matching DomainEvents).
- */
-export type TaskCompletionEvent =
-  | {
-      type: "approval.decided";
-      sessionId: string;
-      approvalId: string;
-      decision: "cancelled";
-      by: string;
-      via: string;
-    }
-  | { type: "task.completed"; sessionId: string; outcome: string };
-
-export type TaskCompletionRefusalCode =
-  | "missing"
+export type TaskCompletionRefusalCode = Extract<
+  RefusalCode,
+  | "unknown_session"
   | "already_complete"
   | "reopened_without_goal"
   | "open_executions"
   | "no_evidence"
   | "no_writeback"
-  | "completed_meanwhile";
+  | "completed_meanwhile"
+>;
 
 export type TaskCompletionResult =
   | {
@@ -59,25 +48,31 @@ export type TaskCompletionResult =
       cancelledApprovals: string[];
       /** Slug of the automatic knowledge entry, or null when it could not be written. */
       knowledge: string | null;
-      events: TaskCompletionEvent[];
+      /** What the caller publishes once the completion is committed. */
+      events: DomainEvent[];
     }
-  | { ok: false; code: TaskCompletionRefusalCode; message: string; data?: unknown };
+  | { ok: false; refusal: Refusal<TaskCompletionRefusalCode> };
 
 export interface TaskCompletionOptions {
   now?: Date;
   logger?: { error(object: object, message?: string): void };
 }
 
-function refusal(code: TaskCompletionRefusalCode, message: string, data?: unknown): TaskCompletionResult {
-  return { ok: false, code, message, ...(data === undefined ? {} : { data }) };
+function refused(
+  code: TaskCompletionRefusalCode,
+  reason: string,
+  nextStep?: string,
+  detail?: Record<string, unknown>,
+): TaskCompletionResult {
+  return { ok: false, refusal: refusal(code, reason, nextStep, detail) };
 }
 
 /**
  * Closes a session's task: the gates (no second completion, no success with open executions or
  * without write-back after live discovery), then the cascade in one transaction (session closed,
  * goal closed, queued/pending executions and their approvals cancelled, windows closed, feedback
- * recorded), then the automatic knowledge entry. Refusal messages name the next correct action; the
- * complete_task tool returns them to the model, the idle sweep logs them.
+ * recorded), then the automatic knowledge entry. Refusals (policy/refusals.ts codes) name the next
+ * correct action; the complete_task tool returns them to the model, the idle sweep logs them.
  */
 export async function completeSessionTask(
   db: Kysely<Database>,
@@ -88,14 +83,16 @@ export async function completeSessionTask(
   const at = options.now ?? new Date();
   const session = await db.selectFrom("sessions").selectAll().where("id", "=", sessionId).executeTakeFirst();
   if (!session) {
-    return refusal("missing", `complete_task: session ${sessionId} does not exist. Tell the operator.`);
+    return refused(
+      "unknown_session",
+      `complete_task: session ${sessionId} does not exist.`,
+      "Tell the operator.",
+    );
   }
   if (session.status === "done" || session.status === "failed") {
-    return refusal(
+    return refused(
       "already_complete",
-      `complete_task refused: the task is already complete (outcome ${session.outcome ?? "unknown"}). Do not call ` +
-        "complete_task again. If the operator pointed out something still wrong, answer them; a new request reopens the " +
-        "session and needs set_goal + propose_plan.",
+      `complete_task refused: the task is already complete (outcome ${session.outcome ?? "unknown"}).`,
     );
   }
   if (
@@ -103,11 +100,11 @@ export async function completeSessionTask(
     session.reopened_at &&
     !(await goalSince(db, sessionId, session.reopened_at))
   ) {
-    return refusal(
+    return refused(
       "reopened_without_goal",
       "complete_task refused: the previous task of this session is already complete; the operator's new message " +
-        "reopened the session. Do not complete it again. If they asked for something new, call set_goal and " +
-        "propose_plan; if not, just answer them.",
+        "reopened the session.",
+      "Do not complete it again. If they asked for something new, call set_goal and propose_plan; if not, just answer them.",
     );
   }
   const outcome = normaliseOutcome(input.outcome);
@@ -118,11 +115,11 @@ export async function completeSessionTask(
     .where("status", "in", [...OPEN_EXECUTION_STATUSES])
     .execute();
   if (outcome === "success" && open.length > 0) {
-    return refusal(
+    return refused(
       "open_executions",
       `complete_task(success) refused: ${open.length} execution(s) of this session are still open ` +
-        `(${open.map((e) => `${e.id} ${e.status} on ${e.target}`).join("; ")}). Wait for their results (you are ` +
-        "resumed when they finish) and verify, or complete with outcome partial and say what is left.",
+        `(${open.map((e) => `${e.id} ${e.status} on ${e.target}`).join("; ")}).`,
+      undefined,
       { open: open.map((e) => ({ id: e.id, status: e.status })) },
     );
   }
@@ -139,11 +136,9 @@ export async function completeSessionTask(
       .where("status", "=", "completed")
       .executeTakeFirst()) !== undefined;
   if (outcome === "success" && discovered && !session.entity_writeback) {
-    return refusal(
+    return refused(
       "no_writeback",
-      "complete_task(success) refused: this task ran commands against live targets but wrote nothing back. Call " +
-        "update_entity_attributes (facts you learned: versions, IPs, states) and create_relationship (dependencies you " +
-        "found), then complete_task again. If nothing was learned, complete with outcome partial.",
+      "complete_task(success) refused: this task ran commands against live targets but wrote nothing back.",
     );
   }
   const adherence = await planAdherence(db, sessionId);
@@ -199,11 +194,7 @@ export async function completeSessionTask(
     return approvals;
   });
   if (cancelled === null) {
-    return refusal(
-      "completed_meanwhile",
-      "complete_task refused: the task was completed meanwhile. Do not call complete_task again; end your turn " +
-        "with a short summary for the operator.",
-    );
+    return refused("completed_meanwhile", "complete_task refused: the task was completed meanwhile.");
   }
   const knowledge = await writeSessionKnowledge(
     db,
@@ -211,18 +202,11 @@ export async function completeSessionTask(
     { ...input, goal: session.goal ?? "(no goal recorded)", outcome, at },
     options.logger,
   );
-  const events: TaskCompletionEvent[] = [
-    ...cancelled.map(
-      (approvalId): TaskCompletionEvent => ({
-        type: "approval.decided",
-        sessionId,
-        approvalId,
-        decision: "cancelled",
-        by: "oikos",
-        via: "complete_task",
-      }),
+  const events: DomainEvent[] = [
+    ...cancelled.map((approvalId) =>
+      approvalDecided({ sessionId, approvalId, decision: "cancelled", by: "oikos", via: "complete_task" }),
     ),
-    { type: "task.completed", sessionId, outcome },
+    taskCompleted({ sessionId, outcome }),
   ];
   return {
     ok: true,

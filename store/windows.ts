@@ -5,7 +5,9 @@ import type { Executor } from "./audit.ts";
  * `destructive`: one target of one session, opened only by a typed confirmation or the explicit
  * approval of a destructive execution. A window is always looked up by session: none leaks.
  */
-export type WindowKind = "assent" | "destructive";
+import type { WindowKind } from "./statuses.ts";
+
+export type { WindowKind } from "./statuses.ts";
 
 export const DEFAULT_ASSENT_WINDOW_MS = 2 * 60 * 60_000;
 export const DESTRUCTIVE_WINDOW_MS = 15 * 60_000;

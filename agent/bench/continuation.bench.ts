@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { createEventBus } from "../../jobs/events/create.ts";
 import { createQueue } from "../../jobs/queue/create.ts";
+import { executionFinished } from "../../store/domain-events.ts";
 import { deleteRedisKeys, redisTestPrefix, redisTestUrl } from "../../test-support/redis.ts";
 import { match } from "../../test-support/scripted-model/index.ts";
 import { registerAgentJobs } from "../register-jobs.ts";
@@ -45,7 +46,9 @@ export default async function continuationBench(): Promise<Record<string, number
         .set({ status: "completed", exit_code: 0, stdout: "ok", finished_at: new Date(), duration_ms: 5 })
         .where("id", "=", executionId)
         .execute();
-      await events.publish({ type: "execution.finished", sessionId, executionId, status: "completed" });
+      await events.publish(
+        executionFinished({ id: executionId, session_id: sessionId, step_seq: null }, "completed"),
+      );
       const requests = await h.model.waitForRequests(before + 1, 10_000);
       if (i >= WARMUP) samples.push(requests[before]!.receivedAtMono - t0);
       await waitForTurnEnd(h, sessionId);

@@ -2,13 +2,13 @@ import { randomUUID } from "node:crypto";
 import { InProcessEventBus } from "../../jobs/events/in-process.ts";
 import type { EventBus } from "../../jobs/events/port.ts";
 import type { DomainEvent } from "../../jobs/events/types.ts";
-import { loadRunPolicy } from "../../jobs/execution/policy-adapter.ts";
 import { RunService } from "../../jobs/execution/run-service.ts";
 import { InProcessQueue } from "../../jobs/queue/in-process.ts";
 import type { QueuePort } from "../../jobs/queue/port.ts";
 import { connectInMemoryClient } from "../../mcp-server/in-memory.ts";
 import { createMcpServer, type McpServerDeps, TOOL_GROUPS } from "../../mcp-server/server.ts";
 import { registerExecutionTools } from "../../mcp-server/tools/execution.ts";
+import { loadClassifier } from "../../policy/classify.ts";
 import { appendMessage } from "../../store/messages.ts";
 import { createSession } from "../../store/sessions.ts";
 import {
@@ -72,7 +72,7 @@ export async function startAgentHarness(
     db: store.db,
     events,
     queue,
-    policy: await loadRunPolicy(),
+    classifier: await loadClassifier(),
     waitMs: 0,
     timeoutMs: 60_000,
     selfTargets: [],

@@ -1,4 +1,6 @@
+import { sameTypedPhrase } from "../../policy/typed-phrase.ts";
 import { recordAudit } from "../../store/audit.ts";
+import { questionAnswered } from "../../store/domain-events.ts";
 import type { Session } from "../../store/schema.ts";
 import { createSession, findSessionByThread, touchSession } from "../../store/sessions.ts";
 import type { AccessLevel } from "./access.ts";
@@ -204,11 +206,7 @@ export class ChatCore {
           author: event.user,
           eventId: event.eventId,
         });
-        await this.#deps.events.publish({
-          type: "question.answered",
-          sessionId: session.id,
-          questionId: question.id,
-        });
+        await this.#deps.events.publish(questionAnswered({ sessionId: session.id, questionId: question.id }));
         await this.#deps.queue.enqueue("agent-turn", { sessionId: session.id, reason: "answer" });
         return true;
       }
@@ -220,7 +218,8 @@ export class ChatCore {
       .where("status", "=", "pending")
       .where("required_phrase", "is not", null)
       .executeTakeFirst();
-    const typedExactly = pendingPhrase?.required_phrase && samePhrase(text, pendingPhrase.required_phrase);
+    const typedExactly =
+      pendingPhrase?.required_phrase && sameTypedPhrase(text, pendingPhrase.required_phrase);
     const consent = typedExactly ? null : this.#deps.parseConsent(text);
     if (consent?.kind === "none") return false;
     const act = {
@@ -311,7 +310,7 @@ export class ChatCore {
       author: user,
       eventId: `${questionId}:${option}`,
     });
-    await this.#deps.events.publish({ type: "question.answered", sessionId, questionId });
+    await this.#deps.events.publish(questionAnswered({ sessionId, questionId }));
     await this.#deps.queue.enqueue("agent-turn", { sessionId, reason: "answer" });
   }
 
@@ -331,18 +330,6 @@ export class ChatCore {
     );
     if (tell) await this.#answer(adapter, event, thread, REFUSAL, "private");
   }
-}
-
-/** The whole message is the phrase (copied from the card: backticks, quotes or a final period allowed). */
-function samePhrase(typed: string, required: string): boolean {
-  const norm = (text: string) =>
-    text
-      .trim()
-      .replace(/^[`'"“”‘’]+|[`'"“”‘’]+$/g, "")
-      .replace(/\.$/, "")
-      .replace(/\s+/g, " ")
-      .toLowerCase();
-  return norm(typed) === norm(required);
 }
 
 function withoutControlCharacters(event: Inbound): Inbound {

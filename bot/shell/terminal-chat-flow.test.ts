@@ -159,7 +159,7 @@ describe("terminal chat through the core", () => {
       requiredPhrase: "destroy lxc:gitea",
     });
     const card = take();
-    assert.match(card, /reply in this thread with exactly: destroy lxc:gitea/);
+    assert.match(card, /reply in this thread with exactly: `destroy lxc:gitea`/);
     assert.doesNotMatch(card, /oikos reacted ✅/);
     await terminal.send("!react 👍");
     const status = async () =>

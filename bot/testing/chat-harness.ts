@@ -5,12 +5,19 @@ import { createQueue } from "../../jobs/queue/create.ts";
 import type { QueuePort } from "../../jobs/queue/port.ts";
 import { parseConsent } from "../../policy/consent.ts";
 import { createExecutionApproval } from "../../store/approvals.ts";
+import {
+  approvalRequested,
+  executionFinished,
+  executionStarted,
+  planProposed,
+} from "../../store/domain-events.ts";
 import { createExecution, transitionExecution } from "../../store/executions.ts";
 import { appendMessage } from "../../store/messages.ts";
 import { insertPlanGeneration, type NewStep } from "../../store/plans.ts";
 import { answerOpenQuestion } from "../../store/questions.ts";
 import { KyselyJobJournal } from "../../store/queue-journal.ts";
 import { createSession } from "../../store/sessions.ts";
+import type { RunnableRisk } from "../../store/statuses.ts";
 import { redisTestPrefix, redisTestUrl } from "../../test-support/redis.ts";
 import { createTestStore, type TestStore } from "../../test-support/store.ts";
 import { RoomAccess, type RoomAccessConfig } from "../core/access.ts";
@@ -93,7 +100,7 @@ export async function proposePlan(
   const { generation } = await h.store.db
     .transaction()
     .execute((tx) => insertPlanGeneration(tx, sessionId, steps, { needsApproval, now: new Date() }));
-  await h.events.publish({ type: "plan.proposed", sessionId, generation });
+  await h.events.publish(planProposed({ sessionId, generation }));
   return generation;
 }
 
@@ -104,7 +111,7 @@ export async function requestExecutionApproval(
   input: {
     target: string;
     command: string;
-    risk: string;
+    risk: RunnableRisk;
     purpose: string;
     requiredPhrase?: string;
     stepSeq?: number;
@@ -136,12 +143,9 @@ export async function requestExecutionApproval(
     expiresAt: new Date(now.getTime() + 3_600_000),
   });
   if (!created.created) throw new Error("another approval is pending");
-  await h.events.publish({
-    type: "approval.requested",
-    sessionId,
-    approvalId: created.approval.id,
-    executionId: execution.id,
-  });
+  await h.events.publish(
+    approvalRequested({ sessionId, approvalId: created.approval.id, executionId: execution.id }),
+  );
   return { executionId: execution.id, approvalId: created.approval.id };
 }
 
@@ -153,20 +157,22 @@ export async function finishExecution(
   result: { exitCode: number; stdout: string },
 ): Promise<void> {
   const db = h.store.db;
-  await transitionExecution(db, executionId, { from: "queued", to: "running", now: new Date() });
-  await h.events.publish({ type: "execution.started", sessionId, executionId });
-  await transitionExecution(db, executionId, {
+  const running = await transitionExecution(db, executionId, {
+    from: "queued",
+    to: "running",
+    now: new Date(),
+  });
+  if (!running) throw new Error(`execution ${executionId} (session ${sessionId}) was not queued`);
+  await h.events.publish(executionStarted(running));
+  const status = result.exitCode === 0 ? "completed" : "failed";
+  const finished = await transitionExecution(db, executionId, {
     from: "running",
-    to: result.exitCode === 0 ? "completed" : "failed",
+    to: status,
     now: new Date(),
     set: { exit_code: result.exitCode, stdout: result.stdout, stderr: "", duration_ms: 1200 },
   });
-  await h.events.publish({
-    type: "execution.finished",
-    sessionId,
-    executionId,
-    status: result.exitCode === 0 ? "completed" : "failed",
-  });
+  if (!finished) throw new Error(`execution ${executionId} was not running`);
+  await h.events.publish(executionFinished(finished, status));
 }
 
 export async function sessionFor(

@@ -139,7 +139,6 @@ export async function evaluate(expect: Expectation, facts: Facts): Promise<strin
         .selectFrom("executions")
         .select(["command", "status"])
         .where("target", "=", slug)
-        .where("status", "not in", ["refused"])
         .execute();
       if (executed.length > 0)
         failures.push(

@@ -2,6 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { KNOWLEDGE_KINDS } from "../../store/statuses.ts";
 import { alertAction } from "./alert-step.ts";
 
 /** One fake command behaviour on a lab host (see evals/lab/fake-tool.mjs). */
@@ -199,7 +200,7 @@ const expectation = z
     knowledge: z
       .array(
         z.object({
-          kind: z.string().optional(),
+          kind: z.enum(KNOWLEDGE_KINDS).optional(),
           title_contains: z.string().optional(),
           content_contains: z.string().optional(),
           about: z.string().optional(),

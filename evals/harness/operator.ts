@@ -1,3 +1,4 @@
+import type { CardKind } from "../../store/statuses.ts";
 import type { Homelab } from "../lab/homelab.ts";
 import { sendAlert } from "./alert-step.ts";
 import type { OperatorAction, WaitFor } from "./manifest.ts";
@@ -86,7 +87,7 @@ export class OperatorDriver {
     return row?.id;
   }
 
-  async latestCard(kind: string, label: string): Promise<string | undefined> {
+  async latestCard(kind: CardKind, label: string): Promise<string | undefined> {
     const sessionId = await this.sessionId(label);
     if (!sessionId) return undefined;
     const row = await this.#system.store.db

@@ -186,7 +186,7 @@ describe("redis event bus across instances", { skip: redisSkip, timeout: 20_000 
         type: "execution.finished",
         sessionId: null,
         executionId: "e1",
-        status: "ok",
+        status: "completed",
       });
       await raw.publish(`${prefix}:events`, "not json");
       await raw.publish(`${prefix}:events`, JSON.stringify({ origin: "x", event: { type: "agent.typing" } }));
@@ -200,7 +200,7 @@ describe("redis event bus across instances", { skip: redisSkip, timeout: 20_000 
         type: "execution.finished",
         sessionId: null,
         executionId: "e1",
-        status: "ok",
+        status: "completed",
       });
       assert.equal(errors.length, 2);
       for (const { error, event } of errors) {

@@ -1,13 +1,12 @@
 import type { Capability } from "../../app/compose.ts";
 import { runsWorkers } from "../../app/process-role.ts";
 import type { Runtime } from "../../app/runtime.ts";
-import { closeMatches } from "../../mcp-server/suggest.ts";
+import { loadClassifier } from "../../policy/classify.ts";
 import { DbHostKeyStore } from "../../store/known-hosts.ts";
 import { createSshTransport } from "../ssh/create-ssh-transport.ts";
 import { registerAllSweeps } from "../sweeps/default-sweeps.ts";
 import { runSweeps, type SweepContext } from "../sweeps/registry.ts";
 import { DEFAULT_HEARTBEAT_MS, startExecuteWorker } from "./execute-worker.ts";
-import { loadRunPolicy } from "./policy-adapter.ts";
 import { RunService } from "./run-service.ts";
 
 /** Sweeps run at start-up and then this often. */
@@ -24,19 +23,18 @@ const services = new WeakMap<Runtime, Promise<RunService>>();
 export function runServiceFor(runtime: Runtime): Promise<RunService> {
   let service = services.get(runtime);
   if (!service) {
-    service = loadRunPolicy().then(
-      (policy) =>
+    service = loadClassifier().then(
+      (classifier) =>
         new RunService({
           db: runtime.db,
           events: runtime.events,
           queue: runtime.queue,
-          policy,
+          classifier,
           waitMs: runtime.config.execution.waitMs,
           approvalTtlMs: runtime.config.execution.approvalTtlMs,
           timeoutMs: runtime.config.execution.timeoutMs,
           selfTargets: runtime.config.self.targets,
           sshUser: runtime.config.ssh.user,
-          suggest: closeMatches,
         }),
     );
     services.set(runtime, service);

@@ -2,11 +2,12 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type { Kysely } from "kysely";
 import { redact } from "../../policy/redact.ts";
+import { executionFinished, executionStarted } from "../../store/domain-events.ts";
 import {
   claimExecution,
-  type ExecutionStatus,
   getExecution,
   heartbeatExecution,
+  type TerminalExecutionStatus,
   transitionExecution,
 } from "../../store/executions.ts";
 import type { Database, Execution } from "../../store/schema.ts";
@@ -16,7 +17,6 @@ import type { InterruptedJob, JobContext, QueuePort } from "../queue/port.ts";
 import type { ExecOptions, ExecResult } from "../ssh/exec-result.ts";
 import { safeText } from "../ssh/output-text.ts";
 import type { Target } from "../ssh/target.ts";
-import { publishFinished } from "./execution-events.ts";
 import { TargetLimiter } from "./target-limiter.ts";
 import { type ResolvedTarget, resolveTarget, type TargetDefaults } from "./target-resolver.ts";
 
@@ -107,11 +107,9 @@ async function runExecution(
     ]);
     if (!claimed) return;
     // Progress for renderers; the command must not wait for them.
-    void events
-      .publish({ type: "execution.started", sessionId: claimed.session_id, executionId: claimed.id })
-      .catch(() => {});
+    void events.publish(executionStarted(claimed)).catch(() => {});
     const status = await execute(options, workerId, claimed, resolved, job.signal);
-    if (status) await publishFinished(events, claimed, status);
+    if (status) await events.publish(executionFinished(claimed, status));
   } finally {
     release();
   }
@@ -124,7 +122,7 @@ async function execute(
   row: Execution,
   resolved: ResolvedTarget,
   jobSignal: AbortSignal,
-): Promise<ExecutionStatus | undefined> {
+): Promise<TerminalExecutionStatus | undefined> {
   const { db } = options;
   if (!resolved.ok) {
     const failed = await transitionExecution(db, row.id, {
@@ -217,7 +215,7 @@ function finalStatus(
   result: ExecResult | undefined,
   failure: string | undefined,
   shutdown: boolean,
-): ExecutionStatus {
+): TerminalExecutionStatus {
   if (shutdown) return "interrupted";
   if (!result || failure !== undefined) return "failed";
   if (result.timedOut) return "timed_out";
@@ -273,7 +271,7 @@ export async function recoverExecution(
         to: "interrupted",
         reason: `${reason}; read-only, but it could not be re-queued (${error instanceof Error ? error.message : String(error)})`,
       });
-      if (given) await publishFinished(events, given, "interrupted");
+      if (given) await events.publish(executionFinished(given, "interrupted"));
       return "interrupted (could not re-queue)";
     }
   }
@@ -283,6 +281,6 @@ export async function recoverExecution(
     reason: `${reason}; not re-run because it may have changed the target: check its state before retrying`,
   });
   if (!interrupted) return null;
-  await publishFinished(events, interrupted, "interrupted");
+  await events.publish(executionFinished(interrupted, "interrupted"));
   return "interrupted";
 }

@@ -1,6 +1,7 @@
 import { redact } from "../../policy/redact.ts";
 import { isTerminalExecutionStatus } from "../../store/executions.ts";
 import type { Execution } from "../../store/schema.ts";
+import type { ExecutionStatus, RunnableRisk } from "../../store/statuses.ts";
 
 /**
  * What a model (and the operator) sees of an execution. Output was redacted before it was stored;
@@ -8,11 +9,11 @@ import type { Execution } from "../../store/schema.ts";
  */
 export interface ExecutionView {
   execution_id: string;
-  status: string;
+  status: ExecutionStatus;
   finished: boolean;
   target: string;
   command: string;
-  risk: string;
+  risk: RunnableRisk;
   exit_code: number | null;
   stdout: string | null;
   stderr: string | null;

@@ -1,7 +1,5 @@
-import type { ExecutionView } from "./execution-view.ts";
-import { executionView } from "./execution-view.ts";
-import type { RunService } from "./run-service.ts";
-import { type RunOutcome, refused } from "./run-service.ts";
+import { type Refusal, refusal } from "../../policy/refusals.ts";
+import { type ExecutionResult, type RunService, resultOf } from "./run-service.ts";
 import { waitForResult } from "./wait-for-result.ts";
 
 export const MAX_FAN_OUT_TARGETS = 64;
@@ -15,9 +13,11 @@ export interface FanOutRequest {
   timeoutMs?: number;
 }
 
-export type FanOutItem =
-  | { target: string; ok: true; execution: ExecutionView }
-  | { target: string; ok: false; code: string; reason: string; nextStep: string };
+/** One target's result: its execution, or policy's refusal for it. */
+export interface FanOutItem {
+  target: string;
+  outcome: ExecutionResult | Refusal;
+}
 
 /**
  * One read-only command on many targets at once (run_many, inspect_path): every target passes the
@@ -25,18 +25,11 @@ export type FanOutItem =
  * commands are accepted, each becomes its own execution, and the pool runs them in parallel.
  * Per-target results: a refused target does not stop the others.
  */
-export async function runMany(
-  service: RunService,
-  request: FanOutRequest,
-): Promise<FanOutItem[] | RunOutcome> {
+export async function runMany(service: RunService, request: FanOutRequest): Promise<FanOutItem[] | Refusal> {
   const targets = [...new Set(request.targets)];
-  if (targets.length === 0) return refused("no_targets", "no targets given", "pass one or more entity slugs");
+  if (targets.length === 0) return refusal("no_targets", "no targets given");
   if (targets.length > MAX_FAN_OUT_TARGETS) {
-    return refused(
-      "too_many_targets",
-      `${targets.length} targets; at most ${MAX_FAN_OUT_TARGETS}`,
-      "split the targets into batches",
-    );
+    return refusal("too_many_targets", `${targets.length} targets; at most ${MAX_FAN_OUT_TARGETS}`);
   }
   const commandFor = (target: string) =>
     typeof request.command === "string" ? request.command : request.command(target);
@@ -50,17 +43,10 @@ export async function runMany(
     targets.map(async (target): Promise<FanOutItem | { target: string; executionId: string }> => {
       const run = { ...request, target, command: commandFor(target) };
       const gated = await service.gate(run, { readOnlyOnly: true, preplanSlot });
-      if (!gated.ok) return { target, ok: false, ...without(gated.refusal) };
-      if (gated.decision.kind !== "allow") {
-        await gated.recorded;
-        return {
-          target,
-          ok: false,
-          code: "needs_approval",
-          reason: gated.decision.reason,
-          nextStep: "use run for this target (it goes through approval)",
-        };
-      }
+      if (gated.kind === "refused") return { target, outcome: gated };
+      // Read-only only: the gate refused anything else, and read-only never waits for approval.
+      if (gated.decision.kind !== "allow")
+        throw new Error(`read-only fan-out gated for approval on ${target}`);
       const [execution] = await Promise.all([service.enqueue(run, gated), gated.recorded]);
       return { target, executionId: execution.id };
     }),
@@ -70,21 +56,19 @@ export async function runMany(
     started.map(async (item): Promise<FanOutItem> => {
       if (!("executionId" in item)) return item;
       const row = await waitForResult(db, events, item.executionId, waitMs);
-      if (!row)
+      if (!row) {
         return {
           target: item.target,
-          ok: false,
-          code: "vanished",
-          reason: `execution ${item.executionId} was not found after it was queued`,
-          nextStep: `call get_execution_status("${item.executionId}"); do not re-run`,
+          outcome: refusal(
+            "execution_vanished",
+            `execution ${item.executionId} was not found after it was queued`,
+            `call get_execution_status("${item.executionId}"); do not re-run`,
+          ),
         };
-      return { target: item.target, ok: true, execution: executionView(row) };
+      }
+      return { target: item.target, outcome: resultOf(row) };
     }),
   );
-}
-
-function without(refusal: { code: string; reason: string; nextStep: string }) {
-  return { code: refusal.code, reason: refusal.reason, nextStep: refusal.nextStep };
 }
 
 /** mount, df, ls -la and stat of one path, one shell line, read-only. */

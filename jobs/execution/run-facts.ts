@@ -1,9 +1,11 @@
 import type { Kysely } from "kysely";
+import type { PlanState, RunSessionFacts } from "../../policy/decide-run.ts";
 import type { Database, Session } from "../../store/schema.ts";
-import type { RunGateFacts } from "./run-policy.ts";
+import { TERMINAL_SESSION_STATUSES } from "../../store/sessions.ts";
 
 export interface SessionFacts {
   session: Session;
+  /** The session's current plan (none when it must be re-planned or was superseded). */
   plan: { generation: number; status: string } | null;
   assentWindowOpen: boolean;
   destructiveWindowOpen: boolean;
@@ -103,20 +105,35 @@ export async function loadSessionFacts(
   };
 }
 
-export function gateFacts(
-  facts: SessionFacts,
-  input: Pick<
-    RunGateFacts,
-    "risk" | "reasons" | "command" | "targetSlug" | "targetType" | "selfTargetDisruption"
-  >,
-): RunGateFacts {
+/** The session part of the run gate's facts, in policy's words. */
+export function runSessionFacts(sessionId: string | null, facts: SessionFacts | undefined): RunSessionFacts {
+  if (sessionId === null) return { state: "absent" };
+  if (!facts) return { state: "unknown", id: sessionId };
+  const { session } = facts;
+  if (TERMINAL_SESSION_STATUSES.includes(session.status)) return { state: "closed", status: session.status };
   return {
-    ...input,
-    plan: facts.plan,
+    state: "open",
+    planState: planState(facts.plan),
     assentWindowOpen: facts.assentWindowOpen,
-    destructiveWindowOpen: facts.destructiveWindowOpen,
-    pendingApproval: facts.pendingApproval,
+    destructiveWindowOpenForTarget: facts.destructiveWindowOpen,
+    pendingApprovalExecutionId: facts.pendingApproval
+      ? (facts.pendingApproval.executionId ?? facts.pendingApproval.approvalId)
+      : null,
     failuresOfKey: facts.failuresOfKey,
-    preplanReadOnlyCalls: facts.session.preplan_read_only_calls,
+    preplanReadOnlyCalls: session.preplan_read_only_calls,
   };
+}
+
+/** Store plan statuses in policy's words; a superseded plan is no plan. */
+function planState(plan: SessionFacts["plan"]): PlanState {
+  switch (plan?.status) {
+    case "proposed":
+      return "proposed";
+    case "approved":
+      return "approved";
+    case "denied":
+      return "denied";
+    default:
+      return "none";
+  }
 }

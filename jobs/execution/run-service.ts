@@ -1,8 +1,23 @@
 import type { Kysely } from "kysely";
+import type { Classifier } from "../../policy/classify.ts";
+import { closeMatches } from "../../policy/close-matches.ts";
+import { commandKey } from "../../policy/command-key.ts";
+import {
+  DEFAULT_PREPLAN_READ_ONLY_CAP,
+  decideRun,
+  type RunDecision,
+  type RunFacts,
+  type RunnableRisk,
+  type RunTargetFacts,
+  UNCLASSIFIED_REFUSALS,
+} from "../../policy/decide-run.ts";
 import { redact } from "../../policy/redact.ts";
+import type { Refusal } from "../../policy/refusals.ts";
 import type { Classification } from "../../policy/risk.ts";
+import { checkTarget, type TargetFacts } from "../../policy/target-check.ts";
 import { createExecutionApproval, DEFAULT_APPROVAL_TTL_MS } from "../../store/approvals.ts";
 import { QUEUE_WAIT_MS } from "../../store/consent.ts";
+import { approvalRequested, executionQueued } from "../../store/domain-events.ts";
 import { findEntity, listEntitySlugs } from "../../store/entities.ts";
 import { createExecution, newExecutionId } from "../../store/executions.ts";
 import type { Database, Entity, Execution, Session } from "../../store/schema.ts";
@@ -10,17 +25,17 @@ import type { EventBus } from "../events/port.ts";
 import type { QueuePort } from "../queue/port.ts";
 import type { Target } from "../ssh/target.ts";
 import { type ExecutionView, executionView } from "./execution-view.ts";
-import { gateFacts, loadSessionFacts } from "./run-facts.ts";
-import type { RunGateDecision, RunGateFacts, RunPolicy } from "./run-policy.ts";
+import { loadSessionFacts, runSessionFacts } from "./run-facts.ts";
 import { disruptsSelf, selfTargetsFrom } from "./self-protection.ts";
-import { resolveTarget } from "./target-resolver.ts";
+import { type ResolvedTarget, resolveTarget } from "./target-resolver.ts";
 import { waitForResult, watchExecution } from "./wait-for-result.ts";
 
 export interface RunServiceOptions {
   db: Kysely<Database>;
   events: EventBus;
   queue: QueuePort;
-  policy: RunPolicy;
+  /** The loaded bash grammar (policy/classify.ts loadClassifier). */
+  classifier: Classifier;
   /** How long `run` waits for a result before answering with the execution id (config execution.waitMs). */
   waitMs: number;
   /** Default command timeout (config execution.timeoutMs). */
@@ -29,8 +44,6 @@ export interface RunServiceOptions {
   selfTargets: readonly string[];
   sshUser: string;
   approvalTtlMs?: number;
-  /** Close matches for a mistyped slug (mcp-server/suggest.ts closeMatches). */
-  suggest?: (wanted: string, known: readonly string[]) => string[];
   clock?: () => Date;
 }
 
@@ -44,34 +57,34 @@ export interface RunRequest {
   timeoutMs?: number;
 }
 
+/** What `run` ends in: policy's refusal exactly as decided, an approval request, or the execution. */
 export type RunOutcome =
+  | Refusal
   | { kind: "finished"; execution: ExecutionView }
   | { kind: "pending"; execution: ExecutionView }
   | {
       kind: "approval_requested";
       executionId: string;
       approvalId: string;
-      risk: string;
+      risk: RunnableRisk;
       reason: string;
       phrase: string | null;
-    }
-  | { kind: "refused"; code: string; reason: string; nextStep: string };
-
-export type Gated =
-  | { ok: false; refusal: Extract<RunOutcome, { kind: "refused" }> }
-  | {
-      ok: true;
-      session: Session;
-      entity: Entity;
-      target: Target;
-      classification: Classification;
-      commandKey: string;
-      facts: RunGateFacts;
-      /** What the risk gate decided; refusals come back as `ok: false`. */
-      decision: Exclude<RunGateDecision, { kind: "refuse" }>;
-      /** The classification row being written; await it with the next write. */
-      recorded: Promise<void>;
     };
+
+/** A command that passed every gate: allowed, or waiting for the operator's approval. */
+export interface GatePassed {
+  kind: "passed";
+  decision: Exclude<RunDecision, Refusal>;
+  session: Session;
+  entity: Entity;
+  target: Target;
+  classification: Classification;
+  commandKey: string;
+  facts: RunFacts;
+  planGeneration: number | null;
+  /** The classification row being written; await it with the next write. */
+  recorded: Promise<void>;
+}
 
 export interface GateOptions {
   /** run_many / inspect_path: anything but read-only is refused per target. */
@@ -81,9 +94,9 @@ export interface GateOptions {
 }
 
 /**
- * The gated `run`: every check of ARCHITECTURE.md "Gates", in order, on facts from the store; then
- * an execution row + `execute` job (allowed), or one pending approval (gated), or a refusal that
- * says what to do next. Refusals are data, never exceptions.
+ * The gated `run`: gathers the facts from the store, asks policy/decide-run.ts (the one statement
+ * of the gates and their order), then writes an execution row + `execute` job (allowed), or one
+ * pending approval (gated), or returns policy's refusal unchanged. Refusals are data, never exceptions.
  */
 export class RunService {
   readonly #o: RunServiceOptions;
@@ -102,7 +115,7 @@ export class RunService {
 
   async run(request: RunRequest): Promise<RunOutcome> {
     const gated = await this.gate(request);
-    if (!gated.ok) return gated.refusal;
+    if (gated.kind === "refused") return gated;
     const { decision } = gated;
     if (decision.kind === "allow") {
       // Subscribed before the job exists, so the result cannot finish unseen; the classification
@@ -117,142 +130,103 @@ export class RunService {
       }
       const row = await watch.result(this.#o.waitMs);
       if (!row) throw new Error(`execution ${id} vanished`);
-      const view = executionView(row);
-      return view.finished ? { kind: "finished", execution: view } : { kind: "pending", execution: view };
+      return resultOf(row);
     }
     await gated.recorded;
-    return this.#requestApproval(
-      request,
-      gated,
-      decision.reason,
-      decision.kind === "needs_typed_confirmation" ? decision.phrase : null,
-    );
+    return this.#requestApproval(request, gated, decision);
   }
 
   /**
-   * Every gate of ARCHITECTURE.md "Gates" and the risk decision, shared by run, run_many and
-   * inspect_path: each classification is recorded here, whatever the outcome. An allowed read-only
-   * run before any plan takes one slot of the pre-plan research budget atomically (`preplanSlot`:
-   * a fan-out passes one shared slot so it counts once).
+   * The facts of one call and policy's decision on them, shared by run, run_many and inspect_path.
+   * The classification is recorded whatever the outcome once the command was classified. An
+   * allowed read-only run before any plan takes one slot of the pre-plan research budget atomically
+   * (`preplanSlot`: a fan-out passes one shared slot so it counts once).
    */
-  async gate(request: RunRequest, options: GateOptions = {}): Promise<Gated> {
-    const { db, policy } = this.#o;
-    if (!request.sessionId) {
-      return fail(
-        "no_session",
-        "this tool call carries no oikos session id, so nothing may run",
-        wiringFault("no"),
-      );
-    }
-    const commandKey = policy.commandKey(request.target, request.command);
-    const [sessionFacts, resolved, selfEntities] = await Promise.all([
-      loadSessionFacts(db, {
-        sessionId: request.sessionId,
-        targetSlug: request.target,
-        commandKey,
-        now: this.now(),
-      }),
+  async gate(request: RunRequest, options: GateOptions = {}): Promise<Refusal | GatePassed> {
+    const { db, classifier } = this.#o;
+    const key = commandKey(request.target, request.command);
+    const [loaded, resolved, selfEntities] = await Promise.all([
+      request.sessionId
+        ? loadSessionFacts(db, {
+            sessionId: request.sessionId,
+            targetSlug: request.target,
+            commandKey: key,
+            now: this.now(),
+          })
+        : undefined,
       resolveTarget(db, request.target, { sshUser: this.#o.sshUser }),
       this.#selfEntities(),
     ]);
-    const session = sessionFacts?.session;
-    if (!sessionFacts || !session) {
-      return fail(
-        "unknown_session",
-        `this tool call carries session id ${request.sessionId}, which oikos does not know`,
-        wiringFault("an unknown"),
-      );
-    }
-    if (session.status === "done" || session.status === "failed") {
-      return fail(
-        "session_closed",
-        `the task of this session is closed (${session.status})`,
-        "the task is closed; answer the operator and end your turn; their next message reopens it (then set_goal and propose_plan)",
-      );
-    }
-    if (!resolved.ok) {
-      if (resolved.reason.startsWith("there is no entity")) {
-        const known = await listEntitySlugs(db);
-        const close = this.#o.suggest?.(request.target, known) ?? [];
-        return fail(
-          "unknown_target",
-          `unknown target "${request.target}"${close.length ? `; did you mean ${close.join(", ")}?` : ""}`,
-          "use an entity slug from list_entities (e.g. host:name, lxc:name)",
-        );
-      }
-      return fail(
-        "target_not_runnable",
-        resolved.reason,
-        "pick a runnable target (see get_entity for its transport) or run on its host",
-      );
-    }
-    const lint = policy.lint(request.command);
-    if (!lint.ok) {
-      return fail(
-        "lint",
-        lint.problems.map((p) => p.message).join("; "),
-        "rewrite the command as one plain shell line and call run again",
-      );
-    }
-    const classification = policy.classify(request.command, resolved.entity.type);
-    const record = (decision: string) =>
-      this.#recordClassification(request, { session, classification, commandKey }, decision);
-    const refuseRecorded = async (code: string, reason: string, nextStep: string): Promise<Gated> => {
-      await record(`refused:${code}`);
-      return fail(code, reason, nextStep);
-    };
+    const classification = classifier.classify(
+      request.command,
+      resolved.ok ? resolved.entity.type : undefined,
+    );
     const self = selfTargetsFrom(this.#o.selfTargets, selfEntities);
-    const facts = gateFacts(sessionFacts, {
-      risk: classification.risk,
+    const facts: RunFacts = {
+      command: request.command,
       targetSlug: request.target,
-      targetType: resolved.entity.type,
-      selfTargetDisruption:
+      session: runSessionFacts(request.sessionId, loaded),
+      target: await this.#targetFacts(request.target, resolved, classification),
+      lint: classifier.lint(request.command),
+      classification,
+      readOnlyOnly: options.readOnlyOnly ?? false,
+      affectsSelf:
         classification.risk !== "read_only" &&
         classification.risk !== "reject" &&
         disruptsSelf(self, request.target, request.command),
-      reasons: classification.reasons,
-      command: request.command,
-    });
-    if (classification.risk === "reject") {
-      const rejected = rejectedRefusal(policy.decide(facts), classification);
-      return refuseRecorded("command_rejected", rejected.reason, rejected.nextStep);
+      preplanReadOnlyCap: DEFAULT_PREPLAN_READ_ONLY_CAP,
+    };
+    let decision = decideRun(facts);
+    if (decision.kind === "refused") {
+      if (loaded && !UNCLASSIFIED_REFUSALS.has(decision.code)) {
+        await this.#recordClassification(
+          request,
+          loaded.session,
+          classification,
+          key,
+          `refused:${decision.code}`,
+        );
+      }
+      return decision;
     }
-    const targetCheck = await this.#checkTarget(classification, resolved.entity);
-    if (!targetCheck.ok) return refuseRecorded("wrong_target", targetCheck.reason, targetCheck.nextStep);
-    if (options.readOnlyOnly && classification.risk !== "read_only") {
-      return refuseRecorded(
-        "not_read_only",
-        `on ${request.target} this command is ${classification.risk}: ${classification.reasons.join("; ")}`,
-        "run_many and inspect_path run read-only commands only; use run for each target (it goes through approval)",
-      );
-    }
-    let decision = policy.decide(facts);
-    if (decision.kind === "allow" && facts.risk === "read_only" && !planOpen(facts.plan)) {
-      const slot = options.preplanSlot ?? (() => this.takePreplanSlot(session.id));
+    // Every pass comes from an open session on a runnable target: decideRun refuses anything else.
+    if (!loaded || !resolved.ok) throw new Error("run gate passed without a session or a target");
+    if (decision.kind === "allow" && decision.preplanSlot) {
+      const slot = options.preplanSlot ?? (() => this.takePreplanSlot(loaded.session.id));
       if (!(await slot())) {
         // Parallel calls took the last slots since the facts were read: decide on the spent budget.
-        decision = policy.decide({ ...facts, preplanReadOnlyCalls: policy.preplanReadOnlyCap });
+        decision = decideRun(withSession(facts, { preplanReadOnlyCalls: DEFAULT_PREPLAN_READ_ONLY_CAP }));
+        if (decision.kind === "refused") {
+          await this.#recordClassification(
+            request,
+            loaded.session,
+            classification,
+            key,
+            `refused:${decision.code}`,
+          );
+          return decision;
+        }
       }
     }
-    if (decision.kind === "refuse") return refuseRecorded(decision.code, decision.reason, decision.nextStep);
-    const recorded = record(decision.kind);
+    const recorded = this.#recordClassification(request, loaded.session, classification, key, decision.kind);
     // Awaited by the caller together with its next write; never left to reject unobserved.
     recorded.catch(() => {});
     return {
-      ok: true,
-      session,
+      kind: "passed",
+      decision,
+      session: loaded.session,
       entity: resolved.entity,
       target: resolved.target,
       classification,
-      commandKey,
+      commandKey: key,
       facts,
-      decision,
+      planGeneration: loaded.plan?.generation ?? null,
       recorded,
     };
   }
 
   /** An allowed command: execution row (queued) + `execute` job. */
-  async enqueue(request: RunRequest, gated: Extract<Gated, { ok: true }>, id?: string): Promise<Execution> {
+  async enqueue(request: RunRequest, gated: GatePassed, id?: string): Promise<Execution> {
     const now = this.now();
     const timeoutMs = request.timeoutMs ?? this.#o.timeoutMs;
     const execution = await createExecution(
@@ -268,33 +242,24 @@ export class RunService {
     // A fresh id needs no dedupe key (one round trip less on BullMQ); the worker's claim is the guard.
     await this.#o.queue.enqueue("execute", { executionId: execution.id });
     // Renderers react to this; `run` must not wait for them.
-    void this.#o.events
-      .publish({ type: "execution.queued", sessionId: gated.session.id, executionId: execution.id })
-      .catch(() => {});
+    void this.#o.events.publish(executionQueued(execution)).catch(() => {});
     return execution;
   }
 
-  async awaitResult(executionId: string, waitMs = this.#o.waitMs): Promise<RunOutcome> {
+  /** The execution's state after waiting up to `waitMs` for it to finish. */
+  async awaitResult(executionId: string, waitMs = this.#o.waitMs): Promise<ExecutionResult> {
     const row = await waitForResult(this.#o.db, this.#o.events, executionId, waitMs);
     if (!row) throw new Error(`execution ${executionId} vanished`);
-    const view = executionView(row);
-    return view.finished ? { kind: "finished", execution: view } : { kind: "pending", execution: view };
+    return resultOf(row);
   }
 
   async #requestApproval(
     request: RunRequest,
-    gated: Extract<Gated, { ok: true }>,
-    reason: string,
-    phrase: string | null,
+    gated: GatePassed,
+    decision: Extract<RunDecision, { kind: "needs_approval" | "needs_typed_confirmation" }>,
   ): Promise<RunOutcome> {
     const { db } = this.#o;
-    const pendingRefusal = (executionId: string | null) =>
-      refused(
-        "approval_pending",
-        `another command of this session is waiting for approval${executionId ? ` (execution ${executionId})` : ""}`,
-        `wait for the operator to decide on execution ${executionId ?? "(pending)"}: end your turn now; you are resumed when they decide`,
-      );
-    if (gated.facts.pendingApproval) return pendingRefusal(gated.facts.pendingApproval.executionId);
+    const phrase = decision.kind === "needs_typed_confirmation" ? decision.phrase : null;
     const now = this.now();
     const expiresAt = new Date(now.getTime() + (this.#o.approvalTtlMs ?? DEFAULT_APPROVAL_TTL_MS));
     const outcome = await db
@@ -316,13 +281,16 @@ export class RunService {
             executionId: execution.id,
             commandKey: gated.commandKey,
             target: request.target,
-            risk: gated.classification.risk,
+            risk: gated.decision.risk,
             requiredPhrase: phrase,
             expiresAt,
           },
           now,
         );
-        if (!approval.created) throw new LostApprovalRace(approval.pending?.execution_id ?? null);
+        if (!approval.created) {
+          const winner = approval.pending;
+          throw new LostApprovalRace(winner?.execution_id ?? winner?.id ?? "(pending)");
+        }
         await tx
           .updateTable("executions")
           .set({ approval_id: approval.approval.id })
@@ -334,36 +302,45 @@ export class RunService {
         if (error instanceof LostApprovalRace) return error;
         throw error;
       });
-    if (outcome instanceof LostApprovalRace) return pendingRefusal(outcome.executionId);
-    await this.#o.events.publish({
-      type: "approval.requested",
-      sessionId: gated.session.id,
-      approvalId: outcome.approvalId,
-      executionId: outcome.executionId,
-    });
+    if (outcome instanceof LostApprovalRace) {
+      // Another call of this session asked first: decide again knowing its approval is pending.
+      const again = decideRun(withSession(gated.facts, { pendingApprovalExecutionId: outcome.executionId }));
+      if (again.kind !== "refused")
+        throw new Error(`a pending approval did not refuse a gated command: ${again.kind}`);
+      return again;
+    }
+    await this.#o.events.publish(
+      approvalRequested({
+        sessionId: gated.session.id,
+        approvalId: outcome.approvalId,
+        executionId: outcome.executionId,
+      }),
+    );
     return {
       kind: "approval_requested",
       ...outcome,
-      risk: gated.classification.risk,
-      reason: redact(reason),
+      risk: decision.risk,
+      reason: redact(decision.reason),
       phrase,
     };
   }
 
   async #recordClassification(
     request: RunRequest,
-    gated: { session: Session; classification: Classification; commandKey: string },
+    session: Session,
+    classification: Classification,
+    key: string,
     decision: string,
   ): Promise<void> {
     await this.#o.db
       .insertInto("classifications")
       .values({
-        session_id: gated.session.id,
+        session_id: session.id,
         target: request.target,
         command: request.command,
-        command_key: gated.commandKey,
-        risk: gated.classification.risk,
-        reasons: JSON.stringify(gated.classification.reasons),
+        command_key: key,
+        risk: classification.risk,
+        reasons: JSON.stringify(classification.reasons),
         decision,
       })
       .execute();
@@ -378,24 +355,31 @@ export class RunService {
       .updateTable("sessions")
       .set((eb) => ({ preplan_read_only_calls: eb("preplan_read_only_calls", "+", 1) }))
       .where("id", "=", sessionId)
-      .where("preplan_read_only_calls", "<", this.#o.policy.preplanReadOnlyCap)
+      .where("preplan_read_only_calls", "<", DEFAULT_PREPLAN_READ_ONLY_CAP)
       .returning("preplan_read_only_calls")
       .executeTakeFirst();
     return row !== undefined;
   }
 
-  /** policy checkTarget; on a refusal asked again with the owning host as a candidate to suggest. */
-  async #checkTarget(classification: Classification, entity: Entity) {
-    const facts = (e: Entity) => ({
-      slug: e.slug,
-      type: e.type,
-      attributes: e.attributes,
-      ...(e.parent_slug ? { parentSlug: e.parent_slug } : {}),
-    });
-    const first = this.#o.policy.checkTarget(classification, facts(entity), []);
-    if (first.ok || !entity.parent_slug) return first;
-    const parent = await findEntity(this.#o.db, entity.parent_slug);
-    return parent ? this.#o.policy.checkTarget(classification, facts(entity), [facts(parent)]) : first;
+  /**
+   * The target part of the facts. Close matches are looked up only for an unknown slug, and the
+   * owning host only when the target cannot run the command (it is the suggestion to run it there).
+   */
+  async #targetFacts(
+    slug: string,
+    resolved: ResolvedTarget,
+    classification: Classification,
+  ): Promise<RunTargetFacts> {
+    if (!resolved.ok && resolved.missing) {
+      return { state: "unknown", suggestions: closeMatches(slug, await listEntitySlugs(this.#o.db)) };
+    }
+    if (!resolved.ok) return { state: "not_runnable", reason: resolved.reason };
+    const entity = targetFactsOf(resolved.entity);
+    const parentSlug = resolved.entity.parent_slug;
+    if (!parentSlug || checkTarget(classification, entity).ok)
+      return { state: "runnable", entity, candidates: [] };
+    const parent = await findEntity(this.#o.db, parentSlug);
+    return { state: "runnable", entity, candidates: parent ? [targetFactsOf(parent)] : [] };
   }
 
   async #selfEntities(): Promise<Entity[]> {
@@ -408,64 +392,49 @@ export class RunService {
   }
 }
 
+/** An execution as `run` and `get_execution_status` report it: finished, or still pending. */
+export type ExecutionResult = Extract<RunOutcome, { kind: "finished" | "pending" }>;
+
+export function resultOf(row: Execution): ExecutionResult {
+  const view = executionView(row);
+  return view.finished ? { kind: "finished", execution: view } : { kind: "pending", execution: view };
+}
+
 class LostApprovalRace {
-  readonly executionId: string | null;
-  constructor(executionId: string | null) {
+  readonly executionId: string;
+  constructor(executionId: string) {
     this.executionId = executionId;
   }
 }
 
-export function refused(
-  code: string,
-  reason: string,
-  nextStep: string,
-): Extract<RunOutcome, { kind: "refused" }> {
-  // Reasons quote the command; what the model and chat see of it is redacted.
-  return { kind: "refused", code, reason: redact(reason), nextStep: redact(nextStep) };
+/** The same facts with the session's open facts changed (a spent budget, a pending approval). */
+function withSession(
+  facts: RunFacts,
+  change: Partial<Extract<RunFacts["session"], { state: "open" }>>,
+): RunFacts {
+  if (facts.session.state !== "open") return facts;
+  return { ...facts, session: { ...facts.session, ...change } };
 }
 
-function fail(code: string, reason: string, nextStep: string): Gated {
-  return { ok: false, refusal: refused(code, reason, nextStep) };
-}
-
-function wiringFault(which: "no" | "an unknown"): string {
-  return `this is a wiring fault, not yours: tell the operator the tool call carried ${which} session id, and end your turn`;
-}
-
-/** A proposed or approved plan lifts the pre-plan research cap (policy/decide-run.ts planOpen). */
-function planOpen(plan: RunGateFacts["plan"]): boolean {
-  return plan?.status === "proposed" || plan?.status === "approved";
-}
-
-/** policy's command_rejected refusal, with the offending segment and what the classifier says to do. */
-function rejectedRefusal(
-  decision: RunGateDecision,
-  classification: Classification,
-): { reason: string; nextStep: string } {
-  const offending = classification.segments.filter((segment) => segment.risk === "reject");
-  const fixes = (offending.length > 0 ? offending.flatMap((s) => s.reasons) : classification.reasons).join(
-    "; ",
-  );
-  const policyNext = decision.kind === "refuse" ? decision.nextStep : "";
+function targetFactsOf(entity: Entity): TargetFacts {
   return {
-    reason:
-      decision.kind === "refuse"
-        ? decision.reason
-        : `this command is refused: ${classification.reasons.join("; ")}`,
-    nextStep: `fix the offending part (${fixes}), then call run again with the rewritten command${policyNext ? `; ${policyNext}` : ""}`,
+    slug: entity.slug,
+    type: entity.type,
+    attributes: entity.attributes,
+    ...(entity.parent_slug ? { parentSlug: entity.parent_slug } : {}),
   };
 }
 
 /** The columns an execution row takes from the request and its gate, whatever its first status. */
-function executionFields(request: RunRequest, gated: Extract<Gated, { ok: true }>, timeoutMs: number) {
+function executionFields(request: RunRequest, gated: GatePassed, timeoutMs: number) {
   return {
     sessionId: gated.session.id,
-    planGeneration: gated.facts.plan?.generation ?? null,
+    planGeneration: gated.planGeneration,
     stepSeq: request.stepSeq ?? null,
     target: request.target,
     command: request.command,
     commandKey: gated.commandKey,
-    risk: gated.classification.risk,
+    risk: gated.decision.risk,
     purpose: request.purpose,
     requestedBy: request.requestedBy,
     timeoutMs,

@@ -3,7 +3,10 @@ import { findEntity } from "../../store/entities.ts";
 import type { Entity } from "../../store/schema.ts";
 import type { Target } from "../ssh/target.ts";
 
-export type ResolvedTarget = { ok: true; target: Target; entity: Entity } | { ok: false; reason: string };
+/** `missing`: there is no such entity at all (the run gate's unknown_target), else it cannot be run on. */
+export type ResolvedTarget =
+  | { ok: true; target: Target; entity: Entity }
+  | { ok: false; missing: boolean; reason: string };
 
 export interface TargetDefaults {
   /** SSH user when the entity names none (config ssh.user). */
@@ -21,7 +24,7 @@ export async function resolveTarget(
   defaults: TargetDefaults,
 ): Promise<ResolvedTarget> {
   const entity = await findEntity(db, slug);
-  if (!entity) return { ok: false, reason: `there is no entity ${slug}` };
+  if (!entity) return { ok: false, missing: true, reason: `there is no entity ${slug}` };
   return targetOf(db, entity, defaults, 0);
 }
 
@@ -31,7 +34,8 @@ async function targetOf(
   defaults: TargetDefaults,
   depth: number,
 ): Promise<ResolvedTarget> {
-  if (entity.state === "destroyed") return { ok: false, reason: `${entity.slug} is destroyed` };
+  const notRunnable = (reason: string): ResolvedTarget => ({ ok: false, missing: false, reason });
+  if (entity.state === "destroyed") return notRunnable(`${entity.slug} is destroyed`);
   const attrs = entity.attributes;
   switch (entity.transport) {
     case "local":
@@ -40,7 +44,7 @@ async function targetOf(
       const host = text(attrs["ssh.host"]) ?? text(attrs.ansible_host) ?? entity.name;
       const port = Number(attrs["ssh.port"] ?? 22);
       if (!Number.isInteger(port) || port < 1 || port > 65_535) {
-        return { ok: false, reason: `${entity.slug} has an invalid ssh.port` };
+        return notRunnable(`${entity.slug} has an invalid ssh.port`);
       }
       const username = text(attrs["ssh.user"]) ?? defaults.sshUser;
       return {
@@ -53,21 +57,17 @@ async function targetOf(
     case "qm-guest-exec": {
       const vmid = Number(attrs.vmid ?? attrs["proxmox.vmid"]);
       if (!Number.isInteger(vmid) || vmid <= 0) {
-        return { ok: false, reason: `${entity.slug} uses ${entity.transport} but has no vmid attribute` };
+        return notRunnable(`${entity.slug} uses ${entity.transport} but has no vmid attribute`);
       }
       if (!entity.parent_slug || depth > 0) {
-        return {
-          ok: false,
-          reason: `${entity.slug} uses ${entity.transport} but has no owning host (parent)`,
-        };
+        return notRunnable(`${entity.slug} uses ${entity.transport} but has no owning host (parent)`);
       }
       const parent = await findEntity(db, entity.parent_slug);
-      if (!parent)
-        return { ok: false, reason: `the owning host ${entity.parent_slug} of ${entity.slug} is unknown` };
+      if (!parent) return notRunnable(`the owning host ${entity.parent_slug} of ${entity.slug} is unknown`);
       const via = await targetOf(db, parent, defaults, depth + 1);
-      if (!via.ok) return via;
+      if (!via.ok) return notRunnable(via.reason);
       if (via.target.transport !== "ssh" && via.target.transport !== "local") {
-        return { ok: false, reason: `the owning host ${parent.slug} is not reachable over ssh or locally` };
+        return notRunnable(`the owning host ${parent.slug} is not reachable over ssh or locally`);
       }
       return {
         ok: true,
@@ -76,10 +76,9 @@ async function targetOf(
       };
     }
     default:
-      return {
-        ok: false,
-        reason: `${entity.slug} has transport "${entity.transport}": commands cannot run on it. Set its transport (update_entity_attributes) or run on its host.`,
-      };
+      return notRunnable(
+        `${entity.slug} has transport "${entity.transport}": commands cannot run on it. Set its transport (update_entity_attributes) or run on its host.`,
+      );
   }
 }
 

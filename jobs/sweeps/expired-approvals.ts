@@ -1,6 +1,6 @@
 import { expireApprovals } from "../../store/approvals.ts";
+import { approvalDecided, executionFinished } from "../../store/domain-events.ts";
 import { transitionExecution } from "../../store/executions.ts";
-import { publishFinished } from "../execution/execution-events.ts";
 import { type SweepContext, type SweepItem, sweepItem } from "./registry.ts";
 
 /** Pending approvals past expiry become expired, and so does the execution waiting on each. */
@@ -9,14 +9,15 @@ export async function sweepExpiredApprovals(ctx: SweepContext): Promise<SweepIte
   const items: SweepItem[] = [];
   for (const approval of expired) {
     const item = await sweepItem(`approval ${approval.id} (session ${approval.session_id})`, async () => {
-      await ctx.events.publish({
-        type: "approval.decided",
-        sessionId: approval.session_id,
-        approvalId: approval.id,
-        decision: "expired",
-        by: "sweep",
-        via: "sweep",
-      });
+      await ctx.events.publish(
+        approvalDecided({
+          sessionId: approval.session_id,
+          approvalId: approval.id,
+          decision: "expired",
+          by: "sweep",
+          via: "sweep",
+        }),
+      );
       if (!approval.execution_id) return "expired";
       const execution = await transitionExecution(ctx.db, approval.execution_id, {
         from: "pending_approval",
@@ -24,7 +25,7 @@ export async function sweepExpiredApprovals(ctx: SweepContext): Promise<SweepIte
         reason: "nobody decided on its approval in time",
         now: ctx.now,
       });
-      if (execution) await publishFinished(ctx.events, execution, "expired");
+      if (execution) await ctx.events.publish(executionFinished(execution, "expired"));
       return `expired${execution ? `, execution ${execution.id} expired` : ""}`;
     });
     if (item) items.push(item);

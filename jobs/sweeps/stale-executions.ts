@@ -1,6 +1,6 @@
+import { executionFinished } from "../../store/domain-events.ts";
 import { findStaleExecutions, transitionExecution } from "../../store/executions.ts";
 import { recoverExecution } from "../execution/execute-worker.ts";
-import { publishFinished } from "../execution/execution-events.ts";
 import { type SweepContext, type SweepItem, sweepItem } from "./registry.ts";
 
 /**
@@ -30,7 +30,7 @@ export async function sweepStaleExecutions(ctx: SweepContext): Promise<SweepItem
         now: ctx.now,
       });
       if (!moved) return null;
-      await publishFinished(ctx.events, moved, to);
+      await ctx.events.publish(executionFinished(moved, to));
       return `${to}: ${reason}`;
     });
     if (item) items.push(item);

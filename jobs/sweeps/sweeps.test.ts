@@ -3,6 +3,7 @@ import { after, before, describe, test } from "node:test";
 import { createExecutionApproval, getApproval } from "../../store/approvals.ts";
 import { claimExecution, createExecution, getExecution } from "../../store/executions.ts";
 import { KyselyJobJournal } from "../../store/queue-journal.ts";
+import type { RunnableRisk } from "../../store/statuses.ts";
 import { availableDialects, createTestStore, type TestStore } from "../../test-support/store.ts";
 import { InProcessEventBus } from "../events/in-process.ts";
 import type { DomainEvent } from "../events/types.ts";
@@ -53,7 +54,7 @@ for (const { dialect, skip } of availableDialects()) {
       heartbeatStaleMs: 30_000,
     });
 
-    async function running(risk: string, heartbeatAgoMs: number) {
+    async function running(risk: RunnableRisk, heartbeatAgoMs: number) {
       const row = await createExecution(store.db, {
         ...base,
         risk,

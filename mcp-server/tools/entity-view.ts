@@ -1,8 +1,9 @@
+import { refusal } from "../../policy/refusals.ts";
 import { listEntitySlugs } from "../../store/entities.ts";
 import type { Entity } from "../../store/schema.ts";
 import { unknownSlugMessage } from "../suggest.ts";
 import type { ToolDeps } from "../tool-deps.ts";
-import { refuse, type ToolResult } from "../tool-result.ts";
+import { refused, type ToolResult } from "../tool-result.ts";
 
 /** The compact shape of an entity in listings (attributes only in get_entity). */
 export function entityRow(entity: Entity): Record<string, unknown> {
@@ -17,13 +18,8 @@ export function entityRow(entity: Entity): Record<string, unknown> {
 }
 
 export async function unknownEntity(deps: ToolDeps, slug: string): Promise<ToolResult> {
-  return refuse(
-    unknownSlugMessage(
-      "entity",
-      slug,
-      await listEntitySlugs(deps.db),
-      "Use list_entities with query= to search.",
-    ),
+  return refused(
+    refusal("unknown_entity", unknownSlugMessage("entity", slug, await listEntitySlugs(deps.db))),
   );
 }
 

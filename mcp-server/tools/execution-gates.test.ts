@@ -53,7 +53,7 @@ describe("run gates shared by run, run_many and inspect_path; redaction of what 
     assert.equal(many.isError, false, many.text);
     const results = (many.json as { results: Json[] }).results;
     assert.deepEqual(
-      results.map((r) => r.refused),
+      results.map((r) => r.code),
       ["preplan_cap", "preplan_cap"],
     );
     assert.match(String(results[0]!.next_step), /propose_plan/);
@@ -63,7 +63,7 @@ describe("run gates shared by run, run_many and inspect_path; redaction of what 
       { path: "/tmp", targets: ["host:alpha"] },
       session,
     );
-    assert.equal((inspect.json as { results: Json[] }).results[0]!.refused, "preplan_cap");
+    assert.equal((inspect.json as { results: Json[] }).results[0]!.code, "preplan_cap");
     assert.equal(await preplanCalls(session), DEFAULT_PREPLAN_READ_ONLY_CAP);
   });
 

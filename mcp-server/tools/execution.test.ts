@@ -283,7 +283,7 @@ describe("gated run over MCP against real sshd", {
     assert.equal(result.isError, false, result.text);
     const results = (result.json as { results: Json[] }).results;
     assert.deepEqual(
-      results.map((r) => [r.target, r.status ?? r.refused]),
+      results.map((r) => [r.target, r.status ?? r.code]),
       [
         ["host:alpha", "completed"],
         ["host:beta", "completed"],
@@ -296,7 +296,7 @@ describe("gated run over MCP against real sshd", {
       { targets: ["host:alpha"], command: "touch /tmp/x", purpose: "fleet" },
       session,
     );
-    assert.equal((mutating.json as { results: Json[] }).results[0]!.refused, "not_read_only");
+    assert.equal((mutating.json as { results: Json[] }).results[0]!.code, "not_read_only");
   });
 
   test("inspect_path reports mount, df, ls and stat of one path on many targets", async () => {
@@ -311,7 +311,7 @@ describe("gated run over MCP against real sshd", {
     const results = (result.json as { results: Json[] }).results;
     assert.equal(results.length, 2);
     for (const item of results) {
-      assert.equal(item.refused, undefined, JSON.stringify(item));
+      assert.equal(item.kind, "finished", JSON.stringify(item));
       for (const section of ["== mount", "== df", "== ls -la", "== stat"]) {
         assert.match(String(item.stdout), new RegExp(section));
       }

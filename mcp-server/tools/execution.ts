@@ -1,15 +1,24 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { type ExecutionView, executionView, nextStepFor } from "../../jobs/execution/execution-view.ts";
+import { type ExecutionView, nextStepFor } from "../../jobs/execution/execution-view.ts";
 import { type FanOutItem, inspectPathCommand, runMany } from "../../jobs/execution/fan-out.ts";
 import { framedView, frameOutput } from "../../jobs/execution/output-frame.ts";
-import type { RunOutcome, RunService } from "../../jobs/execution/run-service.ts";
+import { type RunOutcome, type RunService, resultOf } from "../../jobs/execution/run-service.ts";
+import { type Refusal, refusal } from "../../policy/refusals.ts";
 import { cancelPendingExecution } from "../../store/consent.ts";
+import { executionFinished } from "../../store/domain-events.ts";
 import { getExecution, isTerminalExecutionStatus, requestCancel } from "../../store/executions.ts";
 import { defineTool } from "../define-tool.ts";
 import { requireSession } from "../session-context.ts";
 import type { ToolDeps } from "../tool-deps.ts";
-import { ok, refuse, type ToolResult } from "../tool-result.ts";
+import { gateRefused, ok, refused, type ToolResult } from "../tool-result.ts";
+import {
+  type CompactExecution,
+  cancelExecutionOutput,
+  executionStatusOutput,
+  fanOutOutput,
+  runOutput,
+} from "./execution-outputs.ts";
 
 export interface ExecutionToolDeps extends ToolDeps {
   /** The gated run service (jobs/execution). Without it the execution tools are not registered. */
@@ -39,6 +48,7 @@ export function registerExecutionTools(server: McpServer, deps: ExecutionToolDep
         "once; config_mutation needs an approved plan (or its own approval); destructive needs an operator's typed " +
         "confirmation. Returns the result, or {execution_id, status} when it takes longer than a few seconds (then call " +
         "get_execution_status later). When approval is needed, END YOUR TURN: you are resumed when the operator decides.",
+      outputSchema: runOutput,
       inputSchema: {
         target: slug.describe("entity slug, e.g. host:hubris or lxc:gitea"),
         command: z.string().min(1).max(16_384),
@@ -76,6 +86,7 @@ export function registerExecutionTools(server: McpServer, deps: ExecutionToolDep
       description:
         "Status and (redacted, capped) output of an execution started by run / run_many in this session. Waits up to a " +
         "few seconds for it to finish when wait is true.",
+      outputSchema: executionStatusOutput,
       inputSchema: { execution_id: z.string().min(1).max(64), wait: z.boolean().optional() },
       annotations: { readOnlyHint: true },
     },
@@ -84,16 +95,20 @@ export function registerExecutionTools(server: McpServer, deps: ExecutionToolDep
       if ("refusal" in session) return session.refusal;
       const row = await getExecution(deps.db, args.execution_id);
       if (!row || row.session_id !== session.sessionId) {
-        return refuse(
-          `There is no execution ${args.execution_id} in this session. Use the execution_id that run returned.`,
+        return refused(
+          refusal(
+            "unknown_execution",
+            `There is no execution ${args.execution_id} in this session.`,
+            "Use the execution_id that run returned.",
+          ),
         );
       }
-      const outcome = args.wait ? await service.awaitResult(row.id) : null;
-      const view =
-        outcome && outcome.kind !== "refused" && "execution" in outcome
-          ? outcome.execution
-          : executionView(row);
-      return ok({ ...framedView(view), next_step: nextStepFor(view) });
+      const result = args.wait ? await service.awaitResult(row.id) : resultOf(row);
+      return ok({
+        kind: result.kind,
+        ...framedView(result.execution),
+        next_step: nextStepFor(result.execution),
+      });
     },
   );
 
@@ -106,43 +121,49 @@ export function registerExecutionTools(server: McpServer, deps: ExecutionToolDep
         "Cancel an execution of this session: one waiting for approval or in the queue is cancelled at once; a running " +
         "one is signalled (TERM, then KILL) and ends `cancelled`.",
       inputSchema: { execution_id: z.string().min(1).max(64) },
+      outputSchema: cancelExecutionOutput,
     },
     async (args, context) => {
       const session = requireSession(context.extra, "cancel_execution");
       if ("refusal" in session) return session.refusal;
       const row = await getExecution(deps.db, args.execution_id);
       if (!row || row.session_id !== session.sessionId) {
-        return refuse(
-          `There is no execution ${args.execution_id} in this session. Use the execution_id that run (or run_many) ` +
-            "returned; check it with get_execution_status before cancelling.",
+        return refused(
+          refusal(
+            "unknown_execution",
+            `There is no execution ${args.execution_id} in this session.`,
+            "Use the execution_id that run (or run_many) returned; check it with get_execution_status before cancelling.",
+          ),
         );
       }
       if (await cancelPendingExecution(deps.db, row.id, context.write.by)) {
-        await deps.execution?.options.events.publish({
-          type: "execution.finished",
-          sessionId: row.session_id,
-          executionId: row.id,
-          status: "cancelled",
-          ...(row.step_seq !== null ? { stepSeq: row.step_seq } : {}),
-        });
-        return ok({ execution_id: row.id, status: "cancelled" });
+        await service.options.events.publish(executionFinished(row, "cancelled"));
+        return ok({ kind: "cancelled", execution_id: row.id, status: "cancelled" });
       }
       if (await requestCancel(deps.db, row.id, context.write.by)) {
         const after = await service.awaitResult(row.id);
-        const view = "execution" in after ? after.execution : executionView(row);
         return ok({
-          ...framedView(view),
-          note: view.finished ? undefined : "cancel requested; the worker stops it within seconds",
+          kind: after.kind,
+          ...framedView(after.execution),
+          ...(after.kind === "pending"
+            ? { note: "cancel requested; the worker stops it within seconds" }
+            : {}),
         });
       }
       const now = await getExecution(deps.db, row.id);
       const status = now?.status ?? row.status;
-      return refuse(
+      return refused(
         isTerminalExecutionStatus(status)
-          ? `Execution ${row.id} already ended (${status}); there is nothing to cancel. Read its result with ` +
-              `get_execution_status("${row.id}").`
-          : `Execution ${row.id} is ${status} and cannot be cancelled now. Call get_execution_status("${row.id}") ` +
-              "to follow it.",
+          ? refusal(
+              "already_finished",
+              `Execution ${row.id} already ended (${status}); there is nothing to cancel.`,
+              `Read its result with get_execution_status("${row.id}").`,
+            )
+          : refusal(
+              "not_cancellable",
+              `Execution ${row.id} is ${status} and cannot be cancelled now.`,
+              `Call get_execution_status("${row.id}") to follow it.`,
+            ),
       );
     },
   );
@@ -155,6 +176,7 @@ export function registerExecutionTools(server: McpServer, deps: ExecutionToolDep
       description:
         "Run one READ-ONLY command on many targets in parallel (fleet checks: uptime, df -h, docker ps …). Each target " +
         "is gated like run; a mutating command is refused (use run). Returns one result per target.",
+      outputSchema: fanOutOutput,
       inputSchema: { targets, command: z.string().min(1).max(16_384), purpose },
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
@@ -178,6 +200,7 @@ export function registerExecutionTools(server: McpServer, deps: ExecutionToolDep
       description:
         "Everything about one path on many targets in one call: mount (findmnt), df -h, ls -la and stat. Use it " +
         "instead of several run calls when a path's storage, permissions or owner matter.",
+      outputSchema: fanOutOutput,
       inputSchema: { path: z.string().min(1).max(4096), targets, purpose: purpose.optional() },
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
@@ -194,12 +217,17 @@ export function registerExecutionTools(server: McpServer, deps: ExecutionToolDep
   );
 }
 
-function runResult(outcome: RunOutcome, waitMs: number): ToolResult {
+function runResult(outcome: RunOutcome | Refusal, waitMs: number): ToolResult {
   switch (outcome.kind) {
     case "finished":
-      return ok({ ...compact(outcome.execution), next_step: nextStepFor(outcome.execution) });
+      return ok({
+        kind: "finished",
+        ...compact(outcome.execution),
+        next_step: nextStepFor(outcome.execution),
+      });
     case "pending":
       return ok({
+        kind: "pending",
         execution_id: outcome.execution.execution_id,
         status: outcome.execution.status,
         message: `Not finished after ${Math.round(waitMs / 1000)} s; it keeps running.`,
@@ -207,6 +235,7 @@ function runResult(outcome: RunOutcome, waitMs: number): ToolResult {
       });
     case "approval_requested":
       return ok({
+        kind: "approval_requested",
         execution_id: outcome.executionId,
         approval_id: outcome.approvalId,
         status: "pending_approval",
@@ -216,26 +245,28 @@ function runResult(outcome: RunOutcome, waitMs: number): ToolResult {
           (outcome.phrase ? ` The operator must type \`${outcome.phrase}\`.` : "") +
           " END YOUR TURN NOW and tell the operator what you want to run and why; do not call run again until you are" +
           " resumed with their decision.",
+        ...(outcome.phrase ? { phrase: outcome.phrase } : {}),
       });
     case "refused":
-      return refuse(`Refused (${outcome.code}): ${outcome.reason}. Next: ${outcome.nextStep}.`);
+      return gateRefused(outcome);
   }
 }
 
-function fanOutResult(result: FanOutItem[] | RunOutcome, waitMs: number): ToolResult {
+function fanOutResult(result: FanOutItem[] | Refusal, waitMs: number): ToolResult {
   if (!Array.isArray(result)) return runResult(result, waitMs);
   return ok({
-    results: result.map((item) =>
-      item.ok
-        ? { target: item.target, ...compact(item.execution) }
-        : { target: item.target, refused: item.code, reason: item.reason, next_step: item.nextStep },
+    kind: "fan_out",
+    results: result.map(({ target, outcome }) =>
+      outcome.kind === "refused"
+        ? { target, ...outcome }
+        : { target, kind: outcome.kind, ...compact(outcome.execution) },
     ),
   });
 }
 
 /** The fields a model needs; nulls and bookkeeping left out to save context. */
-function compact(view: ExecutionView): Record<string, unknown> {
-  const out: Record<string, unknown> = {
+function compact(view: ExecutionView): CompactExecution {
+  const out: CompactExecution = {
     execution_id: view.execution_id,
     status: view.status,
     exit_code: view.exit_code,

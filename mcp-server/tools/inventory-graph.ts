@@ -1,5 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { closeMatches } from "../../policy/close-matches.ts";
+import { refusal } from "../../policy/refusals.ts";
 import { findEntity } from "../../store/entities.ts";
 import {
   blastRadius,
@@ -10,9 +12,8 @@ import {
 } from "../../store/relationships.ts";
 import { defineTool } from "../define-tool.ts";
 import { nextCursor, pageFrom, pageInput } from "../pagination.ts";
-import { closeMatches } from "../suggest.ts";
 import type { ToolDeps } from "../tool-deps.ts";
-import { ok, refuse } from "../tool-result.ts";
+import { ok, refused } from "../tool-result.ts";
 import { unknownEntity } from "./entity-view.ts";
 
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
@@ -109,19 +110,24 @@ export function registerGraphTools(server: McpServer, deps: ToolDeps): void {
             result.validTypes.map((t) => t.name),
             3,
           );
-          return refuse(
-            `Unknown relationship type "${args.type}".${close.length > 0 ? ` Did you mean ${close.join(", ")}?` : ""} ` +
+          return refused(
+            refusal(
+              "unknown_relationship_type",
+              `Unknown relationship type "${args.type}".${close.length > 0 ? ` Did you mean ${close.join(", ")}?` : ""}`,
               `Valid types: ${result.validTypes.map(describeType).join("; ")}.`,
+            ),
           );
         }
         case "type_not_allowed": {
           const fitting = (await listRelationshipTypes(deps.db)).filter(
             (t) => allows(t.sourceTypes, result.sourceType) && allows(t.targetTypes, result.targetType),
           );
-          return refuse(
-            `"${args.type}" cannot link a ${result.sourceType} to a ${result.targetType}: ${describeType(result.relationshipType)}. ` +
-              `Types that fit ${result.sourceType} -> ${result.targetType}: ${fitting.map((t) => t.name).join(", ") || "none"}.` +
-              " If the direction is reversed, swap source and target.",
+          return refused(
+            refusal(
+              "relationship_not_allowed",
+              `"${args.type}" cannot link a ${result.sourceType} to a ${result.targetType}: ${describeType(result.relationshipType)}. ` +
+                `Types that fit ${result.sourceType} -> ${result.targetType}: ${fitting.map((t) => t.name).join(", ") || "none"}.`,
+            ),
           );
         }
       }

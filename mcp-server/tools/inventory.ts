@@ -1,5 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { refusal } from "../../policy/refusals.ts";
 import {
   attributeChangedAt,
   ENTITY_STATES,
@@ -15,7 +16,7 @@ import { getRelations } from "../../store/relationships.ts";
 import { defineTool } from "../define-tool.ts";
 import { nextCursor, pageFrom, pageInput } from "../pagination.ts";
 import { now, type ToolDeps } from "../tool-deps.ts";
-import { ok, refuse } from "../tool-result.ts";
+import { ok, refused } from "../tool-result.ts";
 import { ageInDays, entityRow, unknownEntity } from "./entity-view.ts";
 import { registerGraphTools } from "./inventory-graph.ts";
 
@@ -171,12 +172,16 @@ export function registerInventoryTools(server: McpServer, deps: ToolDeps): void 
     async ({ slug, attributes }, { write }) => {
       const secretKeys = Object.keys(attributes).filter((key) => SECRET_ATTRIBUTE_KEY.test(key));
       if (secretKeys.length > 0) {
-        return refuse(
-          `Refused: ${secretKeys.join(", ")} look like secrets, and the knowledge graph is model context. ` +
-            "Store where the secret lives (e.g. a file path or vault key name) instead of its value.",
+        return refused(
+          refusal(
+            "secret_attributes",
+            `Refused: ${secretKeys.join(", ")} look like secrets, and the knowledge graph is model context.`,
+          ),
         );
       }
-      if (Object.keys(attributes).length === 0) return refuse("attributes is empty: pass at least one key.");
+      if (Object.keys(attributes).length === 0) {
+        return refused(refusal("empty_attributes", "attributes is empty."));
+      }
       const result = await updateEntityAttributes(deps.db, slug, attributes, write);
       if (!result) return unknownEntity(deps, slug);
       return ok({ slug, changed: result.changed, attributes: result.attributes });

@@ -1,5 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { closeMatches } from "../../policy/close-matches.ts";
+import { refusal } from "../../policy/refusals.ts";
 import { findEntity, listEntitySlugs } from "../../store/entities.ts";
 import {
   entityKnowledge,
@@ -12,9 +14,9 @@ import {
 } from "../../store/knowledge.ts";
 import { defineTool } from "../define-tool.ts";
 import { nextCursor, pageFrom, pageInput } from "../pagination.ts";
-import { closeMatches, unknownSlugMessage } from "../suggest.ts";
+import { unknownSlugMessage } from "../suggest.ts";
 import type { ToolDeps } from "../tool-deps.ts";
-import { ok, refuse } from "../tool-result.ts";
+import { ok, refused } from "../tool-result.ts";
 import { unknownEntity } from "./entity-view.ts";
 
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
@@ -86,12 +88,10 @@ export function registerKnowledgeTools(server: McpServer, deps: ToolDeps): void 
     async ({ slug }) => {
       const entry = await getKnowledge(deps.db, slug);
       if (!entry) {
-        return refuse(
-          unknownSlugMessage(
-            "knowledge entry",
-            slug,
-            await listKnowledgeSlugs(deps.db),
-            "Use search_knowledge to find it.",
+        return refused(
+          refusal(
+            "unknown_knowledge",
+            unknownSlugMessage("knowledge entry", slug, await listKnowledgeSlugs(deps.db)),
           ),
         );
       }
@@ -129,9 +129,11 @@ export function registerKnowledgeTools(server: McpServer, deps: ToolDeps): void 
           const close = closeMatches(slug, known, 3);
           return close.length > 0 ? `${slug} (did you mean ${close.join(", ")}?)` : slug;
         });
-        return refuse(
-          `Nothing written: unknown entities in about: ${hints.join("; ")}. Fix the slugs (list_entities with ` +
-            "query= finds them) or leave out entities that are not in the inventory, then call upsert_knowledge again.",
+        return refused(
+          refusal(
+            "unknown_about_entities",
+            `Nothing written: unknown entities in about: ${hints.join("; ")}.`,
+          ),
         );
       }
       return ok(result);

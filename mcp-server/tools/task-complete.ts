@@ -1,6 +1,6 @@
 import { completeSessionTask, OUTCOMES, type TaskCompletionInput } from "../../store/task-completion.ts";
 import { now } from "../tool-deps.ts";
-import { ok, refuse, type ToolResult } from "../tool-result.ts";
+import { ok, refused, type ToolResult } from "../tool-result.ts";
 import { publish, type TaskToolDeps } from "./task-deps.ts";
 
 export { OUTCOMES };
@@ -15,9 +15,10 @@ export async function completeTask(
     now: now(deps),
     ...(deps.logger ? { logger: deps.logger } : {}),
   });
-  if (!result.ok) return refuse(result.message, result.data);
+  if (!result.ok) return refused(result.refusal);
   for (const event of result.events) await publish(deps, event);
   return ok({
+    kind: "task_completed",
     outcome: result.outcome,
     ...(result.outcomeNote ? { outcome_note: result.outcomeNote } : {}),
     plan_adherence:

@@ -1,8 +1,9 @@
-import type { DomainEvent } from "../../jobs/events/types.ts";
+import { refusal } from "../../policy/refusals.ts";
+import type { DomainEvent } from "../../store/domain-events.ts";
 import type { Session } from "../../store/schema.ts";
-import { getSession } from "../../store/sessions.ts";
+import { getSession, TERMINAL_SESSION_STATUSES } from "../../store/sessions.ts";
 import type { ToolDeps } from "../tool-deps.ts";
-import { refuse, type ToolResult } from "../tool-result.ts";
+import { refused, type ToolResult } from "../tool-result.ts";
 
 /** What the task tools need beyond ToolDeps: somewhere to publish domain events (plan cards, questions). */
 export interface TaskToolDeps extends ToolDeps {
@@ -19,8 +20,6 @@ export async function publish(deps: TaskToolDeps, event: DomainEvent): Promise<v
   }
 }
 
-export const TERMINAL = ["done", "failed"];
-
 /** The session row for a session-scoped task tool, or a refusal the model can act on. */
 export async function loadOpenSession(
   deps: TaskToolDeps,
@@ -28,14 +27,20 @@ export async function loadOpenSession(
   tool: string,
 ): Promise<{ session: Session } | { refusal: ToolResult }> {
   const session = await getSession(deps.db, sessionId);
-  if (!session)
-    return { refusal: refuse(`${tool}: session ${sessionId} does not exist. Tell the operator.`) };
-  if (TERMINAL.includes(session.status)) {
+  if (!session) {
     return {
-      refusal: refuse(
-        `${tool} refused: this task is already ${session.status} (outcome ${session.outcome ?? "unknown"}). ` +
-          "Do not continue it. If the operator asks for something new, their message reopens the session; then call " +
-          "set_goal and propose_plan.",
+      refusal: refused(
+        refusal("unknown_session", `${tool}: session ${sessionId} does not exist.`, "Tell the operator."),
+      ),
+    };
+  }
+  if (TERMINAL_SESSION_STATUSES.includes(session.status)) {
+    return {
+      refusal: refused(
+        refusal(
+          "task_closed",
+          `${tool} refused: this task is already ${session.status} (outcome ${session.outcome ?? "unknown"}).`,
+        ),
       ),
     };
   }

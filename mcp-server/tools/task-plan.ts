@@ -1,3 +1,5 @@
+import { refusal } from "../../policy/refusals.ts";
+import { planProposed, sessionStatus } from "../../store/domain-events.ts";
 import { goalSince, recordGoal } from "../../store/goals.ts";
 import {
   currentPlan,
@@ -13,7 +15,7 @@ import {
 } from "../../store/plans.ts";
 import { recordActivity } from "../../store/session-activity.ts";
 import { now } from "../tool-deps.ts";
-import { ok, refuse, type ToolResult } from "../tool-result.ts";
+import { ok, refused, type ToolResult } from "../tool-result.ts";
 import { loadOpenSession, publish, type TaskToolDeps } from "./task-deps.ts";
 
 const WRITEBACK_PATTERN = /update_entity_attributes|create_relationship|upsert_knowledge|write[\s-]?back/i;
@@ -29,6 +31,7 @@ export async function setGoal(deps: TaskToolDeps, sessionId: string, goal: strin
   const at = now(deps);
   if (loaded.session.goal === goal.trim() && !loaded.session.requires_replan) {
     return ok({
+      kind: "goal_unchanged",
       goal,
       unchanged: true,
       next: "This is already the goal. Advance the current plan with update_plan_step; do not re-propose.",
@@ -44,8 +47,9 @@ export async function setGoal(deps: TaskToolDeps, sessionId: string, goal: strin
       .execute();
     return { superseded: recorded.superseded?.goal ?? null, replaced };
   });
-  await publish(deps, { type: "session.status", sessionId, status: "planning" });
+  await publish(deps, sessionStatus(sessionId, "planning"));
   return ok({
+    kind: "goal_set",
     goal: goal.trim(),
     superseded_goal: result.superseded,
     replaced_steps: result.replaced,
@@ -65,18 +69,18 @@ export async function proposePlan(
   const { session } = loaded;
   const at = now(deps);
   if (!session.goal) {
-    return refuse(
-      "propose_plan refused: there is no goal yet. Call set_goal(goal) first, then propose_plan.",
-    );
+    return refused(refusal("no_goal", "propose_plan refused: there is no goal yet."));
   }
   if (
     session.requires_replan &&
     session.reopened_at &&
     !(await goalSince(deps.db, sessionId, session.reopened_at))
   ) {
-    return refuse(
-      "propose_plan refused: this session was finished and reopened by a new operator message. Call set_goal with " +
-        "the new goal first, then propose_plan.",
+    return refused(
+      refusal(
+        "reopened_without_goal",
+        "propose_plan refused: this session was finished and reopened by a new operator message.",
+      ),
     );
   }
   const current = await currentPlan(deps.db, sessionId);
@@ -84,11 +88,15 @@ export async function proposePlan(
     const started = current.steps.filter((s) => s.status !== "pending" && s.status !== "replaced");
     const open = nextOpenStep(current.steps);
     if (started.length > 0 && open) {
-      return refuse(
-        `propose_plan refused: step ${started[0]!.seq} of plan ${current.plan.generation} has started ` +
-          `(${started[0]!.status}). Advance with update_plan_step (next open step: ${open.seq} "${open.title}"); ` +
-          "to change course, mark the remaining steps replaced with a replaced_reason " +
-          `(${REPLACED_REASONS.join(", ")}), then propose again. Do not re-propose the same plan.`,
+      return refused(
+        refusal(
+          "plan_started",
+          `propose_plan refused: step ${started[0]!.seq} of plan ${current.plan.generation} has started ` +
+            `(${started[0]!.status}).`,
+          `Advance with update_plan_step (next open step: ${open.seq} "${open.title}"); ` +
+            "to change course, mark the remaining steps replaced with a replaced_reason " +
+            `(${REPLACED_REASONS.join(", ")}), then propose again. Do not re-propose the same plan.`,
+        ),
       );
     }
   }
@@ -111,8 +119,9 @@ export async function proposePlan(
       .execute();
     return inserted;
   });
-  await publish(deps, { type: "plan.proposed", sessionId, generation });
+  await publish(deps, planProposed({ sessionId, generation }));
   return ok({
+    kind: needsApproval ? "plan_awaiting_approval" : "plan_accepted",
     generation,
     steps: withWriteback.map((s, i) => ({
       seq: i + 1,
@@ -146,13 +155,12 @@ export async function updatePlanStep(
   const at = now(deps);
   const current = await currentPlan(deps.db, sessionId);
   if (!current || current.plan.status === "superseded") {
-    return refuse("update_plan_step refused: there is no current plan. Call propose_plan first.");
+    return refused(refusal("no_plan", "update_plan_step refused: there is no current plan."));
   }
   const { plan, steps } = current;
   if (plan.status === "denied") {
-    return refuse(
-      `update_plan_step refused: the operator denied plan ${plan.generation}. Ask what they want (ask_operator) or ` +
-        "propose a revised plan.",
+    return refused(
+      refusal("plan_denied", `update_plan_step refused: the operator denied plan ${plan.generation}.`),
     );
   }
   const step = steps.find((s) => s.seq === update.seq);
@@ -161,9 +169,13 @@ export async function updatePlanStep(
     ? `The next open step is ${open.seq} "${open.title}" (${open.status}): update_plan_step(${open.seq}, running), run it, then mark it done.`
     : "Every step is closed: verify the operator's goal, then complete_task.";
   if (!step) {
-    return refuse(
-      `update_plan_step refused: plan ${plan.generation} has no step ${update.seq}; its steps are ` +
-        `${steps.map((s) => `${s.seq} "${s.title}" (${s.status})`).join(", ")}. Use one of these seq numbers. ${advance}`,
+    return refused(
+      refusal(
+        "unknown_step",
+        `update_plan_step refused: plan ${plan.generation} has no step ${update.seq}; its steps are ` +
+          `${steps.map((s) => `${s.seq} "${s.title}" (${s.status})`).join(", ")}.`,
+        `Use one of these seq numbers. ${advance}`,
+      ),
     );
   }
   if (update.status === "replaced") {
@@ -171,32 +183,44 @@ export async function updatePlanStep(
       !update.replaced_reason ||
       !(REPLACED_REASONS as readonly string[]).includes(update.replaced_reason)
     ) {
-      return refuse(
-        `update_plan_step refused: status replaced needs replaced_reason, one of ${REPLACED_REASONS.join(", ")}. ` +
-          "Prefer done or skipped; replace only when the step is wrong for a reason you can name.",
+      return refused(
+        refusal(
+          "replaced_reason_required",
+          `update_plan_step refused: status replaced needs replaced_reason, one of ${REPLACED_REASONS.join(", ")}.`,
+        ),
       );
     }
   }
   if (isClosedStep(step.status) && !isClosedStep(update.status)) {
-    return refuse(
-      `update_plan_step refused: step ${step.seq} is already ${step.status}; a closed step does not go back to ` +
-        `${update.status}. ${advance} If step ${step.seq} turned out wrong, mark it failed (with a note) or replaced ` +
-        `(with a replaced_reason: ${REPLACED_REASONS.join(", ")}); to redo its work, replace the open steps and ` +
-        "propose_plan with a step that does it again.",
+    return refused(
+      refusal(
+        "step_closed",
+        `update_plan_step refused: step ${step.seq} is already ${step.status}; a closed step does not go back to ` +
+          `${update.status}.`,
+        `${advance} If step ${step.seq} turned out wrong, mark it failed (with a note) or replaced ` +
+          `(with a replaced_reason: ${REPLACED_REASONS.join(", ")}); to redo its work, replace the open steps and ` +
+          "propose_plan with a step that does it again.",
+      ),
     );
   }
   if (update.status === "running" || update.status === "done") {
     const earlier = steps.find((s) => s.seq < step.seq && !isClosedStep(s.status));
     if (earlier) {
-      return refuse(
-        `update_plan_step refused: steps complete in order, and step ${earlier.seq} "${earlier.title}" is still ` +
-          `${earlier.status}. Finish it (done), or close it as skipped / blocked / replaced (with a reason) first.`,
+      return refused(
+        refusal(
+          "steps_out_of_order",
+          `update_plan_step refused: steps complete in order, and step ${earlier.seq} "${earlier.title}" is still ` +
+            `${earlier.status}.`,
+        ),
       );
     }
     if (plan.status === "proposed" && step.risk !== "read_only") {
-      return refuse(
-        `update_plan_step refused: plan ${plan.generation} is waiting for the operator's approval and step ${step.seq} ` +
-          "is not read-only. End your turn; you are resumed when the operator decides.",
+      return refused(
+        refusal(
+          "step_needs_approval",
+          `update_plan_step refused: plan ${plan.generation} is waiting for the operator's approval and step ${step.seq} ` +
+            "is not read-only.",
+        ),
       );
     }
   }
@@ -207,9 +231,11 @@ export async function updatePlanStep(
       .where("id", "=", update.execution_id)
       .executeTakeFirst();
     if (!execution || execution.session_id !== sessionId) {
-      return refuse(
-        `update_plan_step refused: execution ${update.execution_id} does not belong to this session. Pass the ` +
-          "execution_id that run returned in this session, or omit execution_id.",
+      return refused(
+        refusal(
+          "foreign_execution",
+          `update_plan_step refused: execution ${update.execution_id} does not belong to this session.`,
+        ),
       );
     }
   }
@@ -224,6 +250,7 @@ export async function updatePlanStep(
   const after = await currentPlan(deps.db, sessionId);
   const next = after ? nextOpenStep(after.steps) : undefined;
   return ok({
+    kind: "step_updated",
     seq: step.seq,
     status: update.status,
     next_step: next ? { seq: next.seq, title: next.title, status: next.status } : null,

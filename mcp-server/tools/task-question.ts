@@ -1,3 +1,4 @@
+import { questionRaised } from "../../store/domain-events.ts";
 import { askQuestion } from "../../store/questions.ts";
 import { now } from "../tool-deps.ts";
 import { ok, type ToolResult } from "../tool-result.ts";
@@ -24,8 +25,9 @@ export async function askOperator(
     .set({ status: "awaiting_input", updated_at: at, last_activity_at: at })
     .where("id", "=", sessionId)
     .execute();
-  await publish(deps, { type: "question.raised", sessionId, questionId: asked.id });
+  await publish(deps, questionRaised({ sessionId, questionId: asked.id }));
   return ok({
+    kind: "question_asked",
     question_id: asked.id,
     next: "Question sent. End your turn now; the operator's answer arrives as their next message.",
   });

@@ -3,6 +3,13 @@ import { z } from "zod";
 import { STEP_RISKS, STEP_STATUSES } from "../../store/plans.ts";
 import { completeTask, OUTCOMES } from "./task-complete.ts";
 import type { TaskToolDeps } from "./task-deps.ts";
+import {
+  askOperatorOutput,
+  completeTaskOutput,
+  proposePlanOutput,
+  setGoalOutput,
+  updatePlanStepOutput,
+} from "./task-outputs.ts";
 import { proposePlan, setGoal, updatePlanStep } from "./task-plan.ts";
 import { askOperator } from "./task-question.ts";
 import { defineSessionTool } from "./task-session-tool.ts";
@@ -23,6 +30,7 @@ export function registerTaskTools(server: McpServer, deps: TaskToolDeps): void {
         "Record the operator's goal for this task (first call of every task, and again when the operator gives a new " +
         "direction: the previous goal is closed as superseded and its open plan steps replaced). Then research read-only " +
         "and call propose_plan.",
+      outputSchema: setGoalOutput,
       inputSchema: { goal: z.string().min(3).max(500).describe("the operator's goal, in one sentence") },
     },
     async (args, sessionId) => setGoal(deps, sessionId, args.goal),
@@ -37,6 +45,7 @@ export function registerTaskTools(server: McpServer, deps: TaskToolDeps): void {
         "Propose the whole plan ONCE (every step, in order, each with its risk). A plan with any non-read-only step is " +
         "shown to the operator for approval and your turn ends. A write-back step is appended when missing. REFUSED once " +
         "a step has started: advance with update_plan_step instead; to change course, mark steps replaced with a reason.",
+      outputSchema: proposePlanOutput,
       inputSchema: {
         steps: z
           .array(
@@ -66,6 +75,7 @@ export function registerTaskTools(server: McpServer, deps: TaskToolDeps): void {
         "Advance the plan: mark a step running before its run, done after verifying, or failed / skipped / blocked. Steps " +
         "complete in seq order. status replaced needs replaced_reason (wrong_diagnosis, scope_change, blocked, superseded, " +
         "operator_override). Pass execution_id to link the step to its run: it closes when the execution ends.",
+      outputSchema: updatePlanStepOutput,
       inputSchema: {
         seq: z.number().int().min(1),
         status: z.enum(STEP_STATUSES),
@@ -85,6 +95,7 @@ export function registerTaskTools(server: McpServer, deps: TaskToolDeps): void {
       description:
         "Ask the operator a question and end your turn: before pivoting to a subsystem the goal did not mention, when " +
         "choosing between fixing in place and migrating, or when the goal is ambiguous. Offer options when you can.",
+      outputSchema: askOperatorOutput,
       inputSchema: {
         prompt: z.string().min(3).max(1000),
         why: z.string().max(1000).optional(),
@@ -103,6 +114,7 @@ export function registerTaskTools(server: McpServer, deps: TaskToolDeps): void {
         `Close the task with outcome ${OUTCOMES.join(" | ")}. Success is REFUSED while executions are still open and ` +
         "after live discovery without entity write-back. Before success, restate the operator's actual goal and verify " +
         "each part; anything only 'probably' working is partial. Closing writes a knowledge entry and feedback.",
+      outputSchema: completeTaskOutput,
       inputSchema: {
         outcome: z.string().describe(OUTCOMES.join(" | ")),
         summary: z.string().min(3).max(4000).describe("what was done and the state now"),

@@ -34,7 +34,8 @@ export async function buildApprovalCard(
     card.badge = risk === "destructive" ? "typed confirmation required" : "waiting for an operator";
     if (risk === "destructive") {
       const phrase = approval.required_phrase ?? `confirm ${target}`;
-      card.hint = `This is destructive. To approve, reply in this thread with exactly: ${phrase}   (👍 or a button will not do). React ❌ to deny.`;
+      // A code span: Matrix shows <code>, Slack a code span, the terminal backticks (normaliseTypedPhrase drops them).
+      card.hint = `This is destructive. To approve, reply in this thread with exactly: \`${phrase}\` (👍 or a button will not do). React ❌ to deny.`;
       card.actions = [{ id: "deny", label: "Deny", style: "danger" }];
       card.reactions = ["❌"];
     } else {

@@ -4,6 +4,8 @@
 //         the target and sleeps; print {"started": id} when the worker began it, then keep running.
 // second: restart on the same database (and Redis prefix), register the worker, let crash recovery
 //         (queue onInterrupted, then the stale sweep) act; print the execution row; exit 0.
+
+import { loadClassifier } from "../../../policy/classify.ts";
 import { openStore, type StoreOptions } from "../../../store/connect.ts";
 import { approvePlan } from "../../../store/consent.ts";
 import { upsertEntities } from "../../../store/entities.ts";
@@ -17,7 +19,6 @@ import { TransportRouter } from "../../ssh/transport-router.ts";
 import { registerAllSweeps } from "../../sweeps/default-sweeps.ts";
 import { runSweeps } from "../../sweeps/registry.ts";
 import { startExecuteWorker } from "../execute-worker.ts";
-import { loadRunPolicy } from "../policy-adapter.ts";
 import { RunService } from "../run-service.ts";
 
 interface ChildConfig {
@@ -48,7 +49,7 @@ const pool = new SshPool({
   auth: { privateKey: config.host.privateKey },
   hostKeys: new DbHostKeyStore(store.db),
 });
-const policy = await loadRunPolicy();
+const classifier = await loadClassifier();
 startExecuteWorker({
   db: store.db,
   events,
@@ -97,7 +98,7 @@ if (phase === "first") {
     db: store.db,
     events,
     queue,
-    policy,
+    classifier,
     waitMs: 0,
     timeoutMs: 60_000,
     selfTargets: [],

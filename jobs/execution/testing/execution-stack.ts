@@ -1,7 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectInMemoryClient } from "../../../mcp-server/in-memory.ts";
 import { createMcpServer } from "../../../mcp-server/server.ts";
-import { closeMatches } from "../../../mcp-server/suggest.ts";
+import { loadClassifier } from "../../../policy/classify.ts";
 import { upsertEntities } from "../../../store/entities.ts";
 import { DbHostKeyStore } from "../../../store/known-hosts.ts";
 import { KyselyJobJournal } from "../../../store/queue-journal.ts";
@@ -15,7 +15,6 @@ import type { QueuePort } from "../../queue/port.ts";
 import { SshPool } from "../../ssh/ssh-pool.ts";
 import { TransportRouter } from "../../ssh/transport-router.ts";
 import { startExecuteWorker } from "../execute-worker.ts";
-import { loadRunPolicy } from "../policy-adapter.ts";
 import { RunService } from "../run-service.ts";
 
 export interface ExecutionStack {
@@ -65,7 +64,7 @@ export async function startExecutionStack(options: ExecutionStackOptions): Promi
     auth: { privateKey: options.lab.privateKey },
     hostKeys: new DbHostKeyStore(store.db),
   });
-  const policy = await loadRunPolicy();
+  const classifier = await loadClassifier();
   startExecuteWorker({
     db: store.db,
     events,
@@ -83,12 +82,11 @@ export async function startExecutionStack(options: ExecutionStackOptions): Promi
       db: store.db,
       events,
       queue,
-      policy,
+      classifier,
       waitMs,
       timeoutMs: 60_000,
       selfTargets: options.selfTargets ?? [],
       sshUser: options.lab.username,
-      suggest: closeMatches,
     });
     const client = await connectInMemoryClient(
       createMcpServer({ db: store.db, actor: "agent", execution: service }),

@@ -1,0 +1,94 @@
+import { z } from "zod";
+import { refusalSchema } from "../../policy/refusals.ts";
+import { EXECUTION_STATUSES, STEP_RISKS } from "../../store/statuses.ts";
+import { outcome, outcomeSchema } from "../output-schema.ts";
+
+/** What the execution tools return as `structuredContent` (and, as JSON, as their text). */
+
+const status = z.enum(EXECUTION_STATUSES);
+const nextStep = z.string().describe("what to do next with this execution");
+
+/** An execution as run and run_many report it: the fields a model needs, bookkeeping left out. */
+const compactShape = {
+  execution_id: z.string(),
+  status,
+  exit_code: z.number().int().nullable(),
+  stdout: z.string().nullable(),
+  stderr: z.string().optional(),
+  output_truncated: z.string().optional().describe("set when the output was cut: how much there was"),
+  duration_ms: z.number().optional(),
+  reason: z.string().optional().describe("why it ended as it did (timeout, cancel, denial …)"),
+  next_step: nextStep.optional(),
+};
+
+export type CompactExecution = {
+  execution_id: string;
+  status: z.infer<typeof status>;
+  exit_code: number | null;
+  stdout: string | null;
+  stderr?: string;
+  output_truncated?: string;
+  duration_ms?: number;
+  reason?: string;
+  next_step?: string;
+};
+
+export const runOutput = outcomeSchema(
+  outcome("finished", { ...compactShape, next_step: nextStep }),
+  outcome("pending", {
+    execution_id: z.string(),
+    status,
+    message: z.string(),
+    next_step: nextStep,
+  }),
+  outcome("approval_requested", {
+    execution_id: z.string(),
+    approval_id: z.string(),
+    status: z.literal("pending_approval"),
+    risk: z.enum(STEP_RISKS),
+    message: z.string().describe("what the operator is asked, and that the turn ends now"),
+    phrase: z.string().optional().describe("the words the operator must type (destructive commands)"),
+  }),
+);
+
+/** An execution in full, as get_execution_status and cancel_execution report it. */
+const viewShape = {
+  execution_id: z.string(),
+  status,
+  finished: z.boolean(),
+  target: z.string(),
+  command: z.string(),
+  risk: z.enum(STEP_RISKS),
+  exit_code: z.number().int().nullable(),
+  stdout: z.string().nullable(),
+  stderr: z.string().nullable(),
+  output_truncated: z.boolean(),
+  output_bytes: z.number().nullable(),
+  duration_ms: z.number().nullable(),
+  reason: z.string().nullable(),
+  step_seq: z.number().int().nullable(),
+  created_at: z.string(),
+  started_at: z.string().nullable(),
+  finished_at: z.string().nullable(),
+};
+
+export const executionStatusOutput = outcomeSchema(
+  outcome("finished", { ...viewShape, next_step: nextStep }),
+  outcome("pending", { ...viewShape, next_step: nextStep }),
+);
+
+export const cancelExecutionOutput = outcomeSchema(
+  outcome("cancelled", { execution_id: z.string(), status: z.literal("cancelled") }),
+  outcome("finished", viewShape),
+  outcome("pending", { ...viewShape, note: z.string() }),
+);
+
+const fanOutItem = z.discriminatedUnion("kind", [
+  z.object({ target: z.string(), kind: z.literal("finished"), ...compactShape }),
+  z.object({ target: z.string(), kind: z.literal("pending"), ...compactShape }),
+  refusalSchema.extend({ target: z.string() }),
+]);
+
+export const fanOutOutput = outcomeSchema(
+  outcome("fan_out", { results: z.array(fanOutItem).describe("one result per target, in request order") }),
+);

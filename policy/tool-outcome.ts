@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { isRefusalCode, REFUSALS } from "./refusals.ts";
+
+/**
+ * The closed set of `kind`s a tool result carries in its MCP `structuredContent` (mcp-server
+ * declares each tool's `outputSchema` from these), and the rule the agent loop applies to them:
+ * after some results the only correct move is to wait for the operator, so the turn ends there.
+ * The structure, not the prompt, makes the model stop; nothing reads the result's wording.
+ */
+export const TOOL_OUTCOME_KINDS = {
+  // run, run_many, inspect_path, get_execution_status, cancel_execution
+  finished: { endsTurn: false },
+  pending: { endsTurn: false },
+  approval_requested: { endsTurn: true },
+  cancelled: { endsTurn: false },
+  fan_out: { endsTurn: false },
+  // the task tools
+  goal_set: { endsTurn: false },
+  goal_unchanged: { endsTurn: false },
+  plan_awaiting_approval: { endsTurn: true },
+  plan_accepted: { endsTurn: false },
+  step_updated: { endsTurn: false },
+  question_asked: { endsTurn: true },
+  task_completed: { endsTurn: true },
+  // any tool: policy/refusals.ts decides per code
+  refused: { endsTurn: false },
+} as const satisfies Record<string, { endsTurn: boolean }>;
+
+export type ToolOutcomeKind = keyof typeof TOOL_OUTCOME_KINDS;
+
+const outcomeHead = z.object({ kind: z.string(), code: z.string().optional() });
+
+/**
+ * Whether a tool result's structured content ends the agent's turn: a result kind that waits for
+ * the operator, or a refusal whose code says so. Anything unreadable (no structured content, an
+ * unknown kind) does not end it.
+ */
+export function outcomeEndsTurn(structured: unknown): boolean {
+  const head = outcomeHead.safeParse(structured);
+  if (!head.success) return false;
+  const { kind, code } = head.data;
+  if (kind === "refused") return isRefusalCode(code) && REFUSALS[code].endsTurn;
+  return Object.hasOwn(TOOL_OUTCOME_KINDS, kind) && TOOL_OUTCOME_KINDS[kind as ToolOutcomeKind].endsTurn;
+}
