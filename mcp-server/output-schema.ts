@@ -30,5 +30,5 @@ export function outcomeSchema(...variants: OutcomeVariant[]) {
       for (const issue of parsed.error.issues)
         ctx.addIssue({ ...issue, code: "custom", message: issue.message });
     })
-    .meta({ oneOf: exact.oneOf ?? [] });
+    .meta({ oneOf: exact.oneOf ?? [], additionalProperties: true });
 }

@@ -23,7 +23,9 @@ export function ok(data: Outcome | Record<string, unknown>): ToolResult {
  * `structuredContent`, and for the model `Refused (<code>): <reason>. Next: <next step>.`
  */
 export function gateRefused(refusal: Refusal): ToolResult {
-  return refusedWith(refusal, `Refused (${refusal.code}): ${refusal.reason}. Next: ${refusal.next_step}.`);
+  const reason = refusal.reason.replace(/\.$/, "");
+  const next = refusal.next_step.replace(/\.$/, "");
+  return refusedWith(refusal, `Refused (${refusal.code}): ${reason}. Next: ${next}.`);
 }
 
 /**

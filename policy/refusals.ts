@@ -295,7 +295,10 @@ export const refusalSchema = z.object({
   code: z.enum(REFUSAL_CODES as [RefusalCode, ...RefusalCode[]]),
   reason: z.string(),
   next_step: z.string(),
-  detail: z.record(z.string(), z.unknown()).optional(),
+  detail: z
+    .record(z.string(), z.unknown())
+    .meta({ additionalProperties: true, description: "machine-readable extras, e.g. the open executions" })
+    .optional(),
 });
 
 /**
