@@ -2,7 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import { isOikosError } from "../app/errors.ts";
-import { redact, redactObject } from "../policy/redact.ts";
+import { REDACTED, redact } from "../policy/redact.ts";
 import { refusal } from "../policy/refusals.ts";
 import type { WriteContext } from "../store/audit.ts";
 import { findControlByte } from "./argument-bytes.ts";
@@ -75,30 +75,61 @@ export function defineTool<Shape extends z.ZodRawShape>(
 /**
  * Every tool result leaves through here, to the agent's model and to outside MCP clients: entity
  * attributes imported from an inventory, knowledge text and error messages can all carry secrets.
+ * A structured result is redacted as the JSON a reader sees (so `"ansible_ssh_pass":"…"` is caught
+ * with its key), and when its text is that JSON the text is written again from the redacted value:
+ * text and structured content stay one value.
  */
 function redactResult(result: ToolResult): ToolResult {
-  const [only] = result.content;
-  if (
-    result.structuredContent !== undefined &&
-    result.content.length === 1 &&
-    only?.type === "text" &&
-    only.text === JSON.stringify(result.structuredContent)
-  ) {
-    // A structured result and its JSON text stay one value: redact the value, then write the text.
-    const structuredContent = redactObject(result.structuredContent);
+  const structured = result.structuredContent;
+  if (structured === undefined) {
     return {
       ...result,
-      content: [{ type: "text", text: JSON.stringify(structuredContent) }],
-      structuredContent,
+      content: result.content.map((item) =>
+        item.type === "text" ? { ...item, text: redact(item.text) } : item,
+      ),
     };
   }
+  const [only] = result.content;
+  const textIsTheValue =
+    result.content.length === 1 && only?.type === "text" && only.text === JSON.stringify(structured);
+  const structuredContent = redactStructured(structured);
   return {
     ...result,
-    content: result.content.map((item) =>
-      item.type === "text" ? { ...item, text: redact(item.text) } : item,
-    ),
-    ...(result.structuredContent !== undefined
-      ? { structuredContent: redactObject(result.structuredContent) }
-      : {}),
+    content: textIsTheValue
+      ? [{ type: "text", text: JSON.stringify(structuredContent) }]
+      : result.content.map((item) => (item.type === "text" ? { ...item, text: redact(item.text) } : item)),
+    structuredContent,
   };
+}
+
+/** The value redacted as its JSON text; if redaction left no valid JSON, field by field with each key. */
+function redactStructured(value: Record<string, unknown>): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(redact(JSON.stringify(value)));
+    if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed))
+      return parsed as Record<string, unknown>;
+  } catch {
+    // fall through: redact each value in the context of its key
+  }
+  return redactWithKeys(value) as Record<string, unknown>;
+}
+
+/**
+ * Each string redacted on its own, and once more as `key=value` so a secret named only by its key
+ * (`ansible_ssh_pass`) is caught too.
+ */
+function redactWithKeys(value: unknown, key?: string): unknown {
+  if (typeof value === "string") {
+    const alone = redact(value);
+    if (key === undefined) return alone;
+    const pair = `${key}=${alone}`;
+    const redacted = redact(pair);
+    if (redacted === pair) return alone;
+    return redacted.startsWith(`${key}=`) ? redacted.slice(key.length + 1) : REDACTED;
+  }
+  if (Array.isArray(value)) return value.map((item) => redactWithKeys(item));
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactWithKeys(v, k)]));
+  }
+  return value;
 }
