@@ -44,10 +44,13 @@ export function defineTool<Shape extends z.ZodRawShape>(
     const sessionId = sessionIdFrom(extra);
     const controlByte = findControlByte(args);
     if (controlByte) {
-      return refuse(
-        `Invalid argument \`${controlByte.path}\`: it contains ${controlByte.name} at position ${controlByte.index}. ` +
+      return refused(
+        refusal(
+          "invalid_argument",
+          `Invalid argument \`${controlByte.path}\`: it contains ${controlByte.name} at position ${controlByte.index}.`,
           `Arguments are text: remove control characters (tab and newline are fine) and call ${name} again.`,
-        { code: "invalid_argument", field: controlByte.path },
+          { field: controlByte.path },
+        ),
       );
     }
     try {

@@ -210,6 +210,12 @@ const TABLE = {
     endsTurn: false,
     producers: [TASK_COMPLETION],
   },
+  no_evidence: {
+    nextStep:
+      "Propose the plan again (propose_plan) to retry once the cause is clear, or call complete_task with outcome partial or failure and say which steps did not run.",
+    endsTurn: false,
+    producers: [TASK_COMPLETION],
+  },
   no_writeback: {
     nextStep:
       "Call update_entity_attributes (facts you learned: versions, IPs, states) and create_relationship (dependencies you found), then complete_task again. If nothing was learned, complete with outcome partial.",
@@ -259,6 +265,12 @@ const TABLE = {
     producers: ["mcp-server/tools/inventory-graph.ts"],
   },
   // ── any tool ──
+  invalid_argument: {
+    nextStep:
+      "Arguments are text: remove control characters (tab and newline are fine) and call the tool again.",
+    endsTurn: false,
+    producers: ["mcp-server/define-tool.ts"],
+  },
   tool_failed: {
     nextStep: "If it happens again, continue without this tool and tell the operator.",
     endsTurn: false,

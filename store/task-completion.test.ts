@@ -94,7 +94,7 @@ for (const { dialect, skip } of availableDialects()) {
         target: "lxc:bridge",
         command: `systemctl restart bridge-${stepSeq}`,
         commandKey: `k-${stepSeq}-${randomUUID()}`,
-        risk: "config_mutation",
+        risk: "config_mutation" as const,
         purpose: "test",
         requestedBy: "agent",
         status,
@@ -108,16 +108,16 @@ for (const { dialect, skip } of availableDialects()) {
 
       const refused = await completeSessionTask(db(), id, { outcome: "success", summary: "restarted" });
       assert.ok(!refused.ok, "refused");
-      assert.equal(refused.code, "no_evidence");
-      assert.match(refused.message, new RegExp(`${first.id} expired, ${second.id} failed`));
+      assert.equal(refused.refusal.code, "no_evidence");
+      assert.match(refused.refusal.reason, new RegExp(`${first.id} expired, ${second.id} failed`));
       assert.match(
-        refused.message,
-        /propose the plan again .* or call complete_task with outcome partial or failure/,
+        refused.refusal.next_step,
+        /propose the plan again .* or call complete_task with outcome partial or failure/i,
       );
 
       await db().updateTable("executions").set({ status: "completed" }).where("id", "=", second.id).execute();
       const done = await completeSessionTask(db(), id, { outcome: "success", summary: "restarted" });
-      assert.ok(done.ok, done.ok ? "" : done.message);
+      assert.ok(done.ok, done.ok ? "" : done.refusal.reason);
     });
 
     test("a plan whose mutating steps never ran may still close as partial", async () => {
@@ -140,8 +140,8 @@ for (const { dialect, skip } of availableDialects()) {
       const success = await completeSessionTask(db(), id, { outcome: "success", summary: "done" });
       assert.ok(
         !success.ok &&
-          success.code === "no_evidence" &&
-          /no mutating command of it ran/.test(success.message),
+          success.refusal.code === "no_evidence" &&
+          /no mutating command of it ran/.test(success.refusal.reason),
       );
       const partial = await completeSessionTask(db(), id, { outcome: "partial", summary: "not run" });
       assert.ok(partial.ok);

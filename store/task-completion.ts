@@ -252,16 +252,14 @@ async function missingEvidence(
   const ran = executions.length
     ? `its mutating executions ended ${executions.map((e) => `${e.id} ${e.status}`).join(", ")}`
     : "no mutating command of it ran";
-  return refusal(
+  return refused(
     "no_evidence",
     `complete_task(success) refused: the plan has ${steps.length} step(s) that change something ` +
-      `(${steps.map((s) => `${s.seq}. ${s.title}`).join("; ")}) but ${ran}, so nothing was changed. ` +
-      "Next: propose the plan again (propose_plan) to retry once the cause is clear, or call complete_task with " +
-      "outcome partial or failure and say which steps did not run.",
+      `(${steps.map((s) => `${s.seq}. ${s.title}`).join("; ")}) but ${ran}, so nothing was changed.`,
+    undefined,
     {
       steps: steps.map((s) => s.seq),
       executions: executions.map((e) => ({ id: e.id, status: e.status, step_seq: e.step_seq })),
-      next_step: "propose_plan again, or complete_task with outcome partial/failure",
     },
   );
 }

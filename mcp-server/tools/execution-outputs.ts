@@ -15,6 +15,8 @@ const compactShape = {
   exit_code: z.number().int().nullable(),
   stdout: z.string().nullable(),
   stderr: z.string().optional(),
+  stdout_binary: z.string().optional().describe("set when stdout was binary: it holds a printable preview"),
+  stderr_binary: z.string().optional().describe("set when stderr was binary: it holds a printable preview"),
   output_truncated: z.string().optional().describe("set when the output was cut: how much there was"),
   duration_ms: z.number().optional(),
   reason: z.string().optional().describe("why it ended as it did (timeout, cancel, denial …)"),
@@ -27,6 +29,8 @@ export type CompactExecution = {
   exit_code: number | null;
   stdout: string | null;
   stderr?: string;
+  stdout_binary?: string;
+  stderr_binary?: string;
   output_truncated?: string;
   duration_ms?: number;
   reason?: string;
@@ -62,6 +66,8 @@ const viewShape = {
   exit_code: z.number().int().nullable(),
   stdout: z.string().nullable(),
   stderr: z.string().nullable(),
+  stdout_binary: z.boolean(),
+  stderr_binary: z.boolean(),
   output_truncated: z.boolean(),
   output_bytes: z.number().nullable(),
   duration_ms: z.number().nullable(),
