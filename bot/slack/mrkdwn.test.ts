@@ -69,3 +69,79 @@ test("a card's or message's fallback text cannot notify a channel either", async
     "blocks are verbatim: Slack parses no mention in them",
   );
 });
+
+test("fuzz: no Markdown an agent or a command writes forms a mention, a broadcast or a bare & < >", async () => {
+  const { cardToMessages, textToMessages } = await import("./card-blocks.ts");
+  const { inspectBotText } = await import("../../test-support/slack-double/encode-text.ts");
+  const pieces = [
+    "<!channel>",
+    "<!here|x>",
+    "<@U0ALICE>",
+    "<#C0OPS|ops>",
+    "<!subteam^S1>",
+    "&lt;!everyone&gt;",
+    "&#60;!here&#62;",
+    "[a](https://x.example/?a=1&b=<2>)",
+    "[<!here>](http://y)",
+    "<https://z.example|<@U1>>",
+    "<mailto:a@b.c>",
+    "`<@U1>`",
+    "```\n<!channel>\n```",
+    "**b**",
+    "_i_",
+    "~~s~~",
+    "> q",
+    "- l",
+    "1. n",
+    "| a | b |\n|---|---|\n| <@U2> | & |",
+    "\\<!here\\>",
+    "&",
+    "<",
+    ">",
+    " ",
+    "\n",
+    "\n\n",
+    "@here",
+    "text",
+    "👍🏽",
+  ];
+  let seed = 7;
+  const rand = () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed / 2 ** 31;
+  };
+  for (let run = 0; run < 300; run++) {
+    let source = "";
+    for (let i = 0, n = 1 + Math.floor(rand() * 12); i < n; i++)
+      source += pieces[Math.floor(rand() * pieces.length)];
+    const texts = [
+      markdownToMrkdwn(source),
+      inlineMarkdownToMrkdwn(source),
+      ...textToMessages(source).flatMap((m) => [
+        m.text,
+        ...JSON.stringify(m.blocks)
+          .match(/"text":"(?:[^"\\]|\\.)*"/g)!
+          .map((t) => JSON.parse(t.slice(7)) as string),
+      ]),
+      ...cardToMessages({
+        kind: "notice",
+        title: source,
+        badge: source,
+        lines: [source],
+        status: source,
+        hint: source,
+        output: { label: source, tail: source, omittedLines: 0 },
+      }).flatMap((m) => [
+        m.text,
+        ...JSON.stringify(m.blocks)
+          .match(/"text":"(?:[^"\\]|\\.)*"/g)!
+          .map((t) => JSON.parse(t.slice(7)) as string),
+      ]),
+    ];
+    for (const text of texts) {
+      const { unescaped, mentions } = inspectBotText(text);
+      assert.deepEqual(mentions, [], `mention formed from ${JSON.stringify(source)}: ${text}`);
+      assert.deepEqual(unescaped, [], `unescaped in ${JSON.stringify(text)} from ${JSON.stringify(source)}`);
+    }
+  }
+});

@@ -133,7 +133,8 @@ export function richTextBlock(elements: RichElement[], blockId: string): Record<
 export function inspectBotText(text: string): { unescaped: string[]; mentions: string[] } {
   const unescaped: string[] = [];
   const mentions: string[] = [];
-  for (const m of text.matchAll(/<([^<>\n]*)>|&(?!(?:amp|lt|gt);)|[<>]/g)) {
+  // A > opening a line is the quote marker; anywhere else a bare > or < is unescaped text.
+  for (const m of text.matchAll(/<([^<>\n]*)>|&(?!(?:amp|lt|gt);)|(?<!^|\n|^(?:> )+|\n(?:> )+)>|</g)) {
     if (m[1] === undefined) {
       unescaped.push(m[0]);
       continue;
