@@ -249,6 +249,12 @@ const TABLE = {
     endsTurn: false,
     producers: ["mcp-server/tools/inventory.ts"],
   },
+  routing_owned_by_operator: {
+    nextStep:
+      "Tell the operator what you observed and ask them to update the inventory (`oikos import`); record what you saw under a non-routing key instead (e.g. `observed.ip`).",
+    endsTurn: false,
+    producers: ["mcp-server/tools/inventory.ts"],
+  },
   empty_attributes: {
     nextStep: "Pass at least one key.",
     endsTurn: false,

@@ -77,7 +77,7 @@ async function targetOf(
     }
     default:
       return notRunnable(
-        `${entity.slug} has transport "${entity.transport}": commands cannot run on it. Set its transport (update_entity_attributes) or run on its host.`,
+        `${entity.slug} has transport "${entity.transport}": commands cannot run on it. Run on its host, or ask the operator to give it a transport (\`oikos import\`).`,
       );
   }
 }

@@ -163,6 +163,33 @@ for (const { dialect, skip } of availableDialects()) {
       assert.match(result.text, /look like secrets/);
     });
 
+    test("routing attributes are the operator's: update_entity_attributes refuses them and changes nothing", async () => {
+      const before = await callTool(mcp.client, "get_entity", { slug: "host:hubris" });
+      for (const attributes of [
+        { "ssh.host": "203.0.113.9" },
+        { vmid: 999, version: "1.2" },
+        { transport: "local" },
+      ]) {
+        const result = await callTool(mcp.client, "update_entity_attributes", {
+          slug: "host:hubris",
+          attributes,
+        });
+        assert.equal(result.isError, true, result.text);
+        assert.match(result.text, /only the operator changes them/);
+        assert.match(result.text, /oikos import/);
+      }
+      const after = await callTool(mcp.client, "get_entity", { slug: "host:hubris" });
+      assert.deepEqual(
+        (after.json as { attributes: unknown }).attributes,
+        (before.json as { attributes: unknown }).attributes,
+      );
+      const fact = await callTool(mcp.client, "update_entity_attributes", {
+        slug: "host:hubris",
+        attributes: { "observed.ip": "203.0.113.9" },
+      });
+      assert.equal(fact.isError, false, fact.text);
+    });
+
     test("create_relationship validates types as data and is idempotent", async () => {
       const created = await callTool(mcp.client, "create_relationship", {
         source: "service:nextcloud",

@@ -1,6 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { refusal } from "../../policy/refusals.ts";
+import { routingAttributesIn } from "../../policy/routing.ts";
 import {
   attributeChangedAt,
   ENTITY_STATES,
@@ -176,6 +177,17 @@ export function registerInventoryTools(server: McpServer, deps: ToolDeps): void 
           refusal(
             "secret_attributes",
             `Refused: ${secretKeys.join(", ")} look like secrets, and the knowledge graph is model context.`,
+          ),
+        );
+      }
+      const routing = routingAttributesIn(Object.keys(attributes));
+      if (routing.length > 0) {
+        return refused(
+          refusal(
+            "routing_owned_by_operator",
+            `${routing.join(", ")} decide where commands run on ${slug}, so only the operator changes them.`,
+            undefined,
+            { keys: routing },
           ),
         );
       }
