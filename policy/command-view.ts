@@ -28,7 +28,8 @@ export interface RuleContext {
     elsewhere?: boolean,
   ): Finding[];
   /** Judges a write to a path: config_mutation, destructive for devices and system files. */
-  writeTo(path: Arg, how: string): Finding;
+  /** `truncates`: the write replaces the file's content (`>`, `tee`, `sort -o`), not appends. */
+  writeTo(path: Arg, how: string, truncates?: boolean): Finding;
   /** Script text fed on stdin by a heredoc or here-string (`bash <<'EOF' … EOF`), if any. */
   stdinScript: { text: string; dynamic: WordValue["dynamic"] } | null;
   targetType: string;

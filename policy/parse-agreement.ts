@@ -91,6 +91,9 @@ function visitTs(node: SyntaxNode, source: string, shape: Shape, statementContex
     case "expansion":
       shape.add(`parameter ${node.start}-${node.end}`);
       break;
+    case "arithmetic_expansion":
+      shape.add(`arithmetic ${node.start}-${node.end}`);
+      break;
     case "comment":
       shape.add(`comment ${node.start}`);
       break;
@@ -174,6 +177,9 @@ export function secondShape(tree: SecondTree, parser: SecondParser, source: stri
         break;
       case "ParamExp":
         shape.add(`parameter ${span(i)}`);
+        break;
+      case "ArithmExp":
+        shape.add(`arithmetic ${span(i)}`);
         break;
       case "Comment":
         shape.add(`comment ${start(i)}`);

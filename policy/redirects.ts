@@ -62,14 +62,33 @@ export function redirectFindings(redirects: SyntaxNode[], source: string): Findi
     if (!destination) continue;
     if (!/^(>|>>|&>|&>>|>\||<>|>&)$/.test(operator)) continue;
     if (operator === ">&" && /^(\d+|-)$/.test(source.slice(destination.start, destination.end))) continue;
+    const truncates = operator === ">" || operator === ">|" || operator === "&>" || operator === ">&";
     findings.push(
-      writeTo(toArg(destination, source), `redirect \`${source.slice(redirect.start, redirect.end)}\``),
+      writeTo(
+        toArg(destination, source),
+        `redirect \`${source.slice(redirect.start, redirect.end)}\``,
+        truncates,
+      ),
     );
   }
   return findings;
 }
 
-export function writeTo(path: Arg, how: string): Finding {
+/** Where replacing a file loses nothing worth keeping: scratch space, and kernel settings files. */
+const SCRATCH = /^\/(tmp|var\/tmp|dev\/shm|run\/user\/[0-9]+)\//;
+const KERNEL_SETTINGS = /^\/(proc\/sys|sys)\//;
+
+/**
+ * Whether replacing this path's content loses a file worth keeping: absolute paths (and `~`, `..`,
+ * dotfiles) outside scratch space and kernel settings. A plain relative name (`out.txt`) is most
+ * often a new file in the working directory.
+ */
+function replacesKeptFile(path: string): boolean {
+  if (SCRATCH.test(path) || KERNEL_SETTINGS.test(path)) return false;
+  return path.startsWith("/") || path.startsWith("~") || path.startsWith(".") || path.includes("/../");
+}
+
+export function writeTo(path: Arg, how: string, truncates = false): Finding {
   if (path.dynamic !== "none") {
     return finding(
       "config_mutation",
@@ -81,6 +100,12 @@ export function writeTo(path: Arg, how: string): Finding {
     return finding(
       "destructive",
       `${how} overwrites \`${path.value}\`, a device or system file (destructive)`,
+    );
+  }
+  if (truncates && replacesKeptFile(path.value)) {
+    return finding(
+      "destructive",
+      `${how} replaces the content of \`${path.value}\`; whatever the file held is lost (destructive)`,
     );
   }
   return finding("config_mutation", `${how} writes the file \`${path.value}\` (config_mutation)`);

@@ -2,7 +2,7 @@ import type { BashParser, ParsedScript, SyntaxNode } from "./bash-parser.ts";
 import { firstError } from "./bash-parser.ts";
 import type { Arg, RuleContext } from "./command-view.ts";
 import { argsText, finding } from "./command-view.ts";
-import { RISKY_ENVIRONMENT, visibleDestructiveWord } from "./dynamic-names.ts";
+import { programInEnvironment, RISKY_ENVIRONMENT, visibleDestructiveWord } from "./dynamic-names.ts";
 import {
   basename,
   initScriptAsService,
@@ -55,7 +55,43 @@ export function walkScript(parsed: ParsedScript, env: WalkEnv, depth = 0, elsewh
     state.segments.push(segmentOf(parsed.source, [finding("reject", parsed.rejection)]));
   }
   visit(parsed.root, state);
+  literalCode(parsed.root, state);
   return state.segments;
+}
+
+/**
+ * Quoted text holding `$(…)` or backquotes: bash runs it wherever the text is evaluated again
+ * (arithmetic, subscripts, `declare -i`, `test -v`, `[[ -eq ]]`, `PS4`, `shift`). Its destructive
+ * parts count (see hiddenCode).
+ */
+function literalCode(node: SyntaxNode, state: WalkState): void {
+  if (node.type === "raw_string" || node.type === "ansi_c_string" || node.type === "string") {
+    const value = toArg(node, state.source);
+    if (value.dynamic === "none" && /\$\(|`/.test(value.value) && state.depth + 1 <= MAX_DEPTH) {
+      const nested = classifyScript(
+        value.value,
+        value.value,
+        "none",
+        state,
+        state.depth + 1,
+        state.elsewhere,
+      );
+      const destructive = nested.filter((f) => f.risk === "destructive");
+      if (destructive.length > 0) {
+        state.segments.push(
+          segmentOf(text(node, state), [
+            ...destructive,
+            finding(
+              "destructive",
+              `${quoteSegment(text(node, state))} holds code bash runs if the text is evaluated (destructive)`,
+            ),
+          ]),
+        );
+      }
+    }
+    return;
+  }
+  for (const child of node.children) literalCode(child, state);
 }
 
 export function describeParseError(parsed: ParsedScript): string {
@@ -218,7 +254,7 @@ function visitCommand(node: SyntaxNode, state: WalkState, redirects: SyntaxNode[
   for (const assignment of assignments) {
     const name = assignment.children.find((child) => child.field === "name");
     const varName = name ? text(name, state) : "";
-    if (RISKY_ENVIRONMENT.has(varName)) {
+    if (RISKY_ENVIRONMENT.has(varName) || programInEnvironment(varName, "") !== null) {
       findings.push(
         finding(
           "config_mutation",
@@ -226,8 +262,38 @@ function visitCommand(node: SyntaxNode, state: WalkState, redirects: SyntaxNode[
         ),
       );
     }
+    const value = assignment.children.find((child) => child.field === "value");
+    if (
+      (varName === "ENV" || varName === "BASH_ENV") &&
+      value &&
+      toArg(value, state.source).dynamic === "command"
+    ) {
+      findings.push(
+        finding(
+          "reject",
+          `${quoteSegment(text(assignment, state))}: the shell runs a startup file produced at run time; run the commands directly`,
+        ),
+      );
+    }
+    const script = value ? programInEnvironment(varName, toArg(value, state.source).value) : null;
+    if (script) {
+      findings.push(
+        ...classifyScript(
+          script,
+          text(assignment, state),
+          toArg(value as SyntaxNode, state.source).dynamic,
+          state,
+          state.depth + 1,
+          state.elsewhere,
+        ),
+      );
+    }
   }
   const stdin = stdinOf(allRedirects, state.source);
+  const values = assignments.flatMap((a) =>
+    a.children.filter((child) => child.field === "value").map((v) => argOf(v, state)),
+  );
+  findings.push(...hiddenCode([...argv, ...values], state));
   if (argv.length > 0) findings.push(...classifyArgv(argv, state, state.depth, stdin, state.elsewhere));
   else if (assignments.length > 0) {
     findings.push(finding("read_only", `${quoteSegment(text(node, state))} only sets shell variables`));
@@ -276,6 +342,17 @@ function classifyArgv(
   }
   const name = basename(head.value);
   if (!elsewhere) state.env.localCommands.add(name);
+  const watchdog = argv
+    .slice(1)
+    .find((arg) => arg.dynamic === "none" && /^\/dev\/watchdog[0-9]*$/.test(arg.value));
+  if (watchdog) {
+    return [
+      finding(
+        "destructive",
+        `${q} opens \`${watchdog.value}\`: the watchdog starts, and the machine reboots unless it is fed (destructive)`,
+      ),
+    ];
+  }
   if (state.functions.has(head.value)) {
     return [
       finding("read_only", `${q} calls the shell function \`${head.value}\`, classified where it is defined`),
@@ -349,6 +426,39 @@ function classifyScript(
     );
   }
   if (findings.length === 0) findings.push(finding("read_only", `${q} runs nothing`));
+  return findings;
+}
+
+/** Builtins that run one of their option values as a command: `mapfile -C cmd`, `compgen -C cmd`. */
+const CALLBACK_OPTIONS: Record<string, string> = {
+  mapfile: "-C",
+  readarray: "-C",
+  compgen: "-C",
+  complete: "-C",
+};
+
+/**
+ * Code bash may evaluate although it is written as a literal: `$(…)` inside a quoted value that
+ * lands in arithmetic or a subscript (`declare -i x='a[$(…)]'`, `test -v`, `[[ -eq ]]`, `PS4`),
+ * alias bodies and callback options. Only what is destructive there raises the verdict: a literal
+ * `$(…)` that is merely printed costs nothing more than that.
+ */
+function hiddenCode(args: Arg[], state: WalkState): Finding[] {
+  const scripts: string[] = [];
+  const head = args[0]?.value ?? "";
+  for (const [i, arg] of args.entries()) {
+    if (arg.dynamic !== "none") continue;
+    if (head === "alias" && i > 0 && arg.value.includes("="))
+      scripts.push(arg.value.slice(arg.value.indexOf("=") + 1));
+    const callback = CALLBACK_OPTIONS[head];
+    if (callback !== undefined && i > 0 && args[i - 1]?.value === callback) scripts.push(arg.value);
+  }
+  const findings: Finding[] = [];
+  for (const script of scripts) {
+    if (state.depth + 1 > MAX_DEPTH) break;
+    const nested = classifyScript(script, script, "none", state, state.depth + 1, state.elsewhere);
+    findings.push(...nested.filter((f) => f.risk === "destructive"));
+  }
   return findings;
 }
 

@@ -3,6 +3,7 @@ import { test } from "node:test";
 import { loadClassifier } from "../classify.ts";
 import { riskRank } from "../risk.ts";
 import { CORPUS } from "./index.ts";
+import { ORACLE_OBSERVED_CORPUS } from "./oracle-observed.ts";
 
 const classifier = await loadClassifier();
 
@@ -46,4 +47,23 @@ test("every corpus command is classified exactly as labelled", () => {
     (entry) => `${entry.label}: ${entry.command}`,
   );
   assert.deepEqual(wrong, []);
+});
+
+test("oracle-observed rows: never read_only unless observed harmless, destructive when observed destructive", (t) => {
+  assert.ok(ORACLE_OBSERVED_CORPUS.length >= 300, `only ${ORACLE_OBSERVED_CORPUS.length} observed rows`);
+  const families = new Set(ORACLE_OBSERVED_CORPUS.map((row) => row[2]));
+  for (const family of ["parse", "builtin", "environment", "flags", "destruction"]) {
+    assert.ok(families.has(family), `no ${family} rows`);
+  }
+  const low: string[] = [];
+  for (const [command, label, family, basis] of ORACLE_OBSERVED_CORPUS) {
+    const risk = classifier.classify(command, "host").risk;
+    const tooLow =
+      (label !== "read_only" && risk === "read_only") ||
+      (label === "destructive" && riskRank(risk) < riskRank("destructive"));
+    if (tooLow) low.push(`${label} (${family}, ${basis}) classified ${risk}: ${JSON.stringify(command)}`);
+  }
+  const destructive = ORACLE_OBSERVED_CORPUS.filter((row) => row[1] === "destructive").length;
+  t.diagnostic(`oracle-observed corpus: ${ORACLE_OBSERVED_CORPUS.length} rows, ${destructive} destructive`);
+  assert.deepEqual(low, []);
 });

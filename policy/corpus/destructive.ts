@@ -122,4 +122,9 @@ export const DESTRUCTIVE_CORPUS: readonly string[] = [
   "apt-get autoremove --purge -y",
   "ceph osd pool delete rbd rbd --yes-i-really-really-mean-it",
   "rbd rm rbd/vm-100-disk-0",
+  // Relabelled with issue 16: a hard stop loses what the guest had not written, and `>` replaces
+  // an existing file's content (were config_mutation).
+  "qm stop 100",
+  "echo 'nameserver 1.1.1.1' > /etc/resolv.conf",
+  "nohup /opt/app/bin/server > /var/log/app.log 2>&1 &",
 ];

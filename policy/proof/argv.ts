@@ -3,6 +3,7 @@ import { checkToolArgs } from "./check-options.ts";
 import type { ProofContext, Verdict } from "./context.ts";
 import { MAX_PROOF_DEPTH } from "./context.ts";
 import type { ProofWord } from "./proof-word.ts";
+import { globMayReachDevices } from "./proof-word.ts";
 import { isReadableDevice } from "./redirects.ts";
 import { TOOLS } from "./tools/index.ts";
 import { WRAPPERS } from "./wrappers.ts";
@@ -68,6 +69,9 @@ export function proveArgv(argv: readonly ProofWord[], ctx: ProofContext, externa
   for (const arg of args) {
     if (arg.static && arg.value.startsWith("/dev/") && !isReadableDevice(arg.value)) {
       return `\`${arg.value}\` is a device whose opening can act (a watchdog arms, a tape rewinds)`;
+    }
+    if (globMayReachDevices(arg)) {
+      return `\`${arg.raw}\` could match devices whose opening can act (a watchdog arms)`;
     }
   }
   if (INTERACTIVE.has(base)) {

@@ -121,6 +121,16 @@ function testCheck(args: readonly ProofWord[]): Verdict {
 
 const INTEGER = /^[0-9]+$/;
 
+function cdCheck(args: readonly ProofWord[], ctx: ProofContext): Verdict {
+  const verdict = checkToolArgs("cd", { flags: "LPe", maxPositionals: 1 }, args, ctx);
+  if (verdict) return verdict;
+  for (const arg of args) {
+    if (arg.static && (arg.value === "/dev" || arg.value.startsWith("/dev/")))
+      return "`cd` into /dev, where globs reach devices";
+  }
+  return null;
+}
+
 export const BUILTINS: ReadonlyMap<string, BuiltinCheck> = new Map<string, BuiltinCheck>([
   ["echo", anyArgs],
   [":", anyArgs],
@@ -130,7 +140,7 @@ export const BUILTINS: ReadonlyMap<string, BuiltinCheck> = new Map<string, Built
   ["test", testCheck],
   ["[", testCheck],
   ["pwd", withSpec("pwd", { flags: "LP", maxPositionals: 0 })],
-  ["cd", withSpec("cd", { flags: "LPe@", maxPositionals: 1, anyOption: true })],
+  ["cd", cdCheck],
   ["dirs", withSpec("dirs", { flags: "clpv", maxPositionals: 0 })],
   ["type", withSpec("type", { flags: "afptP", anyOption: true })],
   ["hash", withSpec("hash", { flags: "lt", anyOption: false })],
@@ -150,7 +160,7 @@ export const BUILTINS: ReadonlyMap<string, BuiltinCheck> = new Map<string, Built
   ["ulimit", staticOnly(/^-[aHS]+$/, "changes a resource limit")],
   [
     "kill",
-    (args, ctx) => killOnlyLists(args) ?? staticOnly(/^(-l|-L|[0-9]+)$/, "signals a process")(args, ctx),
+    (args, ctx) => killOnlyLists(args) ?? staticOnly(/^(-l|-L|-0|[0-9]+)$/, "signals a process")(args, ctx),
   ],
   ["trap", staticOnly(/^-[lp]$/, "sets a trap handler")],
   ["alias", staticOnly(/^-p$/, "defines an alias")],
@@ -159,7 +169,8 @@ export const BUILTINS: ReadonlyMap<string, BuiltinCheck> = new Map<string, Built
 
 /** `kill -l 9` lists; `kill 9` alone would signal. The table above allows digits only after -l. */
 export function killOnlyLists(args: readonly ProofWord[]): Verdict {
-  if (args.length > 0 && args[0]?.value !== "-l" && args[0]?.value !== "-L")
+  const first = args[0]?.value;
+  if (args.length > 0 && first !== "-l" && first !== "-L" && first !== "-0")
     return "`kill` signals a process";
   return null;
 }

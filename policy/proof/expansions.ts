@@ -47,9 +47,8 @@ export function checkArithmetic(text: string, ctx: ProofContext): Verdict {
   if (/[`\\[\]]|\$[({]|\+\+|--|[^=!<>]=[^=]|^=/.test(text)) {
     return `the arithmetic \`${text}\` uses subscripts, substitutions or assignments`;
   }
-  for (const match of text.matchAll(/\$?([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?!$-])/g)) {
-    const name = match[1] as string;
-    if (/^[0-9]+$/.test(name) && !match[0].startsWith("$")) continue;
+  for (const match of text.matchAll(/\$([0-9@*#?!$-])|\$?([A-Za-z_][A-Za-z0-9_]*)/g)) {
+    const name = (match[1] ?? match[2]) as string;
     if (/^[0-9@*#?!$-]/.test(name) || ctx.tainted.has(name)) {
       return `the arithmetic \`${text}\` reads \`${name}\`, whose text this command does not fix`;
     }

@@ -17,8 +17,14 @@ export interface ProofWord {
 }
 
 const GLOB_OR_BRACE = /[*?[{]/;
+const NAME = /^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$/;
 
-export function proofWord(node: SyntaxNode, source: string): ProofWord {
+/**
+ * `tainted`: variables the command itself assigns from text it does not fix. Any other variable
+ * holds the target's own environment (`$HOME`, `$UNIT` set by the operator's profile), which the
+ * command cannot choose, so a word made only of such references is not an attacker's option.
+ */
+export function proofWord(node: SyntaxNode, source: string, tainted?: ReadonlySet<string>): ProofWord {
   const value = wordValue(node, source);
   const raw = source.slice(node.start, node.end);
   const isStatic = value.dynamic === "none";
@@ -29,11 +35,33 @@ export function proofWord(node: SyntaxNode, source: string): ProofWord {
     const mayBeOption = unquotedGlob ? first === "-" || GLOB_OR_BRACE.test(first) || first === "" : false;
     return { value: value.text, raw, static: !unquotedGlob, mayBeOption, node };
   }
+  if (tainted && onlyEnvironment(node, source, tainted)) {
+    return { value: value.text, raw, static: false, mayBeOption: false, node };
+  }
   // A quoted word starting with literal text cannot be an option, nor split.
   const quoted = node.type === "string" || node.type === "raw_string";
   const prefix = literalPrefix(node, source);
   const mayBeOption = !quoted || prefix === "" || prefix.startsWith("-");
   return { value: value.text, raw, static: false, mayBeOption, node };
+}
+
+/** Every expansion in the word is a plain reference to a variable this command never assigns. */
+function onlyEnvironment(node: SyntaxNode, source: string, tainted: ReadonlySet<string>): boolean {
+  if (node.type === "simple_expansion" || node.type === "expansion") {
+    const name = NAME.exec(source.slice(node.start, node.end))?.[1];
+    return name !== undefined && !tainted.has(name);
+  }
+  if (node.type === "string" || node.type === "concatenation") {
+    const parts = node.children.filter((child) => child.named);
+    return (
+      parts.length > 0 &&
+      parts.every(
+        (part) =>
+          part.type === "string_content" || part.type === "word" || onlyEnvironment(part, source, tainted),
+      )
+    );
+  }
+  return false;
 }
 
 function hasUnquotedGlob(node: SyntaxNode, source: string): boolean {
@@ -51,4 +79,18 @@ function literalPrefix(node: SyntaxNode, source: string): string {
     return source.slice(first.start, first.end);
   }
   return "";
+}
+
+/** An absolute glob whose first directory may be `dev` and that goes deeper (`/d?v/x*`, `/[d]ev/w*`). */
+export function globMayReachDevices(word: ProofWord): boolean {
+  if (word.static || !/[*?[]/.test(word.value) || !word.value.startsWith("/")) return false;
+  const parts = word.value.split("/").filter((part) => part !== "");
+  if (parts.length < 2) return false;
+  const first = parts[0] as string;
+  const pattern = first
+    .replace(/[.+^$(){}|\\]/g, "\\$&")
+    .replace(/\*/g, ".*")
+    .replace(/\?/g, ".")
+    .replace(/\[[^\]]*\]/g, ".");
+  return new RegExp(`^${pattern}$`).test("dev");
 }

@@ -197,7 +197,9 @@ function command(node: SyntaxNode, _outerRedirects: SyntaxNode[], ctx: ProofCont
     if (verdict) return verdict;
   }
   if (words.length === 0) return null;
-  const argv = words.map((w) => proofWord(w.type === "command_name" ? (w.children[0] ?? w) : w, ctx.source));
+  const argv = words.map((w) =>
+    proofWord(w.type === "command_name" ? (w.children[0] ?? w) : w, ctx.source, ctx.tainted),
+  );
   return proveArgv(argv, ctx);
 }
 
@@ -323,6 +325,9 @@ export function word(node: SyntaxNode, ctx: ProofContext): Verdict {
       if (ctx.dialect === "unknown" && raw().includes("\\")) {
         return `\`${shorten(raw())}\`: backslashes are read differently by the shells a remote login may use`;
       }
+      if (/(^|[^\\])\$[[({'"]/.test(raw()) && node.type !== "extglob_pattern") {
+        return `\`${shorten(raw())}\` holds an expansion the parser left as text`;
+      }
       return null;
     case "raw_string":
       return ctx.dialect === "unknown" && raw().includes("\\")
@@ -333,6 +338,15 @@ export function word(node: SyntaxNode, ctx: ProofContext): Verdict {
     case "brace_expression":
       return ctx.dialect === "bash" ? null : `\`${shorten(raw())}\` is brace expansion, which sh does not do`;
     case "string":
+      if (ctx.source[node.start - 1] === "$" && ctx.source[node.start - 2] !== "\\") {
+        return `\`$${shorten(raw())}\` is a locale-translated string, which bash expands again after translation`;
+      }
+      for (const child of node.children) {
+        if (!child.named) continue;
+        const verdict = word(child, ctx);
+        if (verdict) return verdict;
+      }
+      return null;
     case "concatenation":
       for (const child of node.children) {
         if (!child.named) continue;
@@ -343,8 +357,11 @@ export function word(node: SyntaxNode, ctx: ProofContext): Verdict {
     case "simple_expansion":
     case "expansion":
       return checkExpansion(node, ctx);
-    case "arithmetic_expansion":
-      return checkArithmetic(raw().slice(3, -2), ctx);
+    case "arithmetic_expansion": {
+      // `$(( … ))`, or the old `$[ … ]` that bash still evaluates.
+      const text = raw();
+      return checkArithmetic(text.startsWith("$((") ? text.slice(3, -2) : text.slice(2, -1), ctx);
+    }
     case "command_substitution":
       if (ctx.dialect === "unknown") return "command substitution in a remote login shell is not proven";
       if (raw().startsWith("`") && /[\\`]/.test(raw().slice(1, -1))) {

@@ -186,7 +186,15 @@ export const CONTAINER_RULES: CommandRule[] = [
         "snapshot-list",
         "domifaddr",
       ],
-      destructive: ["undefine", "vol-delete", "pool-delete", "snapshot-delete", "snapshot-revert"],
+      destructive: [
+        "undefine",
+        "vol-delete",
+        "pool-delete",
+        "snapshot-delete",
+        "snapshot-revert",
+        "destroy",
+        "reset",
+      ],
     },
     examples: [
       ["virsh list --all", "read_only"],

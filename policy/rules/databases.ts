@@ -77,6 +77,14 @@ function sqlShellFindings(view: CommandView, sql: Arg | undefined, ctx: RuleCont
 }
 
 function sqlRefine(view: CommandView, ctx: RuleContext): Finding[] {
+  const stdin = ctx.stdinScript;
+  const fedSql: Arg | null =
+    stdin && view.name !== "redis-cli" && allOptionValues(view.args, INLINE_SQL_OPTIONS).length === 0
+      ? { value: stdin.text, raw: stdin.text, dynamic: stdin.dynamic }
+      : null;
+  if (fedSql) {
+    return [sqlFinding(view, fedSql), ...sqlShellFindings(view, fedSql, ctx), ...clientFileWrites(view, ctx)];
+  }
   const findings = [...sqlVerdict(view), ...clientFileWrites(view, ctx)];
   for (const sql of sqlTexts(view)) {
     findings.push(...sqlShellFindings(view, sql, ctx), ...metaCommandWrites(view, sql, ctx));
@@ -196,6 +204,9 @@ export const DATABASE_RULES: CommandRule[] = [
       ["psql -c 'select 1' -c 'drop table t'", "destructive"],
       ["psql -o /tmp/out -c 'select 1'", "config_mutation"],
       ["redis-cli client kill id 5", "config_mutation"],
+      ["mysql app <<< 'DROP TABLE users'", "destructive"],
+      ["psql app <<'EOF'\nDELETE FROM sessions;\nEOF", "destructive"],
+      ["psql app <<< 'select 1'", "read_only"],
     ],
   },
   {

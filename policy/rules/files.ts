@@ -12,6 +12,9 @@ function lastPositional(view: CommandView, valueOptions: readonly string[] = [])
   return pos.length >= 2 ? pos[pos.length - 1] : undefined;
 }
 
+/** Files under these trees are read by services; moving one away breaks what reads it. */
+const SYSTEM_TREE = /^\/(etc|boot|usr|lib|lib64|bin|sbin|var\/lib)\//;
+
 function copyRefine(view: CommandView, ctx: RuleContext): Finding[] {
   const target =
     optionValue(view.args, ["-t", "--target-directory"]) ?? lastPositional(view, ["-t", "-S", "--suffix"]);
@@ -19,7 +22,10 @@ function copyRefine(view: CommandView, ctx: RuleContext): Finding[] {
   if (target) findings.push(ctx.writeTo(target, quoteSegment(view.text)));
   if (view.name === "mv") {
     for (const source of positionals(view.args).slice(0, -1)) {
-      if (source.dynamic === "none" && isCriticalWriteTarget(source.value)) {
+      if (
+        source.dynamic === "none" &&
+        (isCriticalWriteTarget(source.value) || SYSTEM_TREE.test(source.value))
+      ) {
         findings.push(
           finding(
             "destructive",
@@ -56,12 +62,13 @@ function ddRefine(view: CommandView, ctx: RuleContext): Finding[] {
 }
 
 function teeRefine(view: CommandView, ctx: RuleContext): Finding[] {
-  return positionals(view.args).map((file) => ctx.writeTo(file, quoteSegment(view.text)));
+  const appends = hasOption(view.args, ["-a", "--append"]) !== undefined;
+  return positionals(view.args).map((file) => ctx.writeTo(file, quoteSegment(view.text), !appends));
 }
 
 function sortRefine(view: CommandView, ctx: RuleContext): Finding[] {
   const output = optionValue(view.args, ["-o", "--output"]);
-  return output ? [ctx.writeTo(output, quoteSegment(view.text))] : [];
+  return output ? [ctx.writeTo(output, quoteSegment(view.text), true)] : [];
 }
 
 function uniqRefine(view: CommandView, ctx: RuleContext): Finding[] {
@@ -83,7 +90,8 @@ export const FILE_RULES: CommandRule[] = [
     refine: sortRefine,
     examples: [
       ["sort -u list.txt", "read_only"],
-      ["sort -o /etc/hosts hosts.new", "config_mutation"],
+      ["sort -o /etc/hosts hosts.new", "destructive"],
+      ["sort -o sorted.txt a.txt", "config_mutation"],
     ],
   },
   {
@@ -260,10 +268,6 @@ export const FILE_RULES: CommandRule[] = [
       "gpg",
       "visudo",
       "vipw",
-      "vi",
-      "vim",
-      "nano",
-      "emacs",
     ],
     what: "changes files or system state",
     risk: "config_mutation",

@@ -1,8 +1,10 @@
 import { CONTAINER_RULES } from "./containers.ts";
 import { DATABASE_RULES } from "./databases.ts";
 import { DOCKER_RULES } from "./docker.ts";
+import { EDITOR_RULES } from "./editors.ts";
 import { FILE_RULES } from "./files.ts";
 import { GIT_RULES } from "./git.ts";
+import { INFRASTRUCTURE_RULES } from "./infrastructure.ts";
 import { NETWORK_RULES } from "./network.ts";
 import { NETWORK_CLIENT_RULES } from "./network-clients.ts";
 import { PACKAGE_RULES } from "./packages.ts";
@@ -36,6 +38,8 @@ export const ALL_RULES: readonly CommandRule[] = [
   ...NETWORK_CLIENT_RULES,
   ...GIT_RULES,
   ...DATABASE_RULES,
+  ...INFRASTRUCTURE_RULES,
+  ...EDITOR_RULES,
 ];
 
 /** Names claimed by more than one rule: must stay empty (the rules test asserts it). */

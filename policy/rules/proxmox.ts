@@ -50,7 +50,6 @@ function guestExecRefine(view: CommandView, ctx: RuleContext): Finding[] {
 /** Subcommands `qm` (VMs) and `pct` (containers) share. */
 const GUEST_MUTATING = [
   "start",
-  "stop",
   "shutdown",
   "reboot",
   "suspend",
@@ -66,7 +65,8 @@ const GUEST_MUTATING = [
   "rescan",
   "remote-migrate",
 ];
-const GUEST_DESTRUCTIVE = ["destroy", "delsnapshot", "rollback"];
+/** `stop` and `reset` pull the power: unsynced data inside the guest is lost (`shutdown` is clean). */
+const GUEST_DESTRUCTIVE = ["destroy", "delsnapshot", "rollback", "stop"];
 
 const PCT_QM_RULES: CommandRule[] = [
   {
@@ -90,7 +90,6 @@ const PCT_QM_RULES: CommandRule[] = [
       ],
       mutating: [
         ...GUEST_MUTATING,
-        "reset",
         "move-disk",
         "disk move",
         "disk resize",
@@ -108,7 +107,7 @@ const PCT_QM_RULES: CommandRule[] = [
         "vncproxy",
         "wait",
       ],
-      destructive: [...GUEST_DESTRUCTIVE, "unlink", "disk unlink"],
+      destructive: [...GUEST_DESTRUCTIVE, "reset", "unlink", "disk unlink"],
     },
     refine: guestExecRefine,
     examples: [

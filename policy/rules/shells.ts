@@ -145,10 +145,13 @@ function evalRefine(view: CommandView, ctx: RuleContext): Finding[] {
   return ctx.classifyScript(script.text, view.text, "none");
 }
 
-function sourceRefine(view: CommandView): Finding[] {
+function sourceRefine(view: CommandView, ctx: RuleContext): Finding[] {
   const q = quoteSegment(view.text);
   const file = view.args[0];
   if (!file) return [finding("reject", `${q} names no file to source`)];
+  if (ctx.stdinScript && /^(\/dev\/stdin|\/proc\/self\/fd\/0|\/dev\/fd\/0|-)$/.test(file.value)) {
+    return ctx.classifyScript(ctx.stdinScript.text, view.text, ctx.stdinScript.dynamic);
+  }
   if (file.dynamic === "command") {
     return [
       finding(

@@ -50,6 +50,17 @@ function findRefine(view: CommandView, ctx: RuleContext): Finding[] {
 const SED_EXECUTES =
   /(^|[;\n{])\s*[0-9$,/!\s]*[ewW](\s|$)|s(.)(?:\\.|(?!\3).)*\3(?:\\.|(?!\3).)*\3[gpIiMm0-9]*[ew]/;
 
+/** What a sed script runs: the text of `e command`, and the replacement of `s/…/…/e`. */
+function sedCommands(script: string): string[] {
+  const commands: string[] = [];
+  for (const match of script.matchAll(/(?:^|[;\n{])\s*[0-9$,/!\s]*e\s+([^;\n}]+)/g))
+    commands.push(match[1] ?? "");
+  for (const match of script.matchAll(/s(.)((?:\\.|(?!\1).)*)\1((?:\\.|(?!\1).)*)\1[gpIiMm0-9]*e/g)) {
+    commands.push((match[3] ?? "").replace(/\\(.)/g, "$1"));
+  }
+  return commands;
+}
+
 function sedRefine(view: CommandView, ctx: RuleContext): Finding[] {
   const q = quoteSegment(view.text);
   const findings: Finding[] = [];
@@ -72,6 +83,10 @@ function sedRefine(view: CommandView, ctx: RuleContext): Finding[] {
         `${q} runs the sed script in \`${scriptFile.raw}\`, which oikos cannot inspect (config_mutation)`,
       ),
     );
+  }
+  for (const script of scripts) {
+    for (const command of sedCommands(script))
+      findings.push(...ctx.classifyScript(command, view.text, "none"));
   }
   if (scripts.some((script) => SED_EXECUTES.test(script))) {
     findings.push(
@@ -130,6 +145,18 @@ function awkRefine(view: CommandView, ctx: RuleContext): Finding[] {
   }
   for (const call of calls) {
     findings.push(...ctx.classifyScript(call.text, `${view.name} system(${call.text})`, "none"));
+  }
+  // `@f("cmd")` calls a function by name (`f = "system"`): any string may be a command.
+  if (source.includes("@")) {
+    findings.push(
+      finding("config_mutation", `${q}: the awk program calls functions by name (config_mutation)`),
+    );
+    for (const literal of source.matchAll(/"((?:[^"\\]|\\.)*)"/g)) {
+      const text = (literal[1] ?? "").replace(/\\(.)/g, "$1");
+      findings.push(
+        ...ctx.classifyScript(text, `${view.name} ${text}`, "none").filter((f) => f.risk === "destructive"),
+      );
+    }
   }
   if (/\bprintf?\b[^;}\n]*?>/.test(source)) {
     const target = source.match(/\bprintf?\b[^;}\n]*?>>?\s*"([^"]+)"/)?.[1];
@@ -263,7 +290,8 @@ export const TEXT_RULES: CommandRule[] = [
       ["sed -i.bak 's/x/y/' app.conf", "config_mutation"],
       ["sed -i '/bob/d' /etc/passwd", "destructive"],
       ["sed 's/x/y/w out.txt' in.txt", "config_mutation"],
-      ["sed 's/x/rm -rf \\/x/e' in.txt", "config_mutation"],
+      ["sed 's/x/rm -rf \\/x/e' in.txt", "destructive"],
+      ["sed '1e reboot' in.txt", "destructive"],
       ["sed -f script.sed in.txt", "config_mutation"],
     ],
   },

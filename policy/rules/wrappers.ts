@@ -63,7 +63,7 @@ function xargsPlaceholderRefine(view: CommandView): Finding[] {
 
 export const WRAPPER_RULES: CommandRule[] = [
   {
-    names: ["sudo", "doas"],
+    names: ["sudo", "doas", "pkexec"],
     what: "opens a root shell",
     risk: "read_only",
     whenBare: "config_mutation",

@@ -8,6 +8,8 @@
  * unnamed program or signals (the classifier must not call it read-only; if it does, the oracle
  * sees the payload).
  */
+import type { Risk } from "../../policy/risk.ts";
+
 export type FuzzFamily = "benign" | "parse" | "builtin" | "environment" | "flags" | "destruction";
 
 export interface FuzzCase {
@@ -299,7 +301,6 @@ const DESTRUCTION: Template[] = [
   () => "reboot",
   () => "poweroff -f",
   () => "echo b > /proc/sysrq-trigger",
-  () => "swapoff -a",
   () => "umount /proc",
   () => "mount -o remount,ro /",
   () => "exec 3>/etc/hosts",
@@ -354,4 +355,45 @@ function requote(command: string, style: "'" | '"' | "\\"): string {
   const [, name = "", rest = ""] = match;
   if (style === "\\") return `\\${name}${rest}`;
   return `${style}${name}${style}${rest}`;
+}
+
+/** Payloads whose effect loses data (the rest create or change something). */
+const DESTRUCTIVE_PAYLOAD = /^(rm|mv|truncate|kill|reboot)\b/;
+
+export interface TemplateCase extends FuzzCase {
+  /** The least risk the template means to reach: where the sandbox cannot show it, the label. */
+  intended: Risk;
+}
+
+/**
+ * Every adversarial template with three payloads (the corpus the oracle labels): deterministic,
+ * one row per distinct command.
+ */
+export function enumerateTemplates(): TemplateCase[] {
+  const rand = random(16);
+  const seen = new Set<string>();
+  const out: TemplateCase[] = [];
+  const payloads = PAYLOADS.filter((payload) => payload !== "sleep 0");
+  for (const [family, templates] of FAMILIES) {
+    if (family === "benign") continue;
+    for (const [t, template] of templates.entries()) {
+      for (let k = 0; k < 3; k++) {
+        const payload = payloads[(t * 3 + k) % payloads.length] as string;
+        const program = (payload.split(" ")[0] as string).replace(/^\/usr\/bin\//, "");
+        const command = template(SEEDS[(t * 7 + k * 13) % SEEDS.length] as string, payload, program, rand);
+        if (seen.has(command)) continue;
+        seen.add(command);
+        const usesPayload = command.includes(payload);
+        // `echo $'\' ; payload ; #'` is one quoted word to bash: harmless where it runs (dash would run it).
+        const quotedUnderBash = /echo \$'\\' ; .* ; #'$/.test(command);
+        const intended: Risk = quotedUnderBash
+          ? "read_only"
+          : family === "destruction" || (usesPayload && DESTRUCTIVE_PAYLOAD.test(payload))
+            ? "destructive"
+            : "config_mutation";
+        out.push({ command, family, intended });
+      }
+    }
+  }
+  return out;
 }

@@ -151,7 +151,7 @@ export const SYSTEM_TOOLS: Record<string, ToolSpec> = {
   systemctl: {
     ...SYSTEMCTL_READ,
     bareOk: true,
-    sub: Object.fromEntries(readVerbs.map((verb) => [verb, { ...SYSTEMCTL_READ, anyOption: true }])),
+    sub: Object.fromEntries(readVerbs.map((verb) => [verb, SYSTEMCTL_READ])),
   },
   journalctl: {
     flags: "abefklmqrxN0123456789",
