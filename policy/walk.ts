@@ -3,6 +3,7 @@ import { firstError } from "./bash-parser.ts";
 import type { Arg, RuleContext } from "./command-view.ts";
 import { argsText, finding } from "./command-view.ts";
 import { programInEnvironment, RISKY_ENVIRONMENT, visibleDestructiveWord } from "./dynamic-names.ts";
+import { callbackCode, literalCode } from "./hidden-code.ts";
 import {
   basename,
   initScriptAsService,
@@ -55,43 +56,14 @@ export function walkScript(parsed: ParsedScript, env: WalkEnv, depth = 0, elsewh
     state.segments.push(segmentOf(parsed.source, [finding("reject", parsed.rejection)]));
   }
   visit(parsed.root, state);
-  literalCode(parsed.root, state);
-  return state.segments;
-}
-
-/**
- * Quoted text holding `$(…)` or backquotes: bash runs it wherever the text is evaluated again
- * (arithmetic, subscripts, `declare -i`, `test -v`, `[[ -eq ]]`, `PS4`, `shift`). Its destructive
- * parts count (see hiddenCode).
- */
-function literalCode(node: SyntaxNode, state: WalkState): void {
-  if (node.type === "raw_string" || node.type === "ansi_c_string" || node.type === "string") {
-    const value = toArg(node, state.source);
-    if (value.dynamic === "none" && /\$\(|`/.test(value.value) && state.depth + 1 <= MAX_DEPTH) {
-      const nested = classifyScript(
-        value.value,
-        value.value,
-        "none",
-        state,
-        state.depth + 1,
-        state.elsewhere,
-      );
-      const destructive = nested.filter((f) => f.risk === "destructive");
-      if (destructive.length > 0) {
-        state.segments.push(
-          segmentOf(text(node, state), [
-            ...destructive,
-            finding(
-              "destructive",
-              `${quoteSegment(text(node, state))} holds code bash runs if the text is evaluated (destructive)`,
-            ),
-          ]),
-        );
-      }
-    }
-    return;
+  const nested = (script: string) =>
+    state.depth + 1 > MAX_DEPTH
+      ? []
+      : classifyScript(script, script, "none", state, state.depth + 1, state.elsewhere);
+  for (const [at, findings] of literalCode(parsed.root, state.source, nested)) {
+    state.segments.push(segmentOf(quoteSegment(at), findings));
   }
-  for (const child of node.children) literalCode(child, state);
+  return state.segments;
 }
 
 export function describeParseError(parsed: ParsedScript): string {
@@ -293,7 +265,13 @@ function visitCommand(node: SyntaxNode, state: WalkState, redirects: SyntaxNode[
   const values = assignments.flatMap((a) =>
     a.children.filter((child) => child.field === "value").map((v) => argOf(v, state)),
   );
-  findings.push(...hiddenCode([...argv, ...values], state));
+  findings.push(
+    ...callbackCode([...argv, ...values], (script) =>
+      state.depth + 1 > MAX_DEPTH
+        ? []
+        : classifyScript(script, script, "none", state, state.depth + 1, state.elsewhere),
+    ),
+  );
   if (argv.length > 0) findings.push(...classifyArgv(argv, state, state.depth, stdin, state.elsewhere));
   else if (assignments.length > 0) {
     findings.push(finding("read_only", `${quoteSegment(text(node, state))} only sets shell variables`));
@@ -426,39 +404,6 @@ function classifyScript(
     );
   }
   if (findings.length === 0) findings.push(finding("read_only", `${q} runs nothing`));
-  return findings;
-}
-
-/** Builtins that run one of their option values as a command: `mapfile -C cmd`, `compgen -C cmd`. */
-const CALLBACK_OPTIONS: Record<string, string> = {
-  mapfile: "-C",
-  readarray: "-C",
-  compgen: "-C",
-  complete: "-C",
-};
-
-/**
- * Code bash may evaluate although it is written as a literal: `$(…)` inside a quoted value that
- * lands in arithmetic or a subscript (`declare -i x='a[$(…)]'`, `test -v`, `[[ -eq ]]`, `PS4`),
- * alias bodies and callback options. Only what is destructive there raises the verdict: a literal
- * `$(…)` that is merely printed costs nothing more than that.
- */
-function hiddenCode(args: Arg[], state: WalkState): Finding[] {
-  const scripts: string[] = [];
-  const head = args[0]?.value ?? "";
-  for (const [i, arg] of args.entries()) {
-    if (arg.dynamic !== "none") continue;
-    if (head === "alias" && i > 0 && arg.value.includes("="))
-      scripts.push(arg.value.slice(arg.value.indexOf("=") + 1));
-    const callback = CALLBACK_OPTIONS[head];
-    if (callback !== undefined && i > 0 && args[i - 1]?.value === callback) scripts.push(arg.value);
-  }
-  const findings: Finding[] = [];
-  for (const script of scripts) {
-    if (state.depth + 1 > MAX_DEPTH) break;
-    const nested = classifyScript(script, script, "none", state, state.depth + 1, state.elsewhere);
-    findings.push(...nested.filter((f) => f.risk === "destructive"));
-  }
   return findings;
 }
 
