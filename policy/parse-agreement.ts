@@ -120,7 +120,7 @@ export function secondShape(tree: SecondTree, parser: SecondParser, source: stri
   const shape: Shape = new Set();
   const { records, count } = tree;
   const children: number[][] = Array.from({ length: count }, () => []);
-  for (let i = 1; i < count; i++) {
+  for (let i = 0; i < count; i++) {
     const parent = records[i * FIELDS + 3] as number;
     if (parent >= 0) children[parent]?.push(i);
   }
@@ -143,8 +143,7 @@ export function secondShape(tree: SecondTree, parser: SecondParser, source: stri
           .filter((k) => type(k) === "Word" || type(k) === "Assign")
           .map((k) => (type(k) === "Assign" ? `=${span(k)}` : span(k)));
         // `time [-p] cmd`: mvdan/sh has a time clause, tree-sitter a command named `time`.
-        const stmt = records[i * FIELDS + 3] as number;
-        const clause = stmt >= 0 ? (records[stmt * FIELDS + 3] as number) : -1;
+        const clause = records[i * FIELDS + 3] as number;
         if (clause >= 0 && type(clause) === "TimeClause") {
           const at = start(clause);
           const posix = /^time[ \t]+-p(?=[ \t])/.exec(source.slice(at));

@@ -7,7 +7,10 @@ import { createRequire } from "node:module";
  * indices of the source, like tree-sitter's.
  */
 export interface SecondTree {
-  /** Six int32 per node: type code, start, end, parent record (-1 for the root), extra, extra2. */
+  /**
+   * Six int32 per node: type code, start, end, parent record (-1 at the top), extra, extra2. Only
+   * the node types the agreement check reads are sent; a parent is the nearest sent ancestor.
+   */
   records: Int32Array;
   count: number;
 }
