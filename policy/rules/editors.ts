@@ -24,14 +24,14 @@ function startupCommands(view: CommandView): string[] {
 function editorRefine(view: CommandView, ctx: RuleContext): Finding[] {
   const findings: Finding[] = [];
   for (const command of startupCommands(view)) {
-    const escape = SHELL_ESCAPE.exec(command);
-    if (!escape) continue;
+    const shellEscape = SHELL_ESCAPE.exec(command);
+    if (!shellEscape) continue;
     findings.push(
       finding(
         "config_mutation",
         `${quoteSegment(view.text)}: \`${command}\` runs a shell command (config_mutation)`,
       ),
-      ...ctx.classifyScript(escape[1] ?? "", view.text, "none"),
+      ...ctx.classifyScript(shellEscape[1] ?? "", view.text, "none"),
     );
   }
   return findings;
