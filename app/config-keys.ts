@@ -178,8 +178,8 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     path: "chat.shell.enabled",
     env: "OIKOS_SHELL",
-    doc: "Terminal chat on stdin/stdout when oikos starts",
-    defaultText: "true",
+    doc: "Terminal chat on stdin/stdout when oikos starts; unset: only when stdin is a TTY (otherwise oikos runs headless until SIGTERM/SIGINT)",
+    defaultText: "(when stdin is a TTY)",
   },
   {
     path: "chat.shell.user",

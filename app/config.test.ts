@@ -14,7 +14,11 @@ test("no configuration gives the embedded default", () => {
   assert.equal(config.database.url, undefined);
   assert.equal(config.redis.url, undefined);
   assert.equal(config.http.enabled, false);
-  assert.equal(config.chat.shell.enabled, true);
+  assert.equal(
+    config.chat.shell.enabled,
+    undefined,
+    "unset: the terminal chat follows whether stdin is a TTY",
+  );
   assert.deepEqual(config.chat.operators, ["operator"]);
   assert.equal(config.model.baseUrl, undefined);
 });

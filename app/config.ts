@@ -90,7 +90,11 @@ export const ConfigSchema = z.object({
       /** Per room id / channel id: its own operators and admins (YAML only; see README "Chat setup"). */
       rooms: z.record(roomId, roomAccess).default({}),
       shell: z
-        .object({ enabled: bool.default(true), user: z.string().min(1).default("operator") })
+        .object({
+          /** Unset: the terminal chat starts only when stdin is a TTY (headless under systemd, nohup, </dev/null). */
+          enabled: bool.optional(),
+          user: z.string().min(1).default("operator"),
+        })
         .prefault({}),
       matrix: z
         .object({

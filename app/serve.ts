@@ -65,6 +65,10 @@ export async function serve(io: CommandIO, options: ServeOptions): Promise<numbe
       });
       await Promise.race([chat, stopSignal.promise]);
     } else {
+      runtime.logger.info(
+        { adapters: composition.ctx.chatAdapters, http: http?.url ?? null },
+        "oikos running headless until SIGTERM or SIGINT",
+      );
       await stopSignal.promise;
     }
     stopSignal.dispose();

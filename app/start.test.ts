@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { runCli } from "../test-support/run-cli.ts";
+import { runCli, spawnCli } from "../test-support/run-cli.ts";
 
 /** The CLI with no configuration beyond what the test passes. */
 const run = (args: string[], input: string, env: Record<string, string>) =>
@@ -16,6 +16,7 @@ test("`oikos start` with no configuration: help, status on PGlite and the in-pro
   const dataDir = mkdtempSync(join(tmpdir(), "oikos-start-"));
   try {
     const first = await run(["start"], "!help\n!status\n", {
+      OIKOS_SHELL: "true",
       OIKOS_DATA_DIR: dataDir,
       OIKOS_LOG_LEVEL: "warn",
     });
@@ -27,7 +28,11 @@ test("`oikos start` with no configuration: help, status on PGlite and the in-pro
     assert.match(first.stdout, /model:\s+not configured/);
 
     // A second start on the same data folder applies no migration again and still works.
-    const second = await run(["start"], "!status\n", { OIKOS_DATA_DIR: dataDir, OIKOS_LOG_LEVEL: "info" });
+    const second = await run(["start"], "!status\n", {
+      OIKOS_SHELL: "true",
+      OIKOS_DATA_DIR: dataDir,
+      OIKOS_LOG_LEVEL: "info",
+    });
     assert.equal(second.code, 0, second.stderr);
     assert.doesNotMatch(second.stderr, /database migrated/);
     assert.match(second.stdout, /PGlite/);
@@ -46,4 +51,32 @@ test("unknown commands are refused with the list of known ones", async () => {
   const result = await run(["frobnicate"], "", {});
   assert.equal(result.code, 2);
   assert.match(result.stderr, /unknown command "frobnicate".*start/);
+});
+
+test("`oikos start </dev/null` (systemd, nohup) runs headless until SIGTERM, saying so", async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "oikos-headless-"));
+  const child = spawnCli(["start"], {
+    stdin: "ignore",
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "/tmp",
+      OIKOS_DATA_DIR: dataDir,
+      OIKOS_HTTP_PORT: "0",
+      OIKOS_LOG_LEVEL: "info",
+    },
+  });
+  try {
+    const headless = await child.waitForLog("oikos running headless until SIGTERM or SIGINT");
+    assert.deepEqual(headless.adapters, [], "no chat adapter is configured, and the terminal is not one");
+    // Still serving after end of input: the health endpoint answers.
+    const health = await fetch(`${String(headless.http)}/healthz`);
+    assert.equal(health.status, 200);
+    assert.equal(child.exitCode(), null, "end of input did not end the process");
+    child.kill("SIGTERM");
+    assert.equal(await child.exited, 0);
+    assert.doesNotMatch(child.stderr(), /"level":(50|60)/, "a normal stop logs no error");
+  } finally {
+    child.kill("SIGKILL");
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 });
