@@ -10,6 +10,7 @@ import { AlertThreads } from "./core/alert-threads.ts";
 import { CardRenderer } from "./core/card-renderer.ts";
 import type { ChatAdapter } from "./core/chat-adapter.ts";
 import { ChatCore } from "./core/chat-core.ts";
+import { consoleCommands } from "./core/console/console-commands.ts";
 import type { ChatCoreDeps } from "./core/core-deps.ts";
 import { RedactingAdapterMap } from "./core/redacting-adapters.ts";
 import { ScheduleThreads } from "./core/schedule-threads.ts";
@@ -27,6 +28,7 @@ export const chatCapability: Capability = {
     const { config, db, queue, events, logger } = runtime;
     const access = new RoomAccess(roomAccessConfig(config.chat));
     ctx.commands.add(sweepCommand(queue)).add(approvalsCommand(db)).add(cancelCommand(db));
+    for (const command of consoleCommands(db)) ctx.commands.add(command);
     if (ctx.role === "worker" || ctx.role === "mcp") return undefined;
     const deps: ChatCoreDeps = {
       db,

@@ -118,6 +118,11 @@ export class MatrixAdapter implements ChatAdapter {
     this.#lastEdit.set(ref.messageId, fingerprint);
   }
 
+  /** matrix.to opens the thread's root event in any client. */
+  threadLink(room: string, thread: string): string {
+    return `https://matrix.to/#/${encodeURIComponent(room)}/${encodeURIComponent(thread)}`;
+  }
+
   async react(ref: MessageRef, key: string): Promise<void> {
     await this.#send(ref.room, "m.reaction", reactionContent(ref.messageId, key));
   }

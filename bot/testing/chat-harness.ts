@@ -26,6 +26,7 @@ import { CommandRegistry } from "../core/bot-commands.ts";
 import { CardRenderer } from "../core/card-renderer.ts";
 import type { ChatAdapter } from "../core/chat-adapter.ts";
 import { ChatCore } from "../core/chat-core.ts";
+import { consoleCommands } from "../core/console/console-commands.ts";
 import type { ChatCoreDeps } from "../core/core-deps.ts";
 import { helpCommand } from "../core/help-command.ts";
 
@@ -44,7 +45,10 @@ export interface ChatHarness {
   close(): Promise<void>;
 }
 
-export async function createChatHarness(access: RoomAccessConfig): Promise<ChatHarness> {
+export async function createChatHarness(
+  access: RoomAccessConfig,
+  options: { modelConfigured?: boolean } = {},
+): Promise<ChatHarness> {
   const store = await createTestStore();
   const db = store.db;
   const queue = createQueue({ journal: new KyselyJobJournal(db) });
@@ -55,6 +59,7 @@ export async function createChatHarness(access: RoomAccessConfig): Promise<ChatH
   commands.add(helpCommand(commands));
   const roomAccess = new RoomAccess(access);
   commands.add(sweepCommand(queue)).add(approvalsCommand(db)).add(cancelCommand(db));
+  for (const command of consoleCommands(db)) commands.add(command);
   const logger = silentLogger();
   const deps: ChatCoreDeps = {
     db,
@@ -63,7 +68,7 @@ export async function createChatHarness(access: RoomAccessConfig): Promise<ChatH
     logger,
     commands,
     access: roomAccess,
-    modelConfigured: true,
+    modelConfigured: options.modelConfigured ?? true,
     parseConsent,
     recordMessage: async ({ sessionId, text, author, eventId }) =>
       (await appendMessage(db, { sessionId, role: "user", content: text, author, platformEventId: eventId }))

@@ -50,6 +50,8 @@ export async function startSlackBot(options: {
   adapter?: Partial<SlackAdapterOptions>;
   /** Declare channels before the bot starts (id → options). */
   before?: (double: SlackDouble) => void;
+  /** Register with this harness (closed by the caller) instead of a new one. */
+  harness?: ChatHarness;
 }): Promise<SlackBot> {
   const double = await SlackDouble.start({
     botToken: SLACK_TOKEN,
@@ -59,7 +61,7 @@ export async function startSlackBot(options: {
   });
   double.mode = options.mode;
   options.before?.(double);
-  const h = await createChatHarness(options.access);
+  const h = options.harness ?? (await createChatHarness(options.access));
   const { logger, records } = capturingLogger();
   const adapter = new SlackAdapter({
     botToken: SLACK_TOKEN,
@@ -85,7 +87,7 @@ export async function startSlackBot(options: {
     warnings: (text) => records.filter((r) => r.level >= 40 && (!text || JSON.stringify(r).includes(text))),
     async close() {
       await adapter.stop();
-      await h.close();
+      if (!options.harness) await h.close();
       await double.close();
     },
   };

@@ -1,0 +1,24 @@
+import { clock } from "../card.ts";
+
+/** "12 min ago", "3 h ago", "2 d ago": how long since, for listings read at a glance. */
+export function ago(since: Date, now: Date): string {
+  const minutes = Math.max(0, Math.floor((now.getTime() - since.getTime()) / 60_000));
+  if (minutes < 1) return "just now";
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h ago`;
+  return `${Math.floor(hours / 24)} d ago`;
+}
+
+/** "14:02 UTC (12 min ago)" today; the date too when older than a day. */
+export function when(at: Date, now: Date): string {
+  const sameDay = now.getTime() - at.getTime() < 24 * 3_600_000;
+  const time = sameDay ? clock(at) : `${at.toISOString().slice(0, 10)} ${clock(at)}`;
+  return `${time} (${ago(at, now)})`;
+}
+
+/** Shortens one line of free text (a goal, a command) for a listing. */
+export function short(text: string | null | undefined, max = 70): string {
+  const one = (text ?? "").replace(/\s+/g, " ").trim();
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+}
