@@ -1,0 +1,47 @@
+import type { Kysely } from "kysely";
+import { searchKnowledge } from "../../../store/knowledge.ts";
+import type { Database } from "../../../store/schema.ts";
+import { type BotCommand, defineCommand } from "../bot-commands.ts";
+import { text } from "../command-args.ts";
+import { ago, short } from "./ago.ts";
+
+const SHOWN = 10;
+
+/** `!knowledge <query>`: the knowledge graph's full-text search, each hit linked to the task that wrote it. */
+export function knowledgeCommand(db: Kysely<Database>, clock: () => Date = () => new Date()): BotCommand {
+  return defineCommand({
+    name: "knowledge",
+    args: { query: text("query", 'words to look for (full-text, `"exact phrase"`, `-without`)') },
+    summary: "search the knowledge graph: runbooks, investigations, documents",
+    permission: "operator",
+    examples: ["!knowledge nfs stale handle", "!knowledge gitea upgrade"],
+    async run(ctx, { query }) {
+      const now = clock();
+      const { entries, hasMore } = await searchKnowledge(db, { query }, { offset: 0, limit: SHOWN });
+      if (entries.length === 0) return `Nothing in the knowledge graph matches “${query}”.`;
+      const sessions = await db
+        .selectFrom("knowledge")
+        .innerJoin("sessions", "sessions.id", "knowledge.session_id")
+        .select(["knowledge.slug", "sessions.id", "sessions.platform", "sessions.room", "sessions.thread"])
+        .where(
+          "knowledge.slug",
+          "in",
+          entries.map((e) => e.slug),
+        )
+        .execute();
+      const out = [`Knowledge matching “${query}” (${entries.length}${hasMore ? "+" : ""}):`];
+      for (const k of entries) {
+        const about = k.about.length > 0 ? ` about ${k.about.map((s) => `\`${s}\``).join(", ")}` : "";
+        const from = sessions.find((s) => s.slug === k.slug);
+        const link = from
+          ? (ctx.threadLink(from.platform, from.room, from.thread) ?? `task ${from.id.slice(0, 8)}`)
+          : null;
+        out.push(
+          `• ${k.kind}: ${k.title} (\`${k.slug}\`)${about}, ${ago(k.updatedAt, now)}${link ? ` · ${link}` : ""}`,
+        );
+        out.push(`    ${short(k.excerpt, 160)}`);
+      }
+      return out.join("\n");
+    },
+  });
+}
