@@ -4,6 +4,7 @@ import type { Runtime } from "../app/runtime.ts";
 import { runServiceFor } from "../jobs/execution/capability.ts";
 import { connectInMemoryClient } from "../mcp-server/in-memory.ts";
 import { createMcpServer } from "../mcp-server/server.ts";
+import { AGENT_PRINCIPAL } from "../policy/principal.ts";
 import { agentMessage } from "../store/domain-events.ts";
 import { type AgentDeps, DEFAULT_AGENT_OPTIONS } from "./agent-deps.ts";
 import { continueUnreportedExecutions } from "./catch-up.ts";
@@ -43,7 +44,13 @@ export const agentCapability: Capability = {
     const gateway = new McpToolGateway({
       connect: () =>
         connectInMemoryClient(
-          createMcpServer({ db: runtime.db, actor: "agent", events: runtime.events, execution, logger }),
+          createMcpServer({
+            db: runtime.db,
+            principal: AGENT_PRINCIPAL,
+            events: runtime.events,
+            execution,
+            logger,
+          }),
           "oikos-agent",
         ),
     });

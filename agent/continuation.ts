@@ -4,6 +4,7 @@ import type { DomainEventOf } from "../jobs/events/types.ts";
 import { executionView, nextStepFor } from "../jobs/execution/execution-view.ts";
 import { frameOutput } from "../jobs/execution/output-frame.ts";
 import type { QueuePort } from "../jobs/queue/port.ts";
+import { AGENT_PRINCIPAL } from "../policy/principal.ts";
 import { getExecution, isTerminalExecutionStatus } from "../store/executions.ts";
 import { appendMessage, hasNote, lastOperatorMessage } from "../store/messages.ts";
 import { closeStepsOfExecution, currentPlan, nextOpenStep } from "../store/plans.ts";
@@ -40,6 +41,9 @@ export async function onExecutionFinished(
 }
 
 async function continuationAllowed(db: Kysely<Database>, execution: Execution): Promise<boolean> {
+  // Only the agent's own sessions continue: an outside client's session is that client's to drive.
+  const session = await getSession(db, execution.session_id!);
+  if (session?.principal !== AGENT_PRINCIPAL.id) return false;
   if (execution.approval_id) {
     const approval = await db
       .selectFrom("approvals")

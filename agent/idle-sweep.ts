@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { SweepContext, SweepItem } from "../jobs/sweeps/registry.ts";
 import { registerSweep, sweepItem } from "../jobs/sweeps/registry.ts";
+import { AGENT_PRINCIPAL } from "../policy/principal.ts";
 import { agentMessage } from "../store/domain-events.ts";
 import { OPEN_EXECUTION_STATUSES } from "../store/executions.ts";
 import { appendMessage } from "../store/messages.ts";
@@ -24,6 +25,8 @@ export async function sweepIdleSessions(
     .selectFrom("sessions as s")
     .select(["s.id", "s.nudged_at"])
     .where("s.status", "=", "executing")
+    // an outside client's session is its own to drive: the agent never nudges it
+    .where("s.principal", "=", AGENT_PRINCIPAL.id)
     .where("s.last_activity_at", "<=", cutoff)
     .where((eb) => eb.or([eb("s.turn_owner", "is", null), eb("s.turn_expires_at", "<", ctx.now)]))
     .where(({ not, exists, selectFrom }) =>

@@ -50,7 +50,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     path: "mcp.token",
     env: "OIKOS_MCP_TOKEN",
-    doc: "Bearer token for the MCP endpoint `/mcp` (at least 16 characters); without it `/mcp` is not served",
+    doc: "Bearer token for the MCP endpoint `/mcp` (at least 16 characters): one operator token named `mcp`; more, with roles, under `mcp.tokens` (YAML); with none `/mcp` is not served",
     defaultText: "(unset)",
     secret: true,
   },

@@ -4,6 +4,7 @@ import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { alertsSchema, schedulesSchema } from "./config-intake.ts";
 import { CONFIG_KEYS } from "./config-keys.ts";
+import { mcpSchema } from "./config-mcp.ts";
 import { ConfigError } from "./errors.ts";
 
 const csv = z.preprocess(
@@ -48,7 +49,7 @@ export const ConfigSchema = z.object({
       port: int(0, 65535).default(8420),
     })
     .prefault({}),
-  mcp: z.object({ token: z.string().min(16, "must be at least 16 characters").optional() }).prefault({}),
+  mcp: mcpSchema,
   model: z
     .object({
       baseUrl: url.optional(),

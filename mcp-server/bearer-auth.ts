@@ -1,19 +1,34 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
+import { type Principal, type PrincipalRole, tokenPrincipal } from "../policy/principal.ts";
 
-export type BearerCheck = { ok: true } | { ok: false; reason: "missing" | "invalid" };
+/** One bearer token the MCP endpoint accepts, and the principal it authenticates. */
+export interface McpToken {
+  name: string;
+  token: string;
+  role: PrincipalRole;
+}
+
+export type BearerCheck = { ok: true; principal: Principal } | { ok: false; reason: "missing" | "invalid" };
 
 /**
- * Compares the request's bearer token to the configured one in constant time. Both sides are hashed
- * first so the comparison length does not depend on (or leak) the token length.
+ * Finds the configured token the request's bearer token equals, in constant time: both sides are
+ * hashed first (so the comparison length does not depend on the token length) and every configured
+ * token is compared, so the time taken does not say which one matched.
  */
-export function checkBearer(headers: IncomingHttpHeaders, expected: string): BearerCheck {
+export function checkBearer(headers: IncomingHttpHeaders, tokens: readonly McpToken[]): BearerCheck {
   const header = headers.authorization;
   const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
   if (!match) return { ok: false, reason: "missing" };
   const given = createHash("sha256").update(match[1]!).digest();
-  const wanted = createHash("sha256").update(expected).digest();
-  return timingSafeEqual(given, wanted) ? { ok: true } : { ok: false, reason: "invalid" };
+  let found: McpToken | undefined;
+  for (const candidate of tokens) {
+    const wanted = createHash("sha256").update(candidate.token).digest();
+    if (timingSafeEqual(given, wanted) && !found) found = candidate;
+  }
+  return found
+    ? { ok: true, principal: tokenPrincipal(found.name, found.role) }
+    : { ok: false, reason: "invalid" };
 }
 
 /** The WWW-Authenticate value for a 401 (RFC 6750). */

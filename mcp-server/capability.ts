@@ -1,5 +1,6 @@
 import { hostname } from "node:os";
 import type { Capability } from "../app/compose.ts";
+import { mcpTokens } from "../app/config-mcp.ts";
 import type { Runtime } from "../app/runtime.ts";
 import { runServiceFor } from "../jobs/execution/capability.ts";
 import { upsertEntities } from "../store/entities.ts";
@@ -22,12 +23,12 @@ export const mcpCapability: Capability = {
     if (runtime.config.http.enabled) {
       const execution = await runServiceFor(runtime);
       ctx.httpRoutes["/mcp"] = createMcpHttpHandler({
-        token: runtime.config.mcp.token,
+        tokens: mcpTokens(runtime.config.mcp),
         logger: runtime.logger,
-        createServer: () =>
+        createServer: (principal) =>
           createMcpServer({
             db: runtime.db,
-            actor: "mcp-client",
+            principal,
             events: runtime.events,
             execution,
             logger: runtime.logger,

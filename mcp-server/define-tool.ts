@@ -6,6 +6,7 @@ import { REDACTED, redact } from "../policy/redact.ts";
 import { refusal } from "../policy/refusals.ts";
 import type { WriteContext } from "../store/audit.ts";
 import { findControlByte } from "./argument-bytes.ts";
+import { principalGate } from "./principal-gate.ts";
 import { sessionIdFrom, type ToolExtra } from "./session-context.ts";
 import type { ToolDeps } from "./tool-deps.ts";
 import { refused, type ToolResult } from "./tool-result.ts";
@@ -29,7 +30,8 @@ export interface ToolDefinition<Shape extends z.ZodRawShape> {
 
 /**
  * Registers one tool: zod input schema (violations are rejected by the SDK before the handler runs),
- * the declared output schema, the session context resolved out of band, and any thrown error turned
+ * the declared output schema, the session context resolved out of band and checked against the
+ * connection's principal (mcp-server/principal-gate.ts), and any thrown error turned
  * into an `isError` refusal the model can act on (OikosError messages verbatim as `tool_failed`;
  * anything else logged and summarised as `internal_error`).
  */
@@ -54,7 +56,12 @@ export function defineTool<Shape extends z.ZodRawShape>(
       );
     }
     try {
-      return redactResult(await handler(args, { sessionId, write: { by: deps.actor, sessionId }, extra }));
+      const readOnly = definition.annotations?.readOnlyHint === true;
+      const gate = await principalGate(deps, name, readOnly, sessionId);
+      if (gate) return gate;
+      return redactResult(
+        await handler(args, { sessionId, write: { by: deps.principal.id, sessionId }, extra }),
+      );
     } catch (error) {
       if (isOikosError(error)) return refused(refusal("tool_failed", error.message));
       deps.logger?.error({ err: error, tool: name, sessionId }, "MCP tool failed");

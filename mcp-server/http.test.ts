@@ -37,8 +37,8 @@ describe("MCP over real Streamable HTTP", () => {
     await upsertEntities(store.db, [{ slug: "host:hubris", type: "host", name: "hubris" }], { by: "test" });
     http = await listen(
       createMcpHttpHandler({
-        token: TOKEN,
-        createServer: () => createMcpServer({ db: store.db, actor: "mcp-http" }),
+        tokens: [{ name: "http", token: TOKEN, role: "operator" }],
+        createServer: (principal) => createMcpServer({ db: store.db, principal }),
       }),
     );
   });
@@ -65,9 +65,12 @@ describe("MCP over real Streamable HTTP", () => {
   test("the x-oikos-session header carries the session out of band", async () => {
     const client = await connect(http.url, { Authorization: `Bearer ${TOKEN}`, "x-oikos-session": "s-http" });
     try {
-      const me = (await callTool(client, "whoami", {})).json as { session: { id: string }; actor: string };
+      const me = (await callTool(client, "whoami", {})).json as {
+        session: { id: string };
+        principal: { id: string; role: string };
+      };
       assert.equal(me.session.id, "s-http");
-      assert.equal(me.actor, "mcp-http");
+      assert.deepEqual(me.principal, { id: "mcp:http", role: "operator" });
     } finally {
       await client.close();
     }
@@ -98,8 +101,8 @@ describe("MCP over real Streamable HTTP", () => {
   test("no token configured: the endpoint refuses and says how to enable it", async () => {
     const disabled = await listen(
       createMcpHttpHandler({
-        token: undefined,
-        createServer: () => createMcpServer({ db: store.db, actor: "x" }),
+        tokens: [],
+        createServer: (principal) => createMcpServer({ db: store.db, principal }),
       }),
     );
     try {

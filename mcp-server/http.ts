@@ -1,14 +1,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { bearerChallenge, checkBearer } from "./bearer-auth.ts";
+import type { Principal } from "../policy/principal.ts";
+import { bearerChallenge, checkBearer, type McpToken } from "./bearer-auth.ts";
 import type { McpLogger } from "./tool-deps.ts";
 
 export interface McpHttpHandlerOptions {
-  /** Bearer token from config (`mcp.token` / OIKOS_MCP_TOKEN). Without one the endpoint serves nothing. */
-  token: string | undefined;
-  /** Builds a fresh server with every tool registered; called once per request. */
-  createServer: () => McpServer;
+  /** The named bearer tokens from config (`mcp.tokens`, `mcp.token`). Without one the endpoint serves nothing. */
+  tokens: readonly McpToken[];
+  /** Builds a fresh server with every tool registered for the token's principal; called once per request. */
+  createServer: (principal: Principal) => McpServer;
   logger?: McpLogger;
 }
 
@@ -16,7 +17,7 @@ export type McpHttpHandler = (req: IncomingMessage, res: ServerResponse) => Prom
 
 export const MISSING_TOKEN_MESSAGE =
   "The MCP endpoint is disabled because no bearer token is configured. Set OIKOS_MCP_TOKEN (config mcp.token, " +
-  "at least 16 characters) and restart oikos; local clients can use `oikos mcp --stdio` instead.";
+  "at least 16 characters) or list named tokens under mcp.tokens, and restart oikos; local clients can use `oikos mcp --stdio` instead.";
 
 /**
  * Streamable HTTP for `/mcp`, stateless: every POST gets its own McpServer and transport, no
@@ -26,17 +27,17 @@ export const MISSING_TOKEN_MESSAGE =
  * not need; progress for a long call still streams on that call's own response.
  */
 export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHandler {
-  const token = options.token?.trim() ? options.token : undefined;
-  if (!token) options.logger?.warn({}, MISSING_TOKEN_MESSAGE);
+  const tokens = options.tokens.filter((entry) => entry.token.trim());
+  if (tokens.length === 0) options.logger?.warn({}, MISSING_TOKEN_MESSAGE);
 
   return async (req, res) => {
-    if (!token) return sendJson(res, 503, jsonRpcError(-32001, MISSING_TOKEN_MESSAGE));
-    const auth = checkBearer(req.headers, token);
+    if (tokens.length === 0) return sendJson(res, 503, jsonRpcError(-32001, MISSING_TOKEN_MESSAGE));
+    const auth = checkBearer(req.headers, tokens);
     if (!auth.ok) {
       res.setHeader("WWW-Authenticate", bearerChallenge(auth.reason));
       const message =
         auth.reason === "missing"
-          ? "Authorization: Bearer <token> is required (the token is OIKOS_MCP_TOKEN)."
+          ? "Authorization: Bearer <token> is required (OIKOS_MCP_TOKEN or one of mcp.tokens)."
           : "The bearer token is not valid.";
       return sendJson(res, 401, jsonRpcError(-32001, message));
     }
@@ -45,7 +46,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       return sendJson(res, 405, jsonRpcError(-32000, "This endpoint is stateless: only POST is supported."));
     }
 
-    const server = options.createServer();
+    const server = options.createServer(auth.principal);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.on("close", () => {
       void transport.close();
@@ -56,7 +57,7 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       const authenticated = req as IncomingMessage & {
         auth?: { token: string; clientId: string; scopes: string[] };
       };
-      authenticated.auth = { token, clientId: "oikos-bearer", scopes: [] };
+      authenticated.auth = { token: "(checked)", clientId: auth.principal.id, scopes: [auth.principal.role] };
       await transport.handleRequest(authenticated, res);
     } catch (error) {
       options.logger?.error({ err: error }, "MCP HTTP request failed");

@@ -29,11 +29,23 @@ test("close matches rank typos and bare names", () => {
   assert.deepEqual(closeMatches("host:completely-else", known), []);
 });
 
-test("bearer check distinguishes missing from invalid", () => {
-  assert.deepEqual(checkBearer({}, "secret-token"), { ok: false, reason: "missing" });
-  assert.deepEqual(checkBearer({ authorization: "Bearer nope" }, "secret-token"), {
+test("bearer check distinguishes missing from invalid, and names the principal of the token that matched", () => {
+  const tokens = [
+    { name: "ci", token: "secret-token-ci", role: "operator" as const },
+    { name: "grafana", token: "secret-token-grafana", role: "read" as const },
+  ];
+  assert.deepEqual(checkBearer({}, tokens), { ok: false, reason: "missing" });
+  assert.deepEqual(checkBearer({ authorization: "Bearer nope" }, tokens), { ok: false, reason: "invalid" });
+  assert.deepEqual(checkBearer({ authorization: "bearer secret-token-ci" }, tokens), {
+    ok: true,
+    principal: { id: "mcp:ci", role: "operator" },
+  });
+  assert.deepEqual(checkBearer({ authorization: "Bearer secret-token-grafana" }, tokens), {
+    ok: true,
+    principal: { id: "mcp:grafana", role: "read" },
+  });
+  assert.deepEqual(checkBearer({ authorization: "Bearer secret-token-ci" }, []), {
     ok: false,
     reason: "invalid",
   });
-  assert.deepEqual(checkBearer({ authorization: "bearer secret-token" }, "secret-token"), { ok: true });
 });

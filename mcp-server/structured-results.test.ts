@@ -123,6 +123,7 @@ describe("typed tool results over real Streamable HTTP", () => {
           room: "r",
           thread: id,
           created_by: "op",
+          principal: "mcp:ci",
           ...(plan ? { plan_generation: 1 } : {}),
         })
         .execute();
@@ -150,8 +151,8 @@ describe("typed tool results over real Streamable HTTP", () => {
       sshUser: "root",
     });
     const handler = createMcpHttpHandler({
-      token: TOKEN,
-      createServer: () => createMcpServer({ db: store.db, actor: "mcp-http", events, execution }),
+      tokens: [{ name: "ci", token: TOKEN, role: "operator" }],
+      createServer: (principal) => createMcpServer({ db: store.db, principal, events, execution }),
     });
     server = createServer((req, res) => void handler(req, res));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

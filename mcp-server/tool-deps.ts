@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import type { Principal } from "../policy/principal.ts";
 import type { Database } from "../store/schema.ts";
 
 /** The slice of a pino logger the MCP server uses; pino's Logger satisfies it. */
@@ -15,8 +16,11 @@ export interface McpLogger {
  */
 export interface ToolDeps {
   db: Kysely<Database>;
-  /** Who a write is attributed to when no oikos session says more (e.g. "agent", "mcp-http", "mcp-stdio"). */
-  actor: string;
+  /**
+   * Who is on the other end of this connection (policy/principal.ts): the sessions it may name, the
+   * tools it may call, and the actor of every write and audit row it causes.
+   */
+  principal: Principal;
   clock?: () => Date;
   logger?: McpLogger;
 }

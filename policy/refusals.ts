@@ -270,6 +270,19 @@ const TABLE = {
     endsTurn: false,
     producers: ["mcp-server/tools/inventory-graph.ts"],
   },
+  // ── who may call (mcp-server/principal-gate.ts over policy/principal.ts) ──
+  session_not_yours: {
+    nextStep:
+      "A session belongs to the client that started it: call start_session for your own and pass its id; another client's approvals and windows never apply to you.",
+    endsTurn: false,
+    producers: ["mcp-server/principal-gate.ts"],
+  },
+  read_only_principal: {
+    nextStep:
+      "This token may call read-only tools only (list_entities, get_entity, search_knowledge …); ask the operator for an operator token if you must change something.",
+    endsTurn: false,
+    producers: ["mcp-server/principal-gate.ts"],
+  },
   // ── any tool ──
   invalid_argument: {
     nextStep:

@@ -14,7 +14,8 @@ export const TOOL_OUTCOME_KINDS = {
   approval_requested: { endsTurn: true },
   cancelled: { endsTurn: false },
   fan_out: { endsTurn: false },
-  // the task tools
+  // the task tools (start_session: outside clients only)
+  session_started: { endsTurn: false },
   goal_set: { endsTurn: false },
   goal_unchanged: { endsTurn: false },
   plan_awaiting_approval: { endsTurn: true },

@@ -101,6 +101,8 @@ export interface SessionsTable {
   outcome: Outcome | null;
   summary: string | null;
   created_by: string;
+  /** migrations/0131: the principal that owns it (policy/principal.ts); 'agent' for chat sessions. */
+  principal: Generated<string>;
   plan_generation: Generated<number>;
   requires_replan: Generated<boolean>;
   live_discovery: Generated<boolean>;

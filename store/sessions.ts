@@ -14,7 +14,7 @@ export interface SessionAddress {
 /** A session is bound to one chat thread; creating it twice for the same thread returns the first. */
 export async function createSession(
   db: Kysely<Database>,
-  address: SessionAddress & { createdBy: string; goal?: string },
+  address: SessionAddress & { createdBy: string; goal?: string; principal?: string },
 ): Promise<Session> {
   const inserted = await db
     .insertInto("sessions")
@@ -24,6 +24,7 @@ export async function createSession(
       room: address.room,
       thread: address.thread,
       created_by: address.createdBy,
+      ...(address.principal ? { principal: address.principal } : {}),
       goal: address.goal ?? null,
       outcome: null,
       summary: null,

@@ -1,12 +1,13 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectInMemoryClient } from "../mcp-server/in-memory.ts";
 import { createMcpServer } from "../mcp-server/server.ts";
+import { AGENT_PRINCIPAL } from "../policy/principal.ts";
 import { perSuite, releasingOnFailure } from "./per-suite.ts";
 import { createTestStore, type TestDialect, type TestStore } from "./store.ts";
 
 export interface McpClientSuite {
   readonly store: TestStore;
-  /** A client of the MCP server (default tool groups, actor "agent") over the in-memory transport. */
+  /** A client of the MCP server (default tool groups, principal agent) over the in-memory transport. */
   readonly client: Client;
 }
 
@@ -25,7 +26,9 @@ export function mcpClientSuite(
         (store) => store.dispose(),
         async (store) => {
           await seed(store.db);
-          const client = await connectInMemoryClient(createMcpServer({ db: store.db, actor: "agent" }));
+          const client = await connectInMemoryClient(
+            createMcpServer({ db: store.db, principal: AGENT_PRINCIPAL }),
+          );
           return { store, client };
         },
       ),

@@ -9,6 +9,7 @@ import { connectInMemoryClient } from "../../mcp-server/in-memory.ts";
 import { createMcpServer, type McpServerDeps, TOOL_GROUPS } from "../../mcp-server/server.ts";
 import { registerExecutionTools } from "../../mcp-server/tools/execution.ts";
 import { loadClassifier } from "../../policy/classify.ts";
+import { AGENT_PRINCIPAL } from "../../policy/principal.ts";
 import { appendMessage } from "../../store/messages.ts";
 import { createSession } from "../../store/sessions.ts";
 import {
@@ -87,7 +88,14 @@ export async function startAgentHarness(
     connect: () =>
       connectInMemoryClient(
         createMcpServer(
-          { db: store.db, actor: "agent", events, clock: options.clock, execution, ...options.mcpDeps },
+          {
+            db: store.db,
+            principal: AGENT_PRINCIPAL,
+            events,
+            clock: options.clock,
+            execution,
+            ...options.mcpDeps,
+          },
           groups,
         ),
       ),

@@ -1,6 +1,7 @@
 import { runServiceFor } from "../../jobs/execution/capability.ts";
 import { createMcpServer } from "../../mcp-server/server.ts";
 import { serveStdio } from "../../mcp-server/stdio.ts";
+import { STDIO_PRINCIPAL } from "../../policy/principal.ts";
 import type { CommandIO } from "../command-module.ts";
 import { compose } from "../compose.ts";
 import { loadConfig } from "../config.ts";
@@ -34,7 +35,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     await runtime.queue.start();
     const server = createMcpServer({
       db: runtime.db,
-      actor: "mcp-stdio",
+      principal: STDIO_PRINCIPAL,
       events: runtime.events,
       execution: await runServiceFor(runtime),
       logger,

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { AGENT_PRINCIPAL } from "../../policy/principal.ts";
 import { upsertEntities } from "../../store/entities.ts";
 import { mcpClientSuite } from "../../test-support/mcp-client-suite.ts";
 import { availableDialects } from "../../test-support/store.ts";
@@ -252,7 +253,7 @@ for (const { dialect, skip } of availableDialects()) {
       assert.equal(summary.open_approvals, 0);
       const later = createMcpServer({
         db: mcp.store.db,
-        actor: "agent",
+        principal: AGENT_PRINCIPAL,
         clock: () => new Date(Date.now() + 40 * 86_400_000),
       });
       const laterClient = await connectInMemoryClient(later);

@@ -32,7 +32,7 @@ export function registerInventoryTools(server: McpServer, deps: ToolDeps): void 
     "whoami",
     {
       description:
-        "Who this MCP connection acts as and which oikos session (goal, status) the calls belong to.",
+        "Who this MCP connection acts as (its principal and role) and which oikos session (goal, status) the calls belong to.",
       inputSchema: {},
       annotations: READ_ONLY,
     },
@@ -46,7 +46,7 @@ export function registerInventoryTools(server: McpServer, deps: ToolDeps): void 
         : undefined;
       return ok({
         server: "oikos",
-        actor: deps.actor,
+        principal: deps.principal,
         session: session ?? (sessionId ? { id: sessionId, known: false } : null),
         ...(sessionId ? {} : { note: "No oikos session: read tools work, session-bound tools will refuse." }),
       });

@@ -52,3 +52,12 @@ export const completeTaskOutput = outcomeSchema(
     next,
   }),
 );
+
+export const startSessionOutput = outcomeSchema(
+  outcome("session_started", {
+    session_id: z.string(),
+    principal: z.string(),
+    goal: z.string().nullable(),
+    next,
+  }),
+);

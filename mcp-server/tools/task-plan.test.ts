@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { AGENT_PRINCIPAL } from "../../policy/principal.ts";
 import { createSession } from "../../store/sessions.ts";
 import { availableDialects, createTestStore, type TestStore } from "../../test-support/store.ts";
 import { connectInMemoryClient } from "../in-memory.ts";
@@ -16,7 +17,7 @@ for (const { dialect, skip } of availableDialects()) {
 
     before(async () => {
       store = await createTestStore(dialect);
-      client = await connectInMemoryClient(createMcpServer({ db: store.db, actor: "agent" }));
+      client = await connectInMemoryClient(createMcpServer({ db: store.db, principal: AGENT_PRINCIPAL }));
       sessionId = (
         await createSession(store.db, { platform: "test", room: "r", thread: randomUUID(), createdBy: "op" })
       ).id;

@@ -1,6 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { STEP_RISKS, STEP_STATUSES } from "../../store/plans.ts";
+import { registerSessionStart } from "./session-start.ts";
 import { completeTask, OUTCOMES } from "./task-complete.ts";
 import type { TaskToolDeps } from "./task-deps.ts";
 import {
@@ -21,6 +22,7 @@ export type { TaskToolDeps } from "./task-deps.ts";
  * check here that refuses with the next correct action; SOUL.md only explains them.
  */
 export function registerTaskTools(server: McpServer, deps: TaskToolDeps): void {
+  registerSessionStart(server, deps);
   defineSessionTool(
     server,
     deps,

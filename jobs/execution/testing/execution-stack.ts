@@ -2,6 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectInMemoryClient } from "../../../mcp-server/in-memory.ts";
 import { createMcpServer } from "../../../mcp-server/server.ts";
 import { loadClassifier } from "../../../policy/classify.ts";
+import { AGENT_PRINCIPAL } from "../../../policy/principal.ts";
 import { upsertEntities } from "../../../store/entities.ts";
 import { DbHostKeyStore } from "../../../store/known-hosts.ts";
 import { KyselyJobJournal } from "../../../store/queue-journal.ts";
@@ -89,7 +90,7 @@ export async function startExecutionStack(options: ExecutionStackOptions): Promi
       sshUser: options.lab.username,
     });
     const client = await connectInMemoryClient(
-      createMcpServer({ db: store.db, actor: "agent", execution: service }),
+      createMcpServer({ db: store.db, principal: AGENT_PRINCIPAL, execution: service }),
     );
     clients.push(client);
     return { service, client };
