@@ -26,17 +26,19 @@ export function optionalWord(name: string, help: string): ArgDef<string | undefi
   return { usage: `[${name}]`, help, schema: z.string().min(1).optional(), rest: false };
 }
 
-/** One of a closed set of words, case-insensitive; `fallback` when left out. */
+/** One of a closed set of words, case-insensitive; `fallback` when left out (required without one). */
 export function choice<const C extends readonly [string, ...string[]]>(
   choices: C,
   help: string,
-  fallback: C[number],
+  fallback?: C[number],
 ): ArgDef<C[number]> {
+  const oneOf = z.enum(choices, { error: () => `use one of: ${choices.join(", ")}` });
   const schema = z.preprocess(
     (value) => (typeof value === "string" ? value.toLowerCase() : value),
-    z.enum(choices, { error: () => `use one of: ${choices.join(", ")}` }).default(fallback),
+    fallback === undefined ? oneOf : oneOf.default(fallback),
   ) as unknown as z.ZodType<C[number]>;
-  return { usage: `[${choices.join("|")}]`, help, schema, rest: false };
+  const usage = choices.join("|");
+  return { usage: fallback === undefined ? `<${usage}>` : `[${usage}]`, help, schema, rest: false };
 }
 
 /** Every word left, joined with single spaces (a search query, a free-form filter). */

@@ -2,10 +2,26 @@ import type { Kysely } from "kysely";
 import type { Database } from "../../../store/schema.ts";
 import type { BotCommand } from "../bot-commands.ts";
 import { entitiesCommand, entityCommand } from "./entity-commands.ts";
+import {
+  entityAddCommand,
+  entityDeleteCommand,
+  entityRetireCommand,
+  entityStateCommand,
+} from "./entity-edit-commands.ts";
 import { knowledgeCommand } from "./knowledge-command.ts";
 import { taskCommand, tasksCommand } from "./task-commands.ts";
 
 /** The operator's console: reads and edits of what oikos holds, answered without the model. */
 export function consoleCommands(db: Kysely<Database>): BotCommand[] {
-  return [tasksCommand(db), taskCommand(db), entityCommand(db), entitiesCommand(db), knowledgeCommand(db)];
+  return [
+    tasksCommand(db),
+    taskCommand(db),
+    entityCommand(db),
+    entitiesCommand(db),
+    knowledgeCommand(db),
+    entityAddCommand(db),
+    entityStateCommand(db),
+    entityRetireCommand(db),
+    entityDeleteCommand(db),
+  ];
 }
