@@ -4,14 +4,23 @@ import type { Verdict } from "../context.ts";
  * The awk subset proven read-only: no `system()`, no pipes (`print | "cmd"`, `"cmd" | getline`,
  * `|&` coprocesses), no output redirection inside `print`/`printf`, no `@` indirect calls or
  * `@load`/`@include`. Strings and regex literals are skipped so their text cannot hide or fake a
- * token.
+ * token. A newline ends a `print` statement only where awk ends it: not after `\`, `,`, `&&`,
+ * `||`, `?`, `:`, `do` or `else`, where awk reads on (`print 1,⏎2 > "f"` writes f).
  */
 export function checkAwkProgram(program: string): Verdict {
   let inPrint = false;
   let depth = 0;
   let previous = "";
+  /** The last character or word that was not blank: whether a newline continues the statement. */
+  let lastToken = "";
   for (let i = 0; i < program.length; i++) {
     const c = program[i] as string;
+    if (c === "\\" && program[i + 1] === "\n") {
+      i++;
+      continue;
+    }
+    if (c === "\n" && CONTINUES.has(lastToken)) continue;
+    if (!/\s/.test(c)) lastToken = c;
     if (c === '"') {
       i = skipQuoted(program, i, '"');
       previous = "string";
@@ -32,6 +41,7 @@ export function checkAwkProgram(program: string): Verdict {
       const word = program.slice(i, j);
       if (word === "system") return "awk `system()` runs a command";
       if (word === "print" || word === "printf") inPrint = true;
+      lastToken = word;
       previous = "word";
       i = j - 1;
       continue;
@@ -53,6 +63,8 @@ export function checkAwkProgram(program: string): Verdict {
   }
   return null;
 }
+
+const CONTINUES = new Set([",", "&", "|", "?", ":", "do", "else"]);
 
 function skipQuoted(text: string, at: number, quote: string): number {
   for (let i = at + 1; i < text.length; i++) {
