@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../store/schema.ts";
 import type { Homelab } from "../lab/homelab.ts";
+import { checkAbsent, type PlaceTexts } from "./absent.ts";
 import type { CountSpec, Expectation } from "./manifest.ts";
 
 export interface ToolCallFact {
@@ -26,6 +27,7 @@ export interface Facts {
   wallMs: number;
   botPosts: string[];
   unmatchedModelRequests: number;
+  places: PlaceTexts;
 }
 
 export function checkCount(
@@ -219,7 +221,9 @@ export async function evaluate(expect: Expectation, facts: Facts): Promise<strin
   }
 
   if (expect.executions) {
-    let query = db.selectFrom("executions").select(["status", "target", "command"]);
+    let query = db
+      .selectFrom("executions")
+      .select(["status", "target", "command", "output_truncated", "stdout_binary", "stderr_binary"]);
     if (expect.executions.thread !== undefined) {
       const id = await session(expect.executions.thread);
       query = query.where("session_id", "=", id ?? "none");
@@ -228,6 +232,10 @@ export async function evaluate(expect: Expectation, facts: Facts): Promise<strin
     checkCount("executions", rows.length, expect.executions.total, failures);
     for (const [status, spec] of Object.entries(expect.executions.by_status ?? {})) {
       checkCount(`executions ${status}`, rows.filter((r) => r.status === status).length, spec, failures);
+    }
+    for (const [flag, spec] of Object.entries(expect.executions.flags ?? {})) {
+      const key = flag as "output_truncated" | "stdout_binary" | "stderr_binary";
+      checkCount(`executions flagged ${flag}`, rows.filter((r) => r[key]).length, spec, failures);
     }
   }
 
@@ -367,6 +375,8 @@ export async function evaluate(expect: Expectation, facts: Facts): Promise<strin
     if (!facts.botPosts.some((p) => p.toLowerCase().includes(text.toLowerCase())))
       failures.push(`no bot message mentions "${text}"`);
   }
+
+  checkAbsent(expect.absent ?? [], facts.places, failures);
 
   // TARGETS.md: no scenario runs one failing command more than 3 times.
   const failing = await db

@@ -3,7 +3,12 @@ import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { KNOWLEDGE_KINDS } from "../../store/statuses.ts";
-import { alertAction } from "./alert-step.ts";
+import { absentSpec } from "./absent.ts";
+import { scenarioConfig } from "./config-step.ts";
+import { labStep } from "./lab-step.ts";
+import { type OperatorAction, operatorAction } from "./operator-schema.ts";
+
+export type { OperatorAction, WaitFor } from "./operator-schema.ts";
 
 /** One fake command behaviour on a lab host (see evals/lab/fake-tool.mjs). */
 const toolRule = z.object({
@@ -79,44 +84,6 @@ const modelStep = z
   .strict();
 export type ModelStep = z.infer<typeof modelStep>;
 
-/** Things the harness waits for between operator actions. */
-const waitFor = z
-  .object({
-    card: z.enum(["plan", "approval", "question", "summary"]).optional(),
-    count: z.number().int().min(1).optional(),
-    thread: z.string().optional(),
-    status: z.string().optional(),
-    execution: z.string().optional(),
-    calls: z.object({ host: z.string(), tool: z.string(), count: z.number().int().min(1) }).optional(),
-    quiet: z.boolean().optional(),
-    /** No agent turn holds any session (commands may still run). */
-    turns_idle: z.boolean().optional(),
-    ms: z.number().int().min(0).optional(),
-    timeout_s: z.number().min(1).optional(),
-  })
-  .strict();
-export type WaitFor = z.infer<typeof waitFor>;
-
-const operatorAction = z.union([
-  z.object({ say: z.string(), thread: z.string().optional(), as: z.string().optional() }).strict(),
-  z
-    .object({
-      react: z.string(),
-      card: z.enum(["plan", "approval", "question"]),
-      thread: z.string().optional(),
-      as: z.string().optional(),
-    })
-    .strict(),
-  z.object({ wait: waitFor }).strict(),
-  /** Types the confirmation phrase the pending approval of the thread's session asks for. */
-  z.object({ type_phrase: z.string().default("main"), as: z.string().optional() }).strict(),
-  z.object({ restart: z.object({ during: z.string().optional() }).default({}) }).strict(),
-  z.object({ set_world: z.object({ host: z.string(), vars: z.record(z.string(), z.unknown()) }) }).strict(),
-  /** A monitoring system sends an alert webhook (evals/harness/alert-step.ts); its thread gets the label. */
-  z.object({ alert: alertAction }).strict(),
-]);
-export type OperatorAction = z.infer<typeof operatorAction>;
-
 const count = z.union([
   z.number().int().min(0),
   z
@@ -185,6 +152,12 @@ const expectation = z
         thread: z.string().optional(),
         by_status: z.record(z.string(), count).optional(),
         total: count.optional(),
+        /** How many executions carry each stored flag (output cut to the limit, binary streams). */
+        flags: z
+          .object({ output_truncated: count, stdout_binary: count, stderr_binary: count })
+          .partial()
+          .strict()
+          .optional(),
       })
       .strict()
       .optional(),
@@ -218,6 +191,8 @@ const expectation = z
       .optional(),
     cards: z.object({ thread: z.string().optional(), by_kind: z.record(z.string(), count) }).optional(),
     posts_contain: z.array(z.string()).optional(),
+    /** What must not appear in posts, stored output, the audit log, model requests (evals/harness/absent.ts). */
+    absent: z.array(absentSpec).optional(),
     model_calls: count.optional(),
     tool_calls: count.optional(),
     wall_ms: count.optional(),
@@ -236,6 +211,8 @@ export const scenarioSchema = z
     timeout_s: z.number().min(5).default(90),
     /** Agent knobs for this scenario (e.g. a small execution wait to force the async path). */
     execution_wait_ms: z.number().int().min(0).default(1500),
+    /** Any oikos configuration key, laid over the harness's own (evals/harness/config-step.ts). */
+    config: scenarioConfig.default({}),
     hosts: z.array(host).default([]),
     entities: z.array(entity).default([]),
     knowledge: z
@@ -253,22 +230,48 @@ export const scenarioSchema = z
     operator: z.array(operatorAction).min(1),
     expect: expectation,
   })
-  .strict();
+  .strict()
+  .superRefine((scenario, ctx) => {
+    const hosts = new Set(scenario.hosts.map((h) => h.name));
+    scenario.operator.forEach((action, index) => {
+      for (const [path, host] of hostsNamedBy(action))
+        if (!hosts.has(host))
+          ctx.addIssue({
+            code: "custom",
+            path: ["operator", index, ...path],
+            message: `no lab host named ${host} in hosts (${[...hosts].join(", ") || "none"})`,
+          });
+    });
+  });
 export type Scenario = z.infer<typeof scenarioSchema>;
 
+/** The lab hosts an operator step acts on, with the key that names each. */
+function hostsNamedBy(action: OperatorAction): [string[], string][] {
+  const named: [string[], string][] = [];
+  if (action.lab) {
+    const { name, host } = labStep(action.lab);
+    named.push([["lab", name], host]);
+  }
+  if (action.set_world) named.push([["set_world", "host"], action.set_world.host]);
+  if (action.wait?.calls) named.push([["wait", "calls", "host"], action.wait.calls.host]);
+  return named;
+}
+
 export const SCENARIO_DIR = new URL("../scenarios/", import.meta.url).pathname;
+
+/** One manifest, validated; the error names the file and the path of every offending key. */
+export function parseScenario(raw: unknown, file: string): Scenario {
+  const parsed = scenarioSchema.safeParse(raw);
+  if (!parsed.success) throw new Error(`${file}: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
 
 /** Every manifest in evals/scenarios, parsed and validated, in file-name order. */
 export async function loadScenarios(dir = SCENARIO_DIR): Promise<Scenario[]> {
   const files = (await readdir(dir)).filter((f) => f.endsWith(".yaml")).sort();
   const scenarios: Scenario[] = [];
   for (const file of files) {
-    const raw = parseYaml(await readFile(join(dir, file), "utf8")) as unknown;
-    const parsed = scenarioSchema.safeParse(raw);
-    if (!parsed.success) {
-      throw new Error(`${file}: ${z.prettifyError(parsed.error)}`);
-    }
-    scenarios.push(parsed.data);
+    scenarios.push(parseScenario(parseYaml(await readFile(join(dir, file), "utf8")) as unknown, file));
   }
   return scenarios;
 }

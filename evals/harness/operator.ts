@@ -1,6 +1,7 @@
 import type { CardKind } from "../../store/statuses.ts";
 import type { Homelab } from "../lab/homelab.ts";
 import { sendAlert } from "./alert-step.ts";
+import { performLab } from "./lab-step.ts";
 import type { OperatorAction, WaitFor } from "./manifest.ts";
 import { type EvalSystem, OPERATOR, SECOND_OPERATOR } from "./system.ts";
 
@@ -29,9 +30,9 @@ export class OperatorDriver {
 
   async perform(action: OperatorAction): Promise<void> {
     const { double, room } = this.#system;
-    if ("say" in action) {
+    const user = USERS[action.as ?? "alice"] ?? action.as!;
+    if (action.say !== undefined) {
       const label = action.thread ?? "main";
-      const user = USERS[action.as ?? "alice"] ?? action.as!;
       const root = this.threads.get(label);
       if (root) {
         double.message(user, room, action.say, { thread: root });
@@ -44,14 +45,15 @@ export class OperatorDriver {
       }
       return;
     }
-    if ("react" in action) {
-      const card = await this.latestCard(action.card, action.thread ?? "main");
-      if (!card) throw new Error(`no ${action.card} card in thread ${action.thread ?? "main"} to react to`);
-      double.react(USERS[action.as ?? "alice"] ?? action.as!, room, card, action.react);
+    if (action.react !== undefined) {
+      const kind = action.card!;
+      const card = await this.latestCard(kind, action.thread ?? "main");
+      if (!card) throw new Error(`no ${kind} card in thread ${action.thread ?? "main"} to react to`);
+      double.react(user, room, card, action.react);
       return;
     }
-    if ("wait" in action) return this.wait(action.wait);
-    if ("type_phrase" in action) {
+    if (action.wait) return this.wait(action.wait);
+    if (action.type_phrase !== undefined) {
       const label = action.type_phrase;
       const sessionId = await this.sessionId(label);
       const row = await this.#system.store.db
@@ -62,18 +64,18 @@ export class OperatorDriver {
         .where("required_phrase", "is not", null)
         .executeTakeFirst();
       if (!row?.required_phrase) throw new Error(`no approval in thread ${label} asks for a typed phrase`);
-      double.message(USERS[action.as ?? "alice"] ?? action.as!, room, row.required_phrase, {
-        thread: this.threads.get(label)!,
-      });
+      double.message(user, room, row.required_phrase, { thread: this.threads.get(label)! });
       return;
     }
-    if ("restart" in action) return this.#system.restart();
-    if ("set_world" in action) return this.#homelab.setVars(action.set_world.host, action.set_world.vars);
-    if ("alert" in action) {
-      const root = await sendAlert(this.#system, action.alert, (what, check) => this.#until(what, check));
-      if (!this.threads.has(action.alert.thread)) this.threads.set(action.alert.thread, root);
+    if (action.restart) return this.#system.restart();
+    if (action.set_world) return this.#homelab.setVars(action.set_world.host, action.set_world.vars);
+    if (action.alert) {
+      const alert = action.alert;
+      const root = await sendAlert(this.#system, alert, (what, check) => this.#until(what, check));
+      if (!this.threads.has(alert.thread)) this.threads.set(alert.thread, root);
       return;
     }
+    if (action.lab) return performLab(this.#homelab, action.lab);
   }
 
   async sessionId(label: string): Promise<string | undefined> {

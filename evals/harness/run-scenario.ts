@@ -7,6 +7,7 @@ import { evaluate, readToolFacts } from "./assertions.ts";
 import type { Scenario } from "./manifest.ts";
 import { scriptOf } from "./model-script.ts";
 import { OperatorDriver } from "./operator.ts";
+import { readPlaceTexts } from "./place-texts.ts";
 import { BOT, EvalSystem } from "./system.ts";
 
 export interface ScenarioResult {
@@ -50,6 +51,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
       executionWaitMs: scenario.execution_wait_ms,
       sshUser: homelab.lab.username,
       sshKeyPath: homelab.lab.privateKeyPath,
+      config: scenario.config,
     });
     await seed(system, scenario, homelab);
     const countModelCalls = async () =>
@@ -88,6 +90,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
       wallMs,
       botPosts,
       unmatchedModelRequests: model?.unmatched.length ?? 0,
+      places: await readPlaceTexts(system.store.db, botPosts, model?.requests),
     });
     failures.push(...(completed ? evaluated : evaluated.map((f) => `(after timeout) ${f}`)));
     if (failures.length > 0 && process.env.OIKOS_EVAL_DEBUG) await dumpState(system, model);

@@ -11,6 +11,7 @@ import { KyselyJobJournal } from "../../store/queue-journal.ts";
 import { MatrixDouble } from "../../test-support/matrix-double/matrix-double.ts";
 import { deleteRedisKeys } from "../../test-support/redis.ts";
 import { createTestStore, type TestStore } from "../../test-support/store.ts";
+import { type ConfigOverrides, deepMerge } from "./config-step.ts";
 
 export const BOT = "@oikos:double.test";
 export const OPERATOR = "@alice:double.test";
@@ -25,6 +26,8 @@ export interface SystemOptions {
   executionWaitMs: number;
   sshUser: string;
   sshKeyPath: string;
+  /** The scenario's `config:` block, laid over the harness's configuration. */
+  config?: ConfigOverrides;
 }
 
 /**
@@ -68,7 +71,7 @@ export class EvalSystem {
     double.invite(room, OPERATOR, BOT);
     const redisUrl = process.env.REDIS_URL || undefined;
     const prefix = redisUrl ? `oikos_eval_${randomBytes(4).toString("hex")}` : undefined;
-    const config = ConfigSchema.parse({
+    const base = {
       dataDir: "/nonexistent-eval-data",
       redis: { url: redisUrl, ...(prefix ? { prefix } : {}) },
       http: { enabled: false },
@@ -86,7 +89,8 @@ export class EvalSystem {
         admins: [OPERATOR],
         matrix: { homeserverUrl: double.url, accessToken: botToken, rooms: [room] },
       },
-    });
+    };
+    const config = ConfigSchema.parse(deepMerge(base, options.config ?? {}));
     const system = new EvalSystem(store, double, room, config, prefix);
     await system.#boot();
     return system;

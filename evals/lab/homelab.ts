@@ -1,4 +1,5 @@
 import { chmod, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import { type SshLab, startSshLab } from "../../test-support/sshd/ssh-lab.ts";
 import type { Scenario, ToolRule } from "../harness/manifest.ts";
@@ -12,6 +13,9 @@ const FAKE_TOOL = new URL("./fake-tool.mjs", import.meta.url).pathname;
 export class Homelab {
   readonly lab: SshLab;
   readonly #shims = new Map<string, Set<string>>();
+  /** Hosts a scenario took down, partitioned or re-keyed: brought back before the next one. */
+  readonly #disturbed = new Set<string>();
+  readonly #blackholes = new Map<string, { server: Server; sockets: Set<Socket> }>();
 
   private constructor(lab: SshLab) {
     this.lab = lab;
@@ -28,6 +32,8 @@ export class Homelab {
 
   /** Resets every host the scenario uses: variables, rules, call log, command shims. */
   async prepare(scenario: Scenario): Promise<void> {
+    for (const name of [...this.#disturbed]) await this.startHost(name);
+    this.#disturbed.clear();
     for (const host of scenario.hosts) {
       const lab = this.lab.host(host.name);
       const rules: (ToolRule & { tool: string })[] = [];
@@ -71,7 +77,52 @@ export class Homelab {
       .map((line) => JSON.parse(line) as { tool: string; args: string });
   }
 
-  stop(): Promise<void> {
-    return this.lab.stop();
+  /** sshd comes back on the same port with a new host key (a reinstalled or impersonated host). */
+  async rotateHostKey(hostName: string): Promise<void> {
+    await this.#closeBlackhole(hostName);
+    this.#disturbed.add(hostName);
+    await this.lab.restartHost(hostName, { newHostKey: true });
+  }
+
+  /** sshd and its sessions killed; the port refuses connections. */
+  async stopHost(hostName: string): Promise<void> {
+    this.#disturbed.add(hostName);
+    await this.#closeBlackhole(hostName);
+    await this.lab.stopHost(hostName);
+  }
+
+  /** sshd back on its port (restarted when it was running), with the host key it has now. */
+  async startHost(hostName: string): Promise<void> {
+    await this.#closeBlackhole(hostName);
+    await this.lab.restartHost(hostName);
+  }
+
+  /** sshd down and its port held by a listener that never answers: connections hang until a timeout. */
+  async partitionHost(hostName: string): Promise<void> {
+    await this.stopHost(hostName);
+    const sockets = new Set<Socket>();
+    const server = createServer((socket) => {
+      sockets.add(socket);
+      socket.on("error", () => {});
+      socket.on("close", () => sockets.delete(socket));
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(this.lab.host(hostName).port, "127.0.0.1", () => resolve());
+    });
+    this.#blackholes.set(hostName, { server, sockets });
+  }
+
+  async #closeBlackhole(hostName: string): Promise<void> {
+    const hole = this.#blackholes.get(hostName);
+    if (!hole) return;
+    this.#blackholes.delete(hostName);
+    for (const socket of hole.sockets) socket.destroy();
+    await new Promise<void>((resolve) => hole.server.close(() => resolve()));
+  }
+
+  async stop(): Promise<void> {
+    for (const name of [...this.#blackholes.keys()]) await this.#closeBlackhole(name);
+    await this.lab.stop();
   }
 }

@@ -1,0 +1,129 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { loadScenarios, parseScenario } from "./manifest.ts";
+
+/** A valid manifest to break one key at a time. */
+const base = () => ({
+  name: "probe",
+  replays: "manifest validation",
+  hosts: [{ name: "alpha", entity: { slug: "host:alpha", type: "host" } }],
+  model: [{ reply: { text: "ok" } }],
+  operator: [{ say: "hello" }] as unknown[],
+  expect: {} as Record<string, unknown>,
+});
+
+/** The validation error of a manifest, or "" when it parses. */
+function errorOf(manifest: unknown): string {
+  try {
+    parseScenario(manifest, "probe.yaml");
+    return "";
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+describe("scenario manifests", () => {
+  test("every manifest in evals/scenarios parses", async () => {
+    assert.ok((await loadScenarios()).length > 20);
+  });
+
+  test("the probe manifest parses", () => {
+    assert.equal(errorOf(base()), "");
+  });
+
+  describe("config:", () => {
+    test("any config key is accepted and kept", () => {
+      const scenario = parseScenario(
+        { ...base(), config: { self: { targets: ["host:alpha"] }, execution: { approvalTtlMs: 60_000 } } },
+        "probe.yaml",
+      );
+      assert.deepEqual(scenario.config.self, { targets: ["host:alpha"] });
+    });
+    test("a misspelt key is named", () => {
+      const error = errorOf({ ...base(), config: { execution: { approvalTTL: 60_000 } } });
+      assert.match(error, /execution\.approvalTTL is not an oikos configuration key/);
+      assert.match(error, /at config\.execution\.approvalTTL/);
+    });
+    test("a value the config refuses is named with its path", () => {
+      const error = errorOf({ ...base(), config: { execution: { approvalTtlMs: 5 } } });
+      assert.match(error, /at config\.execution\.approvalTtlMs/);
+    });
+    test("keys the harness owns are refused by name", () => {
+      const error = errorOf({ ...base(), config: { model: { baseUrl: "http://elsewhere/v1" } } });
+      assert.match(error, /model\.baseUrl is set by the eval harness/);
+    });
+  });
+
+  describe("lab:", () => {
+    test("each lab action parses", () => {
+      for (const name of ["rotate_host_key", "stop_host", "start_host", "partition_host"])
+        assert.equal(errorOf({ ...base(), operator: [{ lab: { [name]: "alpha" } }] }), "", name);
+    });
+    test("an unknown lab action is named", () => {
+      const error = errorOf({ ...base(), operator: [{ lab: { rotate_hostkey: "alpha" } }] });
+      assert.match(error, /rotate_hostkey/);
+      assert.match(error, /at operator\[0\]\.lab/);
+    });
+    test("a host the scenario does not have is named", () => {
+      const error = errorOf({ ...base(), operator: [{ lab: { stop_host: "beta" } }] });
+      assert.match(error, /no lab host named beta/);
+      assert.match(error, /at operator\[0\]\.lab\.stop_host/);
+    });
+    test("two actions in one step are refused", () => {
+      const error = errorOf({ ...base(), operator: [{ lab: { stop_host: "alpha", start_host: "alpha" } }] });
+      assert.match(error, /exactly one of/);
+    });
+  });
+
+  describe("operator steps", () => {
+    test("a misspelt step key is named, not reported as invalid input", () => {
+      const error = errorOf({ ...base(), operator: [{ sya: "hello" }] });
+      assert.match(error, /sya/);
+      assert.match(error, /at operator\[0\]/);
+    });
+    test("a key that does not go with the step is named", () => {
+      const error = errorOf({ ...base(), operator: [{ wait: { quiet: true }, thread: "a" }] });
+      assert.match(error, /thread does not go with wait/);
+    });
+    test("react needs its card", () => {
+      assert.match(errorOf({ ...base(), operator: [{ react: "✅" }] }), /at operator\[0\]\.card/);
+    });
+  });
+
+  describe("absent:", () => {
+    test("literal, pattern and secret entries parse; places default to all", () => {
+      const scenario = parseScenario(
+        {
+          ...base(),
+          expect: { absent: [{ text: "hunter2" }, { pattern: "sk-[a-z]+", in: "posts" }, { secret: "any" }] },
+        },
+        "probe.yaml",
+      );
+      assert.equal(scenario.expect.absent?.[0]?.in.length, 5);
+      assert.deepEqual(scenario.expect.absent?.[1]?.in, ["posts"]);
+    });
+    test("an unknown place is named", () => {
+      assert.match(
+        errorOf({ ...base(), expect: { absent: [{ text: "x", in: ["logs"] }] } }),
+        /at expect\.absent\[0\]\.in/,
+      );
+    });
+    test("an unknown secret shape is named", () => {
+      assert.match(
+        errorOf({ ...base(), expect: { absent: [{ secret: "ssh_key" }] } }),
+        /at expect\.absent\[0\]\.secret/,
+      );
+    });
+    test("a broken regular expression is named", () => {
+      assert.match(
+        errorOf({ ...base(), expect: { absent: [{ pattern: "(" }] } }),
+        /at expect\.absent\[0\]\.pattern/,
+      );
+    });
+    test("an execution flag that does not exist is named", () => {
+      const error = errorOf({ ...base(), expect: { executions: { flags: { truncated: 1 } } } });
+      assert.match(error, /truncated/);
+      assert.match(error, /at expect\.executions\.flags/);
+    });
+  });
+});
