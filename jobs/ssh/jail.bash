@@ -52,9 +52,11 @@ if [[ $0 == oikos-jail ]]; then
       done
       printf '%s' "$j_g" >"/proc/$j_p/gid_map"
     ) &
-    exec "$j_unshare" --user "${j_ns[@]}" -- "$BASH" --posix --noprofile --norc -c "$BASH_EXECUTION_STRING" oikos-jail-inner "$1"
+    # -p: this bash may start before the maps are written, while its real and effective ids read
+    # differently; without -p it would "drop privileges" to the unmapped id (65534) for good
+    exec "$j_unshare" --user "${j_ns[@]}" -- "$BASH" --posix --noprofile --norc -p -c "$BASH_EXECUTION_STRING" oikos-jail-inner "$1" root
   fi
-  exec "$j_unshare" --map-current-user "${j_ns[@]}" -- "$BASH" --posix --noprofile --norc -c "$BASH_EXECUTION_STRING" oikos-jail-inner "$1"
+  exec "$j_unshare" --map-current-user "${j_ns[@]}" -- "$BASH" --posix --noprofile --norc -p -c "$BASH_EXECUTION_STRING" oikos-jail-inner "$1" user
 fi
 [[ $0 == oikos-jail-inner ]] || j_fail "started as $0"
 
@@ -118,5 +120,6 @@ fi
 unset BASH_ENV ENV
 printf 'oikos-jail:ready\n' >&2 || exit 125
 j_keep=-all
-((EUID == 0)) && j_keep=-all,+dac_read_search
+# who logged in, as the outer stage saw it ($EUID here was read before the maps existed)
+[[ $2 == root ]] && j_keep=-all,+dac_read_search
 exec "$j_setpriv" --no-new-privs --inh-caps=-all --ambient-caps=-all --bounding-set="$j_keep" -- bash --noprofile --norc -c "$1"

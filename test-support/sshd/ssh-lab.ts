@@ -74,6 +74,11 @@ export interface SshLab {
 
 export interface SshLabOptions {
   hosts: LabHostSpec[];
+  /**
+   * Log in as root instead of the unprivileged lab user (oikos's default ssh.user). Slower: root's
+   * own ~/.bashrc runs before every command. Only for tests that must see what root sees.
+   */
+  loginAsRoot?: boolean;
 }
 
 interface HostState {
@@ -100,7 +105,9 @@ export async function startSshLab(options: SshLabOptions): Promise<SshLab> {
     if (names.has(spec.name)) throw new Error(`lab host ${spec.name} is listed twice`);
     names.add(spec.name);
   }
-  const user = await ensureLabUser();
+  const user: LabUser = options.loginAsRoot
+    ? { username: "root", uid: 0, gid: 0, home: "/root" }
+    : await ensureLabUser();
   const root = await mkdtemp(join(tmpdir(), "oikos-sshlab-"));
   await chmod(root, 0o755); // the test user must reach toolbox/ and state/ below it
   const states: HostState[] = [];
