@@ -80,7 +80,7 @@ describe("entity edits from chat", () => {
     );
     assert.equal(await findEntity(db(), "lxc:grafana"), undefined);
     const [row] = await auditEntries(c.h, { action: "entity.delete" });
-    assert.equal((row?.details as { entity: { name: string } }).entity.name, "Grafana board");
+    assert.equal((row?.details as { entity?: { name: string } } | undefined)?.entity?.name, "Grafana board");
   });
 
   for (const platform of PLATFORMS)
