@@ -1,0 +1,59 @@
+import type { Kysely } from "kysely";
+import { applyProxmoxDiscovery, type ProxmoxImportResult } from "../../store/import/apply-proxmox.ts";
+import type { Database } from "../../store/schema.ts";
+import type { CommandRunner } from "../execution/execute-worker.ts";
+import { resolveTarget, type TargetDefaults } from "../execution/target-resolver.ts";
+import { readCluster } from "./read-cluster.ts";
+
+export interface DiscoverDeps {
+  db: Kysely<Database>;
+  runner: CommandRunner;
+  targets: TargetDefaults;
+  /** Per pvesh call. Default 30 s. */
+  timeoutMs?: number;
+}
+
+export type DiscoveryOutcome = { ok: true; result: ProxmoxImportResult } | { ok: false; reason: string };
+
+/**
+ * `oikos import proxmox <node>` and the periodic discovery job: read the cluster over the node's own
+ * transport (ssh, or local when oikos runs on the node) with fixed read-only pvesh calls, then write
+ * the graph. A failed read writes nothing (no guest is marked destroyed because a node did not answer).
+ */
+export async function discoverProxmox(
+  deps: DiscoverDeps,
+  nodeSlug: string,
+  by: string,
+): Promise<DiscoveryOutcome> {
+  const resolved = await resolveTarget(deps.db, nodeSlug, deps.targets);
+  if (!resolved.ok) return { ok: false, reason: resolved.reason };
+  if (resolved.target.transport !== "ssh" && resolved.target.transport !== "local") {
+    return {
+      ok: false,
+      reason: `${nodeSlug} is a guest (${resolved.target.transport}): name its Proxmox node`,
+    };
+  }
+  const target = resolved.target;
+  const read = async (command: string): Promise<string> => {
+    const result = await deps.runner.exec(target, command, {
+      timeoutMs: deps.timeoutMs ?? 30_000,
+      maxOutputBytes: 8 * 1024 * 1024,
+    });
+    if (result.exitCode !== 0 || result.timedOut || result.truncated) {
+      const why = result.timedOut
+        ? "timed out"
+        : result.truncated
+          ? "printed more than the output cap"
+          : `exit ${result.exitCode}`;
+      throw new Error(`${command} on ${nodeSlug}: ${why}: ${result.stderr.trim().slice(0, 300)}`);
+    }
+    return result.stdout;
+  };
+  let reading: Awaited<ReturnType<typeof readCluster>>;
+  try {
+    reading = await readCluster(read);
+  } catch (error) {
+    return { ok: false, reason: error instanceof Error ? error.message : String(error) };
+  }
+  return { ok: true, result: await applyProxmoxDiscovery(deps.db, reading, nodeSlug, { by }) };
+}

@@ -1,0 +1,394 @@
+// A simulated Proxmox VE toolbox for lab hosts: `pvesh`, `pct`, `qm` and `zfs` over one cluster state
+// file that every node of the simulated cluster shares. Usage (the shims proxmox-lab.ts writes):
+//   OIKOS_PVE_ROOT=<dir> OIKOS_PVE_NODE=<node> node fake-pve.mjs <tool> [args…]
+// State: <root>/cluster.json (see proxmox-lab.ts ClusterState). Each guest's filesystem is the
+// directory <root>/guests/<vmid>: `pct exec` / `qm guest exec` run the command there with
+// OIKOS_LAB_STATE pointing at it (so the eval fake tools keep the guest's world inside the guest),
+// a snapshot copies it and a rollback puts the copy back. Every call is logged to <root>/calls.jsonl.
+// Output follows `pvesh get … --output-format json` (bare JSON arrays/objects, as pvesh prints them).
+import { spawnSync } from "node:child_process";
+import {
+  appendFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { join } from "node:path";
+
+const root = process.env.OIKOS_PVE_ROOT ?? ".";
+const here = process.env.OIKOS_PVE_NODE ?? "pve";
+const stateFile = join(root, "cluster.json");
+const [tool = "", ...args] = process.argv.slice(2);
+appendFileSync(join(root, "calls.jsonl"), `${JSON.stringify({ node: here, tool, args, at: Date.now() })}\n`);
+
+const load = () => JSON.parse(readFileSync(stateFile, "utf8"));
+const save = (state) => {
+  const tmp = `${stateFile}.${process.pid}.tmp`;
+  writeFileSync(tmp, JSON.stringify(state, null, 1));
+  renameSync(tmp, stateFile);
+};
+const fail = (message, code = 2) => {
+  process.stderr.write(`${message}\n`);
+  process.exit(code);
+};
+const print = (value) => process.stdout.write(`${JSON.stringify(value)}\n`);
+const guestDir = (vmid) => join(root, "guests", String(vmid));
+const snapDir = (vmid, name) => join(root, "snapshots", String(vmid), name);
+const now = () => Math.floor(Date.now() / 1000);
+
+/** Named option values (`--description text`, `--start 1`) and the positional words. */
+function options(words) {
+  const named = {};
+  const positional = [];
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i];
+    if (word.startsWith("--")) {
+      const next = words[i + 1];
+      if (next === undefined || next.startsWith("--")) named[word.slice(2)] = "1";
+      else {
+        named[word.slice(2)] = next;
+        i++;
+      }
+    } else positional.push(word);
+  }
+  return { named, positional };
+}
+
+/** The guest on this node, as pct/qm see it (they only know the node's own guests). */
+function localGuest(state, kind, vmid) {
+  const guest = state.guests[String(vmid)];
+  if (!guest || guest.type !== kind || guest.node !== here) {
+    const dir = kind === "lxc" ? "lxc" : "qemu-server";
+    fail(`Configuration file 'nodes/${here}/${dir}/${vmid}.conf' does not exist`);
+  }
+  return guest;
+}
+
+function storageOf(state, name) {
+  return state.storage[name];
+}
+
+function resources(state) {
+  const items = [];
+  for (const [node, info] of Object.entries(state.nodes)) {
+    items.push({
+      id: `node/${node}`,
+      type: "node",
+      node,
+      status: info.status ?? "online",
+      level: "",
+      maxcpu: 4,
+      maxmem: 17179869184,
+      uptime: 86400,
+      cpu: 0.02,
+    });
+    for (const [storage, s] of Object.entries(state.storage)) {
+      if (s.nodes && !s.nodes.includes(node)) continue;
+      items.push({
+        id: `storage/${node}/${storage}`,
+        type: "storage",
+        node,
+        storage,
+        plugintype: s.type,
+        content: s.content,
+        shared: s.shared ? 1 : 0,
+        status: "available",
+        disk: 1073741824,
+        maxdisk: 107374182400,
+      });
+    }
+  }
+  for (const [vmid, guest] of Object.entries(state.guests)) items.push(guestResource(vmid, guest));
+  return items;
+}
+
+function clusterStatus(state) {
+  const nodes = Object.entries(state.nodes).map(([name, info], index) => ({
+    type: "node",
+    id: `node/${name}`,
+    name,
+    nodeid: index + 1,
+    ip: info.ip ?? "127.0.0.1",
+    local: name === here ? 1 : 0,
+    online: info.status === "offline" ? 0 : 1,
+    level: "",
+  }));
+  if (!state.cluster) return nodes.filter((n) => n.local === 1);
+  return [
+    { type: "cluster", id: "cluster", name: state.cluster, nodes: nodes.length, quorate: 1, version: 3 },
+    ...nodes,
+  ];
+}
+
+function guestResource(vmid, guest) {
+  const item = {
+    id: `${guest.type}/${vmid}`,
+    type: guest.type,
+    vmid: Number(vmid),
+    name: guest.name,
+    node: guest.node,
+    status: guest.status,
+    template: 0,
+    maxdisk: 8589934592,
+    maxmem: 1073741824,
+    uptime: guest.status === "running" ? 3600 : 0,
+  };
+  if (guest.tags) item.tags = guest.tags;
+  return item;
+}
+
+function snapshotList(guest) {
+  const list = (guest.snapshots ?? []).map((s) => ({
+    name: s.name,
+    description: s.description ?? "",
+    snaptime: s.snaptime,
+    ...(s.parent ? { parent: s.parent } : {}),
+  }));
+  const last = guest.snapshots?.at(-1);
+  list.push({
+    name: "current",
+    description: "You are here!",
+    ...(last ? { parent: last.name } : {}),
+    ...(guest.type === "qemu" ? { running: guest.status === "running" ? 1 : 0 } : {}),
+  });
+  return list;
+}
+
+function pvesh(words) {
+  const { positional, named } = options(words);
+  const [verb, path] = positional;
+  if (verb !== "get" || !path) fail("fake pvesh: only `pvesh get <path>`");
+  if (named["output-format"] !== "json") fail("fake pvesh: pass --output-format json");
+  const state = load();
+  if (path === "/cluster/resources") return print(resources(state));
+  if (path === "/cluster/status") return print(clusterStatus(state));
+  const parts = path.split("/").filter(Boolean);
+  if (parts[0] !== "nodes" || !state.nodes[parts[1]])
+    fail(
+      `hostname lookup '${parts[1]}' failed - failed to get address info for: ${parts[1]}: Name or service not known`,
+      255,
+    );
+  const node = parts[1];
+  if (state.nodes[node].status === "offline")
+    fail(`500 Can't connect to ${node}:8006 (No route to host)`, 255);
+  if (parts.length === 3 && (parts[2] === "lxc" || parts[2] === "qemu")) {
+    const guests = Object.entries(state.guests).filter(([, g]) => g.node === node && g.type === parts[2]);
+    return print(
+      guests.map(([vmid, g]) => {
+        const { id: _id, node: _node, template: _t, ...rest } = guestResource(vmid, g);
+        // the lxc list reports vmid as a string (as PVE does), qemu as a number
+        return parts[2] === "lxc" ? { ...rest, vmid: String(vmid) } : rest;
+      }),
+    );
+  }
+  if (parts.length === 3 && parts[2] === "storage") {
+    return print(
+      Object.entries(state.storage)
+        .filter(([, s]) => !s.nodes || s.nodes.includes(node))
+        .map(([storage, s]) => ({
+          storage,
+          type: s.type,
+          content: s.content,
+          shared: s.shared ? 1 : 0,
+          active: 1,
+          enabled: 1,
+          total: 107374182400,
+          used: 1073741824,
+          avail: 106300440576,
+        })),
+    );
+  }
+  if (parts.length >= 5 && (parts[2] === "lxc" || parts[2] === "qemu")) {
+    const guest = state.guests[parts[3]];
+    const dir = parts[2] === "lxc" ? "lxc" : "qemu-server";
+    if (!guest || guest.node !== node || guest.type !== parts[2])
+      fail(`Configuration file 'nodes/${node}/${dir}/${parts[3]}.conf' does not exist`);
+    if (parts[4] === "config") return print({ ...guest.config, digest: "0123456789abcdef" });
+    if (parts[4] === "snapshot") return print(snapshotList(guest));
+    if (parts[4] === "status" && parts[5] === "current")
+      return print({ ...guestResource(parts[3], guest), ha: { managed: 0 } });
+  }
+  fail(`No '${path}' handler`);
+}
+
+function guestTool(kind, words) {
+  const [verb, vmid, ...rest] = words;
+  const label = kind === "lxc" ? "CT" : "VM";
+  if (verb === "exec" || (kind === "qemu" && verb === "guest")) return guestExec(kind, words);
+  const state = load();
+  const guest = localGuest(state, kind, vmid);
+  const { positional, named } = options(rest);
+  const storageRefusal = () => {
+    for (const disk of disksOf(guest)) {
+      const storage = storageOf(state, disk.storage);
+      const qcow2 = disk.volume.endsWith(".qcow2");
+      if (!storage || !(["zfspool", "lvmthin", "rbd", "btrfs", "zfs"].includes(storage.type) || qcow2)) {
+        return `snapshot feature is not available`;
+      }
+    }
+    return null;
+  };
+  switch (verb) {
+    case "status":
+      process.stdout.write(`status: ${guest.status}\n`);
+      return;
+    case "config":
+      for (const [key, value] of Object.entries(guest.config)) process.stdout.write(`${key}: ${value}\n`);
+      return;
+    case "start":
+    case "stop":
+    case "shutdown":
+      guest.status = verb === "start" ? "running" : "stopped";
+      save(state);
+      return;
+    case "listsnapshot":
+      for (const s of guest.snapshots ?? [])
+        process.stdout.write(
+          `\`-> ${s.name} ${new Date(s.snaptime * 1000).toISOString()} ${s.description ?? ""}\n`,
+        );
+      process.stdout.write("`-> current You are here!\n");
+      return;
+    case "snapshot": {
+      const [name] = positional;
+      if (!name)
+        fail(
+          `400 not enough arguments\n${kind === "lxc" ? "pct" : "qm"} snapshot <vmid> <snapname> [OPTIONS]`,
+        );
+      if ((guest.snapshots ?? []).some((s) => s.name === name))
+        fail(`snapshot name '${name}' already used`, 255);
+      if ((state.failSnapshot ?? []).includes(Number(vmid)))
+        fail(`snapshot create failed: starting cleanup\nzfs error: out of space`, 255);
+      const refusal = storageRefusal();
+      if (refusal) fail(refusal, 255);
+      rmSync(snapDir(vmid, name), { recursive: true, force: true });
+      mkdirSync(snapDir(vmid, name), { recursive: true });
+      if (existsSync(guestDir(vmid))) cpSync(guestDir(vmid), snapDir(vmid, name), { recursive: true });
+      const parent = guest.snapshots?.at(-1)?.name;
+      guest.snapshots = [
+        ...(guest.snapshots ?? []),
+        { name, description: named.description ?? "", snaptime: now(), ...(parent ? { parent } : {}) },
+      ];
+      save(state);
+      process.stdout.write(
+        kind === "qemu" ? `snapshotting 'drive-scsi0' (${disksOf(guest)[0]?.volume ?? ""})\n` : "",
+      );
+      return;
+    }
+    case "rollback": {
+      const [name] = positional;
+      if (!(guest.snapshots ?? []).some((s) => s.name === name))
+        fail(`snapshot '${name}' does not exist`, 255);
+      rmSync(guestDir(vmid), { recursive: true, force: true });
+      mkdirSync(guestDir(vmid), { recursive: true });
+      cpSync(snapDir(vmid, name), guestDir(vmid), { recursive: true });
+      const index = guest.snapshots.findIndex((s) => s.name === name);
+      guest.snapshots = guest.snapshots.slice(0, index + 1); // later snapshots go with a ZFS rollback -r
+      guest.status = named.start === "1" ? "running" : "stopped";
+      guest.rollbacks = (guest.rollbacks ?? 0) + 1;
+      save(state);
+      return;
+    }
+    case "delsnapshot": {
+      const [name] = positional;
+      if (!(guest.snapshots ?? []).some((s) => s.name === name))
+        fail(`snapshot '${name}' does not exist`, 255);
+      guest.snapshots = guest.snapshots.filter((s) => s.name !== name);
+      rmSync(snapDir(vmid, name), { recursive: true, force: true });
+      save(state);
+      return;
+    }
+    default:
+      fail(`fake ${kind === "lxc" ? "pct" : "qm"}: unknown command '${verb}' for ${label} ${vmid}`);
+  }
+}
+
+/** The guest's disks from its config: `<storage>:<volume>[,options]` on rootfs/mpN or scsiN/virtioN/… */
+function disksOf(guest) {
+  const disks = [];
+  for (const [key, value] of Object.entries(guest.config ?? {})) {
+    if (!/^(rootfs|mp\d+|scsi\d+|virtio\d+|sata\d+|ide\d+|efidisk\d+|tpmstate\d+)$/.test(key)) continue;
+    const spec = String(value);
+    if (/media=cdrom/.test(spec) || spec.startsWith("none")) continue;
+    const volumeId = spec.split(",")[0];
+    const colon = volumeId.indexOf(":");
+    if (colon <= 0) continue;
+    disks.push({ storage: volumeId.slice(0, colon), volume: volumeId.slice(colon + 1) });
+  }
+  return disks;
+}
+
+function guestExec(kind, words) {
+  const state = load();
+  const vmid = kind === "lxc" ? words[1] : words[2];
+  const guest = localGuest(state, kind, vmid);
+  if (guest.status !== "running") {
+    fail(kind === "lxc" ? `CT ${vmid} not running` : `VM ${vmid} is not running`, 255);
+  }
+  const dash = words.indexOf("--");
+  const command = words.slice(dash + 1);
+  mkdirSync(guestDir(vmid), { recursive: true });
+  const env = { ...process.env, OIKOS_LAB_STATE: guestDir(vmid) };
+  if (kind === "lxc") {
+    const run = spawnSync(command[0], command.slice(1), { cwd: guestDir(vmid), env, stdio: "inherit" });
+    process.exit(run.status ?? 1);
+  }
+  const run = spawnSync(command[0], command.slice(1), { cwd: guestDir(vmid), env, encoding: "utf8" });
+  print({ exitcode: run.status ?? 1, exited: 1, "out-data": run.stdout ?? "", "err-data": run.stderr ?? "" });
+}
+
+/** `zfs snapshot|list|destroy` over state.datasets: { "tank/media": { node, snapshots: [{name, creation}] } }. */
+function zfs(words) {
+  const state = load();
+  const datasets = state.datasets ?? {};
+  const [verb, ...rest] = words;
+  const { positional } = options(rest.filter((w) => !/^-[a-zA-Z]+$/.test(w) || w === "-t"));
+  if (verb === "snapshot") {
+    const [dataset, name] = String(positional[0] ?? "").split("@");
+    if (!datasets[dataset] || datasets[dataset].node !== here)
+      fail(`cannot open '${dataset}': dataset does not exist`, 1);
+    if (datasets[dataset].snapshots.some((s) => s.name === name))
+      fail(`cannot create snapshot '${dataset}@${name}': dataset already exists`, 1);
+    datasets[dataset].snapshots.push({ name, creation: now() });
+    save(state);
+    return;
+  }
+  if (verb === "list") {
+    for (const [dataset, d] of Object.entries(datasets)) {
+      if (d.node !== here) continue;
+      for (const s of d.snapshots) process.stdout.write(`${dataset}@${s.name}\t${s.creation}\n`);
+    }
+    return;
+  }
+  if (verb === "destroy") {
+    const [dataset, name] = String(positional.at(-1) ?? "").split("@");
+    if (!name) fail("fake zfs: destroy takes a snapshot (dataset@name) only", 1);
+    const d = datasets[dataset];
+    if (!d?.snapshots.some((s) => s.name === name))
+      fail(`could not find any snapshots to destroy; check snapshot names.`, 1);
+    d.snapshots = d.snapshots.filter((s) => s.name !== name);
+    save(state);
+    return;
+  }
+  fail(`fake zfs: unknown command '${verb}'`, 2);
+}
+
+switch (tool) {
+  case "pvesh":
+    pvesh(args);
+    break;
+  case "pct":
+    guestTool("lxc", args);
+    break;
+  case "qm":
+    guestTool("qemu", args);
+    break;
+  case "zfs":
+    zfs(args);
+    break;
+  default:
+    fail(`fake-pve: unknown tool ${tool}`, 127);
+}
