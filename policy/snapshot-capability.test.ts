@@ -46,7 +46,8 @@ test("every disk must support it: one raw disk beside ZFS refuses the guest", ()
 });
 
 test("no disks recorded or an unknown storage is a reason, not a guess", () => {
-  assert.equal(snapshotCapability([]).capable === false && snapshotCapability([]).code, "no_disks");
+  const none = snapshotCapability([]);
+  assert.equal(none.capable === false && none.code, "no_disks");
   const unknown = snapshotCapability([disk(null, "raw")]);
   assert.equal(unknown.capable === false && unknown.code, "unknown_storage");
 });
