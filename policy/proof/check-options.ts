@@ -14,6 +14,14 @@ export function checkToolArgs(
   args: readonly ProofWord[],
   ctx: ProofContext,
 ): Verdict {
+  if (spec.argvScript) {
+    for (const arg of args) {
+      if (!arg.static)
+        return `\`${name}\` joins its arguments into commands; \`${arg.raw}\` is only known at run time`;
+      if (/[;\n]/.test(arg.value))
+        return `\`${name}\` joins its arguments into commands, and \`;\` or a newline starts another`;
+    }
+  }
   if (spec.custom) return spec.custom(args, ctx);
   let optionsEnded = false;
   let positionals = 0;

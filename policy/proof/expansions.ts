@@ -44,7 +44,7 @@ export function checkExpansion(node: SyntaxNode, ctx: ProofContext): Verdict {
  * assigns from text it does not control.
  */
 export function checkArithmetic(text: string, ctx: ProofContext): Verdict {
-  if (/[`\\[\]]|\$[({]|\+\+|--|[^=!<>]=[^=]|^=/.test(text)) {
+  if (/[`\\[\]]|\$[({]|\+\+|--/.test(text) || assigns(text)) {
     return `the arithmetic \`${text}\` uses subscripts, substitutions or assignments`;
   }
   for (const match of text.matchAll(/\$([0-9@*#?!$-])|\$?([A-Za-z_][A-Za-z0-9_]*)/g)) {
@@ -54,4 +54,20 @@ export function checkArithmetic(text: string, ctx: ProofContext): Verdict {
     }
   }
   return null;
+}
+
+/** Whether arithmetic text holds an assignment (`=`, `+=`, `<<=` …), not a comparison (`==`, `<=`). */
+function assigns(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] !== "=") continue;
+    if (text[i + 1] === "=") {
+      i++;
+      continue;
+    }
+    const before = text[i - 1] ?? "";
+    if (before === "=" || before === "!") continue;
+    if ((before === "<" || before === ">") && text[i - 2] !== before) continue;
+    return true;
+  }
+  return false;
 }

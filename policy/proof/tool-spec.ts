@@ -29,6 +29,11 @@ export interface ToolSpec {
   bareOk?: boolean;
   /** How many positional arguments at most (output files hide in the second: `uniq in out`). */
   maxPositionals?: number;
+  /**
+   * The tool joins its arguments into one command line in which `;` and newlines separate
+   * commands (`nft list ruleset \; flush ruleset`): every argument must be fixed text without them.
+   */
+  argvScript?: boolean;
   /** Programs the tool itself runs to do its work (`zcat` runs `gzip`), named for the oracle. */
   helpers?: readonly string[];
   /** Replaces the table: the whole argument list is judged by this function (`pct exec`). */

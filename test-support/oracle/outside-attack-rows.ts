@@ -33,4 +33,32 @@ export const OUTSIDE_ATTACK_ROWS: readonly AttackRow[] = [
   [`awk 'BEGIN{print 1 \\\n> "${w}"}'`, "config_mutation", "mini-language"],
   [`awk 'BEGIN{printf "%s",\n"x" > "${w}"}'`, "config_mutation", "mini-language"],
   [`awk 'BEGIN{print 1,\n\n2 >> "${w}"}'`, "config_mutation", "mini-language"],
+  // Tools that join their arguments into one command line: `;` and newlines start another.
+  ["nft list ruleset \\; flush ruleset", "config_mutation", "flags"],
+  ["nft list ruleset ';' flush ruleset", "config_mutation", "flags"],
+  ["nft 'list ruleset;flush ruleset'", "config_mutation", "flags"],
+  ["nft list ruleset $'\\n' flush ruleset", "config_mutation", "flags"],
+  ["nft list table inet filter \\; delete table inet filter", "config_mutation", "flags"],
+  ["nft -a list tables \\; add table inet x", "config_mutation", "flags"],
+  ["nft list ruleset $x", "config_mutation", "flags"],
+  ["virsh list \\; destroy guest", "config_mutation", "flags"],
+  ["virsh list --all ';' undefine guest", "config_mutation", "flags"],
+  // An operand that sets state instead of printing it.
+  ["date 010100002020", "config_mutation", "flags"],
+  ["date -u 0101000070", "config_mutation", "flags"],
+  ["date --iso-8601 010100002020", "config_mutation", "flags"],
+  ["date $when", "config_mutation", "flags"],
+  // Archive names with a colon are another host's: tar runs rsh to reach them.
+  ["tar -tf localhost:/etc/hostname", "config_mutation", "flags"],
+  ["tar -tvf root@localhost:/backup.tar", "config_mutation", "flags"],
+  ["tar tzf 127.0.0.1:x.tgz", "config_mutation", "flags"],
+  ["tar -tf $archive", "config_mutation", "flags"],
+  // Arithmetic assignment operators other than `=`.
+  ["echo $(( x <<= 1 ))", "config_mutation", "builtin"],
+  ["echo $(( x >>= 2 ))", "config_mutation", "builtin"],
+  ["echo $(( x |= 4 ))", "config_mutation", "builtin"],
+  ["echo $(( x ^= 4 )) $(( x &= 1 ))", "config_mutation", "builtin"],
+  ["[[ $(( PATH <<= 1 )) -gt 0 ]] && ls", "config_mutation", "builtin"],
+  // Writes of a read-only-looking subcommand.
+  ["systemd-analyze verify ssh.service", "config_mutation", "flags"],
 ];

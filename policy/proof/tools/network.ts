@@ -242,7 +242,7 @@ export const NETWORK_TOOLS: Record<string, ToolSpec> = {
         : "ip6tables without -L/-S changes rules",
   },
   "iptables-save": { flags: "c", valued: "t" },
-  nft: { flags: "ajnstc", sub: { list: { anyOption: true } } },
+  nft: { flags: "ajnstc", argvScript: true, sub: { list: { anyOption: true } } },
   ufw: { sub: { status: { maxPositionals: 1 } } },
   wg: { bareOk: true, sub: { show: {} } },
   tailscale: {

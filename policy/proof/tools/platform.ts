@@ -239,6 +239,7 @@ export const PLATFORM_TOOLS: Record<string, ToolSpec> = {
     },
   },
   virsh: {
+    argvScript: true,
     sub: {
       list: { long: ["--all", "--name", "--state-running"] },
       dominfo: {},
@@ -352,6 +353,10 @@ function tarListing(args: readonly ProofWord[]): Verdict {
     ) {
       return `\`tar ${arg.value}\` is not an option proven read-only`;
     }
+    if (!arg.static && !arg.value.startsWith("-"))
+      return "a tar archive name only known at run time could be `host:file`, which tar reaches by running rsh";
+    if (arg.static && !arg.value.startsWith("-") && arg.value.includes(":"))
+      return `\`${arg.value}\` names an archive on another host, which tar reaches by running rsh`;
     if (
       arg.static &&
       /^--(to-command|use-compress-program|checkpoint-action|info-script|new-volume-script|rmt-command|rsh-command)/.test(

@@ -1,3 +1,5 @@
+import type { Verdict } from "../context.ts";
+import type { ProofWord } from "../proof-word.ts";
 import type { ToolSpec } from "../tool-spec.ts";
 
 /** Process, host and service inspection. */
@@ -78,6 +80,7 @@ export const SYSTEM_TOOLS: Record<string, ToolSpec> = {
     valued: "dfr",
     long: ["--utc", "--rfc-3339", "--iso-8601", "--rfc-email"],
     longValued: ["--date", "--reference", "--rfc-3339", "--iso-8601"],
+    check: dateOperands,
   },
   ps: {
     flags: "aAcdeEfFgGhHjlLmMNrsSTuvVwxXyZ",
@@ -230,7 +233,8 @@ export const SYSTEM_TOOLS: Record<string, ToolSpec> = {
   "systemd-analyze": {
     long: ["--no-pager"],
     bareOk: true,
-    sub: { time: {}, blame: {}, "critical-chain": {}, verify: {} },
+    // Not `verify`: it builds a scratch tree under /tmp and loads the units it names.
+    sub: { time: {}, blame: {}, "critical-chain": {} },
   },
   "systemd-cgls": { flags: "alk", long: ["--no-pager"] },
   "systemd-detect-virt": { flags: "cvrq" },
@@ -286,3 +290,18 @@ export const SYSTEM_TOOLS: Record<string, ToolSpec> = {
   look: { flags: "bdf", valued: "t" },
   vnstat: { flags: "hdmyt", valued: "i" },
 };
+
+/** `date` prints with `+FORMAT`; any other operand (`date 010100002020`) sets the clock. */
+function dateOperands(args: readonly ProofWord[]): Verdict {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as ProofWord;
+    if (arg.static && /^(-[uRI]*[dfr]|--(date|reference|rfc-3339))$/.test(arg.value)) {
+      i++;
+      continue;
+    }
+    if (arg.static && arg.value.startsWith("-")) continue;
+    if (!arg.static || !arg.value.startsWith("+"))
+      return `\`date ${arg.raw}\` sets the clock; only \`+FORMAT\` prints`;
+  }
+  return null;
+}
