@@ -1,7 +1,6 @@
-import type { Capability } from "../app/compose.ts";
+import type { Capability } from "../app/compose-context.ts";
 import { runsAgent } from "../app/process-role.ts";
 import type { Runtime } from "../app/runtime.ts";
-import { runServiceFor } from "../jobs/execution/capability.ts";
 import { connectInMemoryClient } from "../mcp-server/in-memory.ts";
 import { createMcpServer } from "../mcp-server/server.ts";
 import { AGENT_PRINCIPAL } from "../policy/principal.ts";
@@ -40,7 +39,7 @@ export const agentCapability: Capability = {
       registerWithoutModel(runtime);
       return undefined;
     }
-    const execution = await runServiceFor(runtime);
+    const execution = await ctx.runService();
     const gateway = new McpToolGateway({
       connect: () =>
         connectInMemoryClient(

@@ -3,38 +3,15 @@ import { chatCapability } from "../bot/capability.ts";
 import { CommandRegistry, type Roles } from "../bot/core/bot-commands.ts";
 import { helpCommand } from "../bot/core/help-command.ts";
 import { intakeCapability } from "../intake/capability.ts";
-import { executionCapability } from "../jobs/execution/capability.ts";
+import { createRunService, executionCapability } from "../jobs/execution/capability.ts";
 import { mcpCapability } from "../mcp-server/capability.ts";
-import type { CommandIO } from "./command-module.ts";
-import type { HttpHandler } from "./http-server.ts";
-import { createMetrics, type Metrics } from "./metrics.ts";
+import type { Capability, ComposeContext } from "./compose-context.ts";
+import { createMetrics } from "./metrics.ts";
 import type { ProcessRole } from "./process-role.ts";
 import type { Runtime } from "./runtime.ts";
 import { statusCommand } from "./status-command.ts";
 
 export type { ProcessRole } from "./process-role.ts";
-
-/** What a capability may add to the process while it starts. */
-export interface ComposeContext {
-  role: ProcessRole;
-  commands: CommandRegistry;
-  httpRoutes: Record<string, HttpHandler>;
-  metrics: Metrics;
-  roles: Roles;
-  /** Chat adapters started by capabilities, named for `!status`. */
-  chatAdapters: string[];
-  /** This process serves the terminal chat on stdin/stdout. */
-  terminalAttached: boolean;
-  /** Text from the terminal that is not a command; the chat capability replaces the default. */
-  onTerminalMessage: (user: string, text: string) => Promise<string | null>;
-  /** Runs the terminal chat on these streams until input ends; set by the chat capability (bot/). */
-  runTerminal?: (io: Pick<CommandIO, "stdin" | "stdout">) => Promise<void>;
-}
-
-export interface Capability {
-  name: string;
-  start(runtime: Runtime, ctx: ComposeContext): Promise<{ stop(): Promise<void> } | undefined>;
-}
 
 /**
  * The capabilities in start order. Each one registers its queue handlers, event subscribers,
@@ -59,6 +36,7 @@ export async function compose(runtime: Runtime, role: ProcessRole): Promise<Comp
     isOperator: (user) => config.chat.operators.includes(user) || config.chat.admins.includes(user),
     isAdmin: (user) => config.chat.admins.includes(user),
   };
+  let runService: ReturnType<ComposeContext["runService"]> | undefined;
   const ctx: ComposeContext = {
     role,
     commands: new CommandRegistry(),
@@ -71,6 +49,10 @@ export async function compose(runtime: Runtime, role: ProcessRole): Promise<Comp
       config.model.baseUrl
         ? "The agent is not wired into this build yet; only `!` commands work."
         : "No model is configured, so I can only run `!` commands. Set OPENAI_BASE_URL, OPENAI_API_KEY and OIKOS_MODEL (see README) and start again.",
+    runService: () => {
+      runService ??= createRunService(runtime);
+      return runService;
+    },
   };
   ctx.commands.add(helpCommand(ctx.commands));
   ctx.commands.add(statusCommand(runtime, ctx));

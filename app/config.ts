@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import { alertsSchema, schedulesSchema } from "./config-intake.ts";
+import { alertsSchema, schedulesSchema } from "../intake/config.ts";
 import { CONFIG_KEYS } from "./config-keys.ts";
 import { mcpSchema } from "./config-mcp.ts";
 import { ConfigError } from "./errors.ts";

@@ -1,5 +1,5 @@
 import { type BotCommand, defineCommand } from "../bot/core/bot-commands.ts";
-import type { ComposeContext } from "./compose.ts";
+import type { ComposeContext } from "./compose-context.ts";
 import { safeUrl } from "./config.ts";
 import type { Runtime } from "./runtime.ts";
 

@@ -1,4 +1,4 @@
-import type { Capability, ComposeContext } from "../app/compose.ts";
+import type { Capability, ComposeContext } from "../app/compose-context.ts";
 import type { Runtime } from "../app/runtime.ts";
 import { parseConsent } from "../policy/consent.ts";
 import { appendMessage } from "../store/messages.ts";

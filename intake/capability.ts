@@ -1,4 +1,4 @@
-import type { Capability } from "../app/compose.ts";
+import type { Capability } from "../app/compose-context.ts";
 import { ConfigError } from "../app/errors.ts";
 import { runsWorkers } from "../app/process-role.ts";
 import type { Runtime } from "../app/runtime.ts";

@@ -1,8 +1,7 @@
 import { hostname } from "node:os";
-import type { Capability } from "../app/compose.ts";
+import type { Capability } from "../app/compose-context.ts";
 import { mcpTokens } from "../app/config-mcp.ts";
 import type { Runtime } from "../app/runtime.ts";
-import { runServiceFor } from "../jobs/execution/capability.ts";
 import { upsertEntities } from "../store/entities.ts";
 import { applyInventory } from "../store/import/apply-inventory.ts";
 import { readInventory } from "../store/import/read-inventory.ts";
@@ -21,7 +20,7 @@ export const mcpCapability: Capability = {
     await ensureLocalTarget(runtime);
     await importConfiguredInventory(runtime);
     if (runtime.config.http.enabled) {
-      const execution = await runServiceFor(runtime);
+      const execution = await ctx.runService();
       ctx.httpRoutes["/mcp"] = createMcpHttpHandler({
         tokens: mcpTokens(runtime.config.mcp),
         logger: runtime.logger,

@@ -109,5 +109,9 @@ export type CardKind = (typeof CARD_KINDS)[number];
 export const JOB_STATUSES = ["waiting", "active", "done", "failed", "interrupted", "cancelled"] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
+/** What a scheduled run that finds nothing wrong posts (`quiet` of a schedule in oikos.yaml). */
+export const QUIET_MODES = ["line", "silent", "thread"] as const;
+export type QuietMode = (typeof QUIET_MODES)[number];
+
 export const OUTCOMES = ["success", "partial", "failure"] as const;
 export type Outcome = (typeof OUTCOMES)[number];

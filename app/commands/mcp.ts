@@ -1,4 +1,3 @@
-import { runServiceFor } from "../../jobs/execution/capability.ts";
 import { createMcpServer } from "../../mcp-server/server.ts";
 import { serveStdio } from "../../mcp-server/stdio.ts";
 import { STDIO_PRINCIPAL } from "../../policy/principal.ts";
@@ -37,7 +36,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
       db: runtime.db,
       principal: STDIO_PRINCIPAL,
       events: runtime.events,
-      execution: await runServiceFor(runtime),
+      execution: await composition.ctx.runService(),
       logger,
     });
     logger.info({ store: runtime.store.describe, queue: runtime.queue.kind }, "MCP stdio server ready");

@@ -1,4 +1,5 @@
-import type { CardAction } from "./chat-adapter.ts";
+/** Consent choices a card offers as buttons (Slack) or reactions (Matrix, terminal). */
+export type CardAction = "approve" | "deny" | `option:${number}`;
 
 /**
  * A platform-free card. Lines are plain text in which `backticks` mark code; each adapter turns

@@ -1,4 +1,4 @@
-import type { Card } from "./card.ts";
+import type { Card, CardAction } from "./card.ts";
 
 /** Where a message lives on a platform: enough to edit it, react to it or reply to it. */
 export interface MessageRef {
@@ -12,8 +12,7 @@ export interface MessageRef {
 /** What the bot says: a card (rendered per platform) or plain text. */
 export type Outbound = { card: Card } | { text: string };
 
-/** Consent choices a card offers as buttons (Slack) or reactions (Matrix, terminal). */
-export type CardAction = "approve" | "deny" | `option:${number}`;
+export type { CardAction } from "./card.ts";
 
 interface InboundBase {
   platform: string;

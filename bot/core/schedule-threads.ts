@@ -1,8 +1,8 @@
 import type { Kysely } from "kysely";
-import type { QuietMode, ScheduleConfig } from "../../app/config-intake.ts";
 import type { DomainEvent } from "../../jobs/events/types.ts";
 import { type ScheduleThreadState, scheduleRunOfSession, settleRunThread } from "../../store/schedules.ts";
 import type { Database } from "../../store/schema.ts";
+import type { QuietMode } from "../../store/statuses.ts";
 import type { ChatAdapter } from "./chat-adapter.ts";
 
 /** Where a session's chat goes: its adapter, room and thread. */
@@ -10,6 +10,13 @@ export interface ThreadPlace {
   adapter: ChatAdapter;
   room: string;
   thread: string;
+}
+
+/** What the bot reads of a configured schedule: its name, prompt and what a clean run posts. */
+export interface ScheduleThreadConfig {
+  name: string;
+  prompt: string;
+  quiet?: QuietMode | undefined;
 }
 
 export type DeferredVerdict = { kind: "render"; place: ThreadPlace } | { kind: "skip" };
@@ -24,9 +31,9 @@ export type DeferredVerdict = { kind: "render"; place: ThreadPlace } | { kind: "
  */
 export class ScheduleThreads {
   readonly #db: Kysely<Database>;
-  readonly #schedules: readonly ScheduleConfig[];
+  readonly #schedules: readonly ScheduleThreadConfig[];
 
-  constructor(deps: { db: Kysely<Database>; schedules: readonly ScheduleConfig[] }) {
+  constructor(deps: { db: Kysely<Database>; schedules: readonly ScheduleThreadConfig[] }) {
     this.#db = deps.db;
     this.#schedules = deps.schedules;
   }

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { ALERT_SOURCE_KINDS, alertsSchema } from "../../app/config-intake.ts";
 import { takeDelivery } from "../../intake/alerts/intake.ts";
 import { parsePayload } from "../../intake/alerts/sources/index.ts";
+import { ALERT_SOURCE_KINDS, alertsSchema } from "../../intake/config.ts";
 import type { EvalSystem } from "./system.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
-import type { AlertSourceConfig } from "../../app/config-intake.ts";
+import type { AlertSourceConfig } from "../config.ts";
 
 /** Why a request was not let in; every code is a 401 (the body names it, never the secret). */
 export type AuthFailure =

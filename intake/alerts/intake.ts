@@ -1,5 +1,4 @@
 import type { Kysely } from "kysely";
-import type { AlertSourceKind, AlertsConfig } from "../../app/config-intake.ts";
 import type { Logger } from "../../app/logger.ts";
 import type { QueuePort } from "../../jobs/queue/port.ts";
 import {
@@ -11,6 +10,7 @@ import {
   recordDelivery,
 } from "../../store/alert-groups.ts";
 import type { Database } from "../../store/schema.ts";
+import type { AlertSourceKind, AlertsConfig } from "../config.ts";
 import { alertBrief } from "./brief.ts";
 import { decide } from "./decide.ts";
 import { loadEntityIdentities, matchEntities } from "./match-entities.ts";

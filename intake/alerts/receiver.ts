@@ -1,12 +1,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { AlertsConfig } from "../../app/config-intake.ts";
-import type { HttpHandler } from "../../app/http-server.ts";
 import type { Logger } from "../../app/logger.ts";
+import type { AlertsConfig } from "../config.ts";
 import { authenticate } from "./auth.ts";
 import { type IntakeDeps, takeDelivery } from "./intake.ts";
 import { parsePayload } from "./sources/index.ts";
 
 export const ALERTS_PATH = "/alerts";
+
+/** The handler the intake capability mounts on the HTTP server at ALERTS_PATH. */
+export type AlertReceiver = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
 
 /** Why a request was refused, as the JSON body's `error` (one code per HTTP status reason). */
 export type ReceiverError =
@@ -25,7 +27,7 @@ export type ReceiverError =
  * naming the first problems). Accepted: 202 with what the delivery did. Nothing of the secret and
  * nothing of a refused body is logged.
  */
-export function alertReceiver(deps: IntakeDeps & { config: AlertsConfig; logger: Logger }): HttpHandler {
+export function alertReceiver(deps: IntakeDeps & { config: AlertsConfig; logger: Logger }): AlertReceiver {
   return async (req, res) => {
     const name = sourceName(req.url ?? "");
     const source =

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { alertsSchema } from "../../app/config-intake.ts";
+import { alertsSchema } from "../config.ts";
 import { matches, parseMatcher } from "./matchers.ts";
 import type { AlertNotification } from "./notification.ts";
 import { routeAlert } from "./routing.ts";

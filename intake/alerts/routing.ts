@@ -1,4 +1,4 @@
-import { type AlertRouteConfig, type ChatPlatform, platformOf } from "../../app/config-intake.ts";
+import { type AlertRouteConfig, type ChatPlatform, platformOf } from "../config.ts";
 import { matches } from "./matchers.ts";
 import type { AlertNotification } from "./notification.ts";
 

@@ -1,5 +1,4 @@
 import type { Kysely } from "kysely";
-import { platformOf, type ScheduleConfig } from "../../app/config-intake.ts";
 import type { Logger } from "../../app/logger.ts";
 import { nextCronFire } from "../../jobs/queue/cron.ts";
 import type { QueuePort } from "../../jobs/queue/port.ts";
@@ -11,6 +10,7 @@ import {
   setSchedulePaused,
 } from "../../store/schedules.ts";
 import type { Database } from "../../store/schema.ts";
+import { platformOf, type ScheduleConfig } from "../config.ts";
 
 /** A schedule as `!oikos schedules` shows it. */
 export interface ScheduleView {

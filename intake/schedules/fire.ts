@@ -1,11 +1,11 @@
 import type { Kysely } from "kysely";
-import { platformOf, type ScheduleConfig } from "../../app/config-intake.ts";
 import type { Logger } from "../../app/logger.ts";
 import type { QueuePort } from "../../jobs/queue/port.ts";
 import { appendMessage } from "../../store/messages.ts";
 import { claimScheduleRun, isSchedulePaused, recordSkippedRun } from "../../store/schedules.ts";
 import type { Database } from "../../store/schema.ts";
 import { createSession } from "../../store/sessions.ts";
+import { platformOf, type ScheduleConfig } from "../config.ts";
 import { resolveTargets } from "./targets.ts";
 
 export interface FireDeps {

@@ -1,4 +1,4 @@
-import type { Capability } from "../../app/compose.ts";
+import type { Capability } from "../../app/compose-context.ts";
 import { runsWorkers } from "../../app/process-role.ts";
 import type { Runtime } from "../../app/runtime.ts";
 import { loadClassifier } from "../../policy/classify.ts";
@@ -14,32 +14,23 @@ export const SWEEP_EVERY_MS = 3 * 60_000;
 /** A running execution whose heartbeat is older than this many beats is dead. */
 const STALE_BEATS = 6;
 
-const services = new WeakMap<Runtime, Promise<RunService>>();
-
 /**
- * The gated run service for this runtime (one per process). The MCP tool deps take it as
- * `execution`: `createMcpServer({ ..., execution: await runServiceFor(runtime) })`.
+ * The gated run service over this runtime. The composition root builds one per process on first
+ * use (`ctx.runService()`) and hands it to everything that serves the MCP tools.
  */
-export function runServiceFor(runtime: Runtime): Promise<RunService> {
-  let service = services.get(runtime);
-  if (!service) {
-    service = loadClassifier().then(
-      (classifier) =>
-        new RunService({
-          db: runtime.db,
-          events: runtime.events,
-          queue: runtime.queue,
-          classifier,
-          waitMs: runtime.config.execution.waitMs,
-          approvalTtlMs: runtime.config.execution.approvalTtlMs,
-          timeoutMs: runtime.config.execution.timeoutMs,
-          selfTargets: runtime.config.self.targets,
-          sshUser: runtime.config.ssh.user,
-        }),
-    );
-    services.set(runtime, service);
-  }
-  return service;
+export async function createRunService(runtime: Runtime): Promise<RunService> {
+  const classifier = await loadClassifier();
+  return new RunService({
+    db: runtime.db,
+    events: runtime.events,
+    queue: runtime.queue,
+    classifier,
+    waitMs: runtime.config.execution.waitMs,
+    approvalTtlMs: runtime.config.execution.approvalTtlMs,
+    timeoutMs: runtime.config.execution.timeoutMs,
+    selfTargets: runtime.config.self.targets,
+    sshUser: runtime.config.ssh.user,
+  });
 }
 
 export function sweepContext(runtime: Runtime, now = new Date()): SweepContext {

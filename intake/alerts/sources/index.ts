@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { AlertSourceKind } from "../../../app/config-intake.ts";
+import type { AlertSourceKind } from "../../config.ts";
 import type { ParsedDelivery } from "../notification.ts";
 import { alertmanagerPayload, fromAlertmanager } from "./alertmanager.ts";
 import { fromGeneric, genericPayload } from "./generic.ts";

@@ -1,10 +1,11 @@
 import { z } from "zod";
-import { type LabelMatcher, parseMatcher } from "../intake/alerts/matchers.ts";
 import { cronProblem } from "../jobs/queue/cron.ts";
+import { QUIET_MODES } from "../store/statuses.ts";
+import { type LabelMatcher, parseMatcher } from "./alerts/matchers.ts";
 
 // The `alerts` and `schedules` sections of oikos.yaml (README "Alerts and schedules"). Sources,
 // routes and schedules are lists and maps, so they are YAML only; the scalar knobs also have
-// environment variables (app/config-keys.ts).
+// environment variables (app/config-keys.ts). app/config.ts puts them in the one config schema.
 
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const name = z
@@ -97,10 +98,6 @@ export const alertsSchema = z
     });
   });
 export type AlertsConfig = z.infer<typeof alertsSchema>;
-
-/** What a scheduled run that finds nothing wrong posts. */
-export const QUIET_MODES = ["line", "silent", "thread"] as const;
-export type QuietMode = (typeof QUIET_MODES)[number];
 
 const schedule = z
   .strictObject({

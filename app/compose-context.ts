@@ -1,0 +1,37 @@
+import type { CommandRegistry, Roles } from "../bot/core/bot-commands.ts";
+import type { RunService } from "../jobs/execution/run-service.ts";
+import type { CommandIO } from "./command-module.ts";
+import type { HttpHandler } from "./http-server.ts";
+import type { Metrics } from "./metrics.ts";
+import type { ProcessRole } from "./process-role.ts";
+import type { Runtime } from "./runtime.ts";
+
+// The contract between the composition root (app/compose.ts) and each layer's capability.ts: a
+// leaf of types, so a capability never imports the module that imports it.
+
+/** What a capability may add to the process while it starts, and what the root hands it. */
+export interface ComposeContext {
+  role: ProcessRole;
+  commands: CommandRegistry;
+  httpRoutes: Record<string, HttpHandler>;
+  metrics: Metrics;
+  roles: Roles;
+  /** Chat adapters started by capabilities, named for `!status`. */
+  chatAdapters: string[];
+  /** This process serves the terminal chat on stdin/stdout. */
+  terminalAttached: boolean;
+  /** Text from the terminal that is not a command; the chat capability replaces the default. */
+  onTerminalMessage: (user: string, text: string) => Promise<string | null>;
+  /** Runs the terminal chat on these streams until input ends; set by the chat capability (bot/). */
+  runTerminal?: (io: Pick<CommandIO, "stdin" | "stdout">) => Promise<void>;
+  /**
+   * The gated run service of this process, built by the root on first use (it loads the
+   * classifier) and shared by everything that serves the MCP tools.
+   */
+  runService(): Promise<RunService>;
+}
+
+export interface Capability {
+  name: string;
+  start(runtime: Runtime, ctx: ComposeContext): Promise<{ stop(): Promise<void> } | undefined>;
+}
