@@ -2,7 +2,11 @@ import type { Kysely } from "kysely";
 import type { Database } from "../../store/schema.ts";
 import type { Homelab } from "../lab/homelab.ts";
 import { checkAbsent, type PlaceTexts } from "./absent.ts";
-import type { CountSpec, Expectation } from "./manifest.ts";
+import { checkCount } from "./count.ts";
+import type { Expectation } from "./manifest.ts";
+import { checkPlans, checkSessions } from "./thread-expectations.ts";
+
+export { checkCount } from "./count.ts";
 
 export interface ToolCallFact {
   sessionId: string;
@@ -28,23 +32,6 @@ export interface Facts {
   botPosts: string[];
   unmatchedModelRequests: number;
   places: PlaceTexts;
-}
-
-export function checkCount(
-  what: string,
-  actual: number,
-  spec: CountSpec | undefined,
-  failures: string[],
-): void {
-  if (spec === undefined) return;
-  if (typeof spec === "number") {
-    if (actual !== spec) failures.push(`${what}: expected ${spec}, got ${actual}`);
-    return;
-  }
-  if (spec.min !== undefined && actual < spec.min)
-    failures.push(`${what}: expected at least ${spec.min}, got ${actual}`);
-  if (spec.max !== undefined && actual > spec.max)
-    failures.push(`${what}: expected at most ${spec.max}, got ${actual}`);
 }
 
 export async function readToolFacts(
@@ -92,19 +79,13 @@ export async function evaluate(expect: Expectation, facts: Facts): Promise<strin
     return items.filter((item) => item.sessionId === id);
   };
 
-  const sessionChecks = [...(expect.session ? [expect.session] : []), ...(expect.sessions ?? [])];
-  for (const spec of sessionChecks) {
-    const id = await session(spec.thread);
-    if (!id) continue;
-    const row = await db.selectFrom("sessions").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
-    if (spec.status && row.status !== spec.status)
-      failures.push(`session ${spec.thread}: status ${row.status}, expected ${spec.status}`);
-    if (spec.outcome && row.outcome !== spec.outcome)
-      failures.push(`session ${spec.thread}: outcome ${row.outcome ?? "none"}, expected ${spec.outcome}`);
-    const contains = "summary_contains" in spec ? (spec.summary_contains as string | undefined) : undefined;
-    if (contains && !(row.summary ?? "").toLowerCase().includes(contains.toLowerCase()))
-      failures.push(`session ${spec.thread}: summary does not mention "${contains}"`);
-  }
+  const sessionOf = (thread: string) => facts.sessionOf(thread);
+  await checkSessions(
+    db,
+    [...(expect.session ? [expect.session] : []), ...(expect.sessions ?? [])],
+    sessionOf,
+    failures,
+  );
 
   if (expect.tools) {
     const t = expect.tools;
@@ -164,27 +145,7 @@ export async function evaluate(expect: Expectation, facts: Facts): Promise<strin
     }
   }
 
-  if (expect.plans) {
-    const id = await session(expect.plans.thread);
-    if (id) {
-      const plans = await db
-        .selectFrom("plans")
-        .selectAll()
-        .where("session_id", "=", id)
-        .orderBy("generation")
-        .execute();
-      checkCount("plan generations", plans.length, expect.plans.generations, failures);
-      const last = plans.at(-1);
-      if (expect.plans.status && last?.status !== expect.plans.status)
-        failures.push(`latest plan is ${last?.status ?? "missing"}, expected ${expect.plans.status}`);
-      if (expect.plans.decided_via && last?.decided_via !== expect.plans.decided_via)
-        failures.push(
-          `plan decided via ${last?.decided_via ?? "nothing"}, expected ${expect.plans.decided_via}`,
-        );
-      if (expect.plans.decided_by && last?.decided_by !== expect.plans.decided_by)
-        failures.push(`plan decided by ${last?.decided_by ?? "nobody"}, expected ${expect.plans.decided_by}`);
-    }
-  }
+  await checkPlans(db, expect.plans ?? [], sessionOf, failures);
 
   if (expect.approvals) {
     const a = expect.approvals;

@@ -126,4 +126,47 @@ describe("scenario manifests", () => {
       assert.match(error, /at expect\.executions\.flags/);
     });
   });
+
+  describe("several threads, one-of statuses", () => {
+    test("plans takes one entry or a list, each defaulting to the main thread", () => {
+      const one = parseScenario({ ...base(), expect: { plans: { status: "approved" } } }, "probe.yaml");
+      assert.deepEqual(
+        one.expect.plans?.map((p) => p.thread),
+        ["main"],
+      );
+      const many = parseScenario(
+        {
+          ...base(),
+          expect: { plans: [{ thread: "a", status_in: ["approved", "superseded"] }, { thread: "b" }] },
+        },
+        "probe.yaml",
+      );
+      assert.deepEqual(
+        many.expect.plans?.map((p) => p.thread),
+        ["a", "b"],
+      );
+    });
+    test("a status that does not exist is named", () => {
+      const error = errorOf({ ...base(), expect: { sessions: [{ thread: "a", status_in: ["finished"] }] } });
+      assert.match(error, /at expect\.sessions\[0\]\.status_in\[0\]/);
+      const plan = errorOf({ ...base(), expect: { plans: [{ thread: "a", status: "accepted" }] } });
+      assert.match(plan, /at expect\.plans\[0\]\.status/);
+    });
+  });
+
+  describe("model script", () => {
+    test("tool-call arguments may be a raw string, sent verbatim", () => {
+      const raw = '{"target": "lxc:web1", "command": "upt';
+      const scenario = parseScenario(
+        { ...base(), model: [{ reply: { tools: [{ name: "run", args: raw }] } }] },
+        "probe.yaml",
+      );
+      assert.equal(scenario.model[0]?.reply.tools?.[0]?.args, raw);
+    });
+    test("a misspelt key of a tool call is named", () => {
+      const error = errorOf({ ...base(), model: [{ reply: { tools: [{ name: "run", arguments: {} }] } }] });
+      assert.match(error, /arguments/);
+      assert.match(error, /at model\[0\]\.reply\.tools\[0\]/);
+    });
+  });
 });

@@ -5,8 +5,10 @@ import { z } from "zod";
 import { KNOWLEDGE_KINDS } from "../../store/statuses.ts";
 import { absentSpec } from "./absent.ts";
 import { scenarioConfig } from "./config-step.ts";
+import { count } from "./count.ts";
 import { labStep } from "./lab-step.ts";
 import { type OperatorAction, operatorAction } from "./operator-schema.ts";
+import { plansSpec, sessionSpec } from "./thread-expectations.ts";
 
 export type { OperatorAction, WaitFor } from "./operator-schema.ts";
 
@@ -65,7 +67,15 @@ const reply = z
   .object({
     text: z.string().optional(),
     tools: z
-      .array(z.object({ name: z.string(), args: z.record(z.string(), z.unknown()).default({}) }))
+      .array(
+        z
+          .object({
+            name: z.string(),
+            /** An object is sent JSON-encoded; a string is sent verbatim as the call's arguments (malformed JSON, a bare string). */
+            args: z.union([z.record(z.string(), z.unknown()), z.string()]).default({}),
+          })
+          .strict(),
+      )
       .optional(),
     fault: z.enum(["empty", "http", "refusal", "drop"]).optional(),
     status: z.number().int().optional(),
@@ -84,28 +94,12 @@ const modelStep = z
   .strict();
 export type ModelStep = z.infer<typeof modelStep>;
 
-const count = z.union([
-  z.number().int().min(0),
-  z
-    .object({ min: z.number().int().optional(), max: z.number().int().optional() })
-    .refine((c) => c.min !== undefined || c.max !== undefined, "a count needs min, max or a number"),
-]);
-export type CountSpec = z.infer<typeof count>;
+export type { CountSpec } from "./count.ts";
 
 const expectation = z
   .object({
-    session: z
-      .object({
-        thread: z.string().default("main"),
-        status: z.string().optional(),
-        outcome: z.string().optional(),
-        summary_contains: z.string().optional(),
-      })
-      .strict()
-      .optional(),
-    sessions: z
-      .array(z.object({ thread: z.string(), status: z.string().optional(), outcome: z.string().optional() }))
-      .optional(),
+    session: sessionSpec.optional(),
+    sessions: z.array(sessionSpec).optional(),
     tools: z
       .object({
         thread: z.string().optional(),
@@ -125,16 +119,8 @@ const expectation = z
       })
       .strict()
       .optional(),
-    plans: z
-      .object({
-        thread: z.string().optional(),
-        generations: count.optional(),
-        status: z.string().optional(),
-        decided_via: z.string().optional(),
-        decided_by: z.string().optional(),
-      })
-      .strict()
-      .optional(),
+    /** One thread's plans, or a list of threads' (evals/harness/thread-expectations.ts). */
+    plans: plansSpec.optional(),
     approvals: z
       .object({
         thread: z.string().optional(),

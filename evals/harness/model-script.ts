@@ -72,7 +72,7 @@ function replyOf(reply: StepReply): (request: RecordedRequest) => ScriptedReply 
       ? {
           toolCalls: reply.tools.map((t) => ({
             name: t.name,
-            arguments: fill(t.args, request) as Record<string, unknown>,
+            arguments: fill(t.args, request) as Record<string, unknown> | string,
           })),
         }
       : {}),
