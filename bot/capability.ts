@@ -13,6 +13,7 @@ import { ChatCore } from "./core/chat-core.ts";
 import { consoleCommands } from "./core/console/console-commands.ts";
 import type { ChatCoreDeps } from "./core/core-deps.ts";
 import { RedactingAdapterMap } from "./core/redacting-adapters.ts";
+import { routingCommand } from "./core/routing-command.ts";
 import { ScheduleThreads } from "./core/schedule-threads.ts";
 import { waitForQuietQueue } from "./shell/quiet-queue.ts";
 import { TerminalAdapter } from "./shell/terminal-adapter.ts";
@@ -27,7 +28,11 @@ export const chatCapability: Capability = {
   async start(runtime: Runtime, ctx: ComposeContext) {
     const { config, db, queue, events, logger } = runtime;
     const access = new RoomAccess(roomAccessConfig(config.chat));
-    ctx.commands.add(sweepCommand(queue)).add(approvalsCommand(db)).add(cancelCommand(db));
+    ctx.commands
+      .add(sweepCommand(queue))
+      .add(approvalsCommand(db))
+      .add(cancelCommand(db))
+      .add(routingCommand(db));
     for (const command of consoleCommands(db)) ctx.commands.add(command);
     if (ctx.role === "worker" || ctx.role === "mcp") return undefined;
     const deps: ChatCoreDeps = {

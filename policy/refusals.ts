@@ -251,7 +251,7 @@ const TABLE = {
   },
   routing_owned_by_operator: {
     nextStep:
-      "Tell the operator what you observed and ask them to update the inventory (`oikos import`); record what you saw under a non-routing key instead (e.g. `observed.ip`).",
+      "Tell the operator what you observed and ask them to change the routing (`oikos routing <slug> key=value`, `!oikos routing`, or `oikos import`); record what you saw under a non-routing key instead (e.g. `observed.ip`).",
     endsTurn: false,
     producers: ["mcp-server/tools/inventory.ts"],
   },
@@ -269,6 +269,13 @@ const TABLE = {
     nextStep: "If the direction is reversed, swap source and target.",
     endsTurn: false,
     producers: ["mcp-server/tools/inventory-graph.ts"],
+  },
+  // ── the execute worker (jobs/execution/routing-stamp.ts) ──
+  routing_changed: {
+    nextStep:
+      "Tell the operator the target was re-routed after approval; if the new routing is right, run the command again (it needs a new approval).",
+    endsTurn: false,
+    producers: ["jobs/execution/routing-stamp.ts"],
   },
   // ── who may call (mcp-server/principal-gate.ts over policy/principal.ts) ──
   session_not_yours: {

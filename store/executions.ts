@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { sql, type Updateable } from "kysely";
 import type { Executor } from "./audit.ts";
-import type { Execution, ExecutionsTable } from "./schema.ts";
+import type { Execution, ExecutionsTable, JsonObject } from "./schema.ts";
 import {
   type ExecutionStatus,
   type RunnableRisk,
@@ -66,6 +66,8 @@ export interface NewExecution {
   /** When a row in this state is given up by the sweep (approval expiry, or queue wait + timeout). */
   deadlineAt: Date;
   approvalId?: string | null;
+  /** The resolved target (jobs/ssh Target) this execution is approved for; the worker runs it nowhere else. */
+  routing?: JsonObject | null;
 }
 
 export async function createExecution(
@@ -89,6 +91,7 @@ export async function createExecution(
       status_reason: null,
       requested_by: input.requestedBy,
       approval_id: input.approvalId ?? null,
+      routing: input.routing ? JSON.stringify(input.routing) : null,
       timeout_ms: input.timeoutMs,
       deadline_at: input.deadlineAt,
       exit_code: null,

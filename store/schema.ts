@@ -212,6 +212,8 @@ export interface ExecutionsTable {
   output_truncated: Generated<boolean>;
   stdout_binary: Generated<boolean>;
   stderr_binary: Generated<boolean>;
+  /** migrations/0132: the resolved target it was approved for; null on rows from before. */
+  routing: ColumnType<JsonObject | null, string | null | undefined, string | null>;
   duration_ms: number | null;
   worker_id: string | null;
   heartbeat_at: NullableTimestamp;

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { createExecutionApproval } from "../../store/approvals.ts";
+import { upsertEntities } from "../../store/entities.ts";
 import { createExecution } from "../../store/executions.ts";
 import { MatrixDouble } from "../../test-support/matrix-double/matrix-double.ts";
 import { type ChatHarness, createChatHarness, proposePlan, queuedJobs } from "../testing/chat-harness.ts";
@@ -150,5 +151,37 @@ describe("matrix: per-room operators, admins and power level", () => {
       .where("session_id", "=", session.id)
       .executeTakeFirstOrThrow();
     assert.equal(plan.status, "proposed");
+  });
+
+  test("routing is changed only by a fleet-wide admin, shown old → new and audited", async () => {
+    await upsertEntities(
+      h.store.db,
+      [
+        {
+          slug: "host:router-test",
+          type: "host",
+          name: "router-test",
+          attributes: { "ssh.host": "10.0.0.5" },
+        },
+      ],
+      { by: "test" },
+    );
+    const change = "!oikos routing host:router-test ssh.host=10.0.0.66 ssh.port=2222";
+    assert.match(await answerTo(double.message(ERIN, roomA, change)), /for admins/);
+    assert.match(await answerTo(double.message(DAVE, roomA, change)), /Only a fleet-wide admin/);
+    const answer = await answerTo(double.message(ALICE, roomA, change));
+    assert.match(answer, /was: transport=ssh ssh\.host=10\.0\.0\.5/);
+    assert.match(answer, /now: transport=ssh ssh\.host=10\.0\.0\.66 ssh\.port=2222/);
+    assert.match(
+      await answerTo(double.message(ALICE, roomA, "!oikos routing host:router-test note=x")),
+      /not routing: note/,
+    );
+    const audit = await h.store.db
+      .selectFrom("audit_log")
+      .select("actor")
+      .where("action", "=", "routing_changed")
+      .where("subject", "=", "host:router-test")
+      .execute();
+    assert.deepEqual(audit, [{ actor: ALICE }]);
   });
 });

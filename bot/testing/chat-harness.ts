@@ -29,6 +29,7 @@ import { ChatCore } from "../core/chat-core.ts";
 import { consoleCommands } from "../core/console/console-commands.ts";
 import type { ChatCoreDeps } from "../core/core-deps.ts";
 import { helpCommand } from "../core/help-command.ts";
+import { routingCommand } from "../core/routing-command.ts";
 
 /**
  * The chat core wired to real parts (a fresh database, the in-process queue, the event bus) for
@@ -58,7 +59,7 @@ export async function createChatHarness(
   const commands = new CommandRegistry();
   commands.add(helpCommand(commands));
   const roomAccess = new RoomAccess(access);
-  commands.add(sweepCommand(queue)).add(approvalsCommand(db)).add(cancelCommand(db));
+  commands.add(sweepCommand(queue)).add(approvalsCommand(db)).add(cancelCommand(db)).add(routingCommand(db));
   for (const command of consoleCommands(db)) commands.add(command);
   const logger = silentLogger();
   const deps: ChatCoreDeps = {

@@ -17,6 +17,7 @@ import type { InterruptedJob, JobContext, QueuePort } from "../queue/port.ts";
 import type { ExecOptions, ExecResult } from "../ssh/exec-result.ts";
 import { safeText } from "../ssh/output-text.ts";
 import type { Target } from "../ssh/target.ts";
+import { routingChangedReason } from "./routing-stamp.ts";
 import { TargetLimiter } from "./target-limiter.ts";
 import { type ResolvedTarget, resolveTarget, type TargetDefaults } from "./target-resolver.ts";
 
@@ -130,6 +131,16 @@ async function execute(
       to: "failed",
       workerId,
       reason: options.redact(safeText(`cannot reach target: ${resolved.reason}`)),
+    });
+    return failed ? "failed" : undefined;
+  }
+  const rerouted = routingChangedReason(row.routing, resolved.target);
+  if (rerouted) {
+    const failed = await transitionExecution(db, row.id, {
+      from: "running",
+      to: "failed",
+      workerId,
+      reason: options.redact(rerouted),
     });
     return failed ? "failed" : undefined;
   }

@@ -25,6 +25,7 @@ import type { EventBus } from "../events/port.ts";
 import type { QueuePort } from "../queue/port.ts";
 import type { Target } from "../ssh/target.ts";
 import { type ExecutionView, executionView } from "./execution-view.ts";
+import { routingStamp } from "./routing-stamp.ts";
 import { loadSessionFacts, runSessionFacts } from "./run-facts.ts";
 import { disruptsSelf, selfTargetsFrom } from "./self-protection.ts";
 import { type ResolvedTarget, resolveTarget } from "./target-resolver.ts";
@@ -438,5 +439,6 @@ function executionFields(request: RunRequest, gated: GatePassed, timeoutMs: numb
     purpose: request.purpose,
     requestedBy: request.requestedBy,
     timeoutMs,
+    routing: routingStamp(gated.target),
   };
 }
