@@ -176,6 +176,12 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     defaultText: "(shell user only)",
   },
   {
+    path: "chat.mention",
+    env: "OIKOS_MENTION",
+    doc: "Who approval, plan and question cards mention: `approvers` (the listed operators and admins, and the Slack operator group), `none`, or comma-separated ids (an on-call list); per room in `chat.rooms.<id>.mention`",
+    defaultText: "approvers",
+  },
+  {
     path: "chat.shell.enabled",
     env: "OIKOS_SHELL",
     doc: "Terminal chat on stdin/stdout when oikos starts; unset: only when stdin is a TTY (otherwise oikos runs headless until SIGTERM/SIGINT)",

@@ -26,8 +26,22 @@ const bool = z.preprocess((v) => {
 }, z.boolean());
 const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 const url = z.url({ protocol: /^[a-z][a-z0-9+.-]*$/ });
+/** Who decision cards mention: `approvers`, `none`, or a list of ids (an on-call list). */
+const mentionRule = z.preprocess(
+  (v) => {
+    if (typeof v !== "string") return v;
+    const word = v.trim().toLowerCase();
+    if (word === "approvers" || word === "none") return word;
+    return v
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
+  },
+  z.union([z.enum(["approvers", "none"]), z.array(z.string().min(1))]),
+);
 // Strict: a misspelt key in an access rule must fail loudly, not silently grant nothing.
 const roomAccess = z.strictObject({
+  mention: mentionRule.optional(),
   operators: csv.optional(),
   admins: csv.optional(),
   minPowerLevel: int(0, 100).optional(),
@@ -88,6 +102,7 @@ export const ConfigSchema = z.object({
     .object({
       operators: csv.default([]),
       admins: csv.default([]),
+      mention: mentionRule.default("approvers"),
       /** Per room id / channel id: its own operators and admins (YAML only; see README "Chat setup"). */
       rooms: z.record(roomId, roomAccess).default({}),
       shell: z

@@ -9,6 +9,7 @@ export function roomAccessConfig(chat: Config["chat"]): RoomAccessConfig {
   return {
     operators: chat.operators,
     admins: chat.admins,
+    mention: chat.mention,
     rooms: chat.rooms,
     ...(chat.matrix.minPowerLevel !== undefined ? { minPowerLevel: chat.matrix.minPowerLevel } : {}),
     ...(chat.slack.operatorGroup !== undefined ? { operatorGroup: chat.slack.operatorGroup } : {}),

@@ -61,7 +61,14 @@ export const chatCapability: Capability = {
     const adapters = new RedactingAdapterMap();
     const core = new ChatCore(deps, adapters);
     const scheduled = new ScheduleThreads({ db, schedules: config.schedules });
-    const renderer = new CardRenderer({ db, adapters, cards: core.cards, logger, scheduled });
+    const renderer = new CardRenderer({
+      db,
+      adapters,
+      cards: core.cards,
+      logger,
+      scheduled,
+      mentions: (platform, room, self) => access.mentions(platform, room, self),
+    });
     const unsubscribe = renderer.subscribe(events);
     registerAlertThreads(runtime, adapters, renderer);
     const started =

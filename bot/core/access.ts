@@ -1,6 +1,8 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../store/schema.ts";
+import type { CardMentions } from "./card.ts";
 import type { ChatAdapter } from "./chat-adapter.ts";
+import { type MentionRule, roomMentions } from "./mentions.ts";
 
 /** Who may do what in one room, or (as the global part of {@link RoomAccessConfig}) everywhere. */
 export interface AccessRules {
@@ -12,6 +14,8 @@ export interface AccessRules {
   minPowerLevel?: number;
   /** Slack: members of this user group (S…) are operators. */
   operatorGroup?: string;
+  /** Who cards that wait for a decision mention here (default: the global rule, else `approvers`). */
+  mention?: MentionRule;
 }
 
 export interface RoomAccessConfig extends AccessRules {
@@ -38,6 +42,11 @@ export class RoomAccess {
 
   constructor(config: RoomAccessConfig) {
     this.#config = config;
+  }
+
+  /** Who a card waiting for a decision in `room` mentions on `platform` (never `self`). */
+  mentions(platform: string, room: string, self?: string): CardMentions | undefined {
+    return roomMentions(this.#config, platform, room, self);
   }
 
   /** Listed in the global lists: acts for every room (room-only people see only their room's work). */

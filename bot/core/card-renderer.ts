@@ -4,7 +4,7 @@ import type { EventBus } from "../../jobs/events/port.ts";
 import type { DomainEvent } from "../../jobs/events/types.ts";
 import type { Database } from "../../store/schema.ts";
 import { getSession } from "../../store/sessions.ts";
-import type { Card } from "./card.ts";
+import type { Card, CardMentions } from "./card.ts";
 import { type CardKind, type CardRefs, planSubject } from "./card-refs.ts";
 import { buildApprovalCard } from "./cards/approval-card.ts";
 import { buildPlanCard } from "./cards/plan-card.ts";
@@ -37,6 +37,9 @@ export class CardRenderer {
   readonly #cards: CardRefs;
   readonly #logger: Logger;
   readonly #scheduled: ScheduleThreads | undefined;
+  readonly #mentions:
+    | ((platform: string, room: string, self: string) => CardMentions | undefined)
+    | undefined;
   readonly #chains = new Map<string, Promise<void>>();
   /** What each card last showed: an event that changes nothing visible edits nothing. */
   readonly #lastRendered = new Map<string, string>();
@@ -50,12 +53,25 @@ export class CardRenderer {
     logger: Logger;
     /** Scheduled runs whose thread is posted only when there is something to show. */
     scheduled?: ScheduleThreads;
+    /** Who a card waiting for a decision mentions in a room (RoomAccess.mentions). */
+    mentions?: (platform: string, room: string, self: string) => CardMentions | undefined;
   }) {
     this.#db = deps.db;
     this.#adapters = deps.adapters;
     this.#cards = deps.cards;
     this.#logger = deps.logger;
     this.#scheduled = deps.scheduled;
+    this.#mentions = deps.mentions;
+  }
+
+  /** A card that waits for an operator's decision calls the people who can give it. */
+  #withMentions(adapter: ChatAdapter, room: string, card: Card): Card {
+    const waiting =
+      card.kind === "question"
+        ? card.status === undefined
+        : (card.actions?.length ?? 0) + (card.reactions?.length ?? 0) > 0;
+    const mentions = waiting ? this.#mentions?.(adapter.platform, room, adapter.selfId) : undefined;
+    return mentions ? { ...card, mentions } : card;
   }
 
   subscribe(events: EventBus): () => void {
@@ -257,7 +273,8 @@ export class CardRenderer {
     let ref: MessageRef;
     let card: Card | undefined;
     try {
-      card = await build();
+      const built = await build();
+      card = built && this.#withMentions(adapter, place.room, built);
       if (!card) {
         await this.#db.deleteFrom("kv").where("key", "=", key).execute();
         return;
@@ -285,8 +302,9 @@ export class CardRenderer {
   ): Promise<void> {
     const record = await this.#cards.bySubject(adapter.platform, kind, subjectId);
     if (!record) return;
-    const card = await build(record.decisionNote);
-    if (!card) return;
+    const built = await build(record.decisionNote);
+    if (!built) return;
+    const card = this.#withMentions(adapter, record.ref.room, built);
     const key = `${adapter.platform}\u0000${record.ref.messageId}`;
     const rendered = JSON.stringify(card);
     if (this.#lastRendered.get(key) === rendered) return;

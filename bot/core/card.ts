@@ -21,6 +21,18 @@ export interface Card {
   actions?: { id: CardAction; label: string; style?: "primary" | "danger" }[];
   /** Reactions the bot adds to its own card so the operator taps an existing one. */
   reactions?: string[];
+  /** Who the card calls: the platform notifies them (Matrix m.mentions + pills, Slack <@U…>). */
+  mentions?: CardMentions;
+}
+
+/** Platform user ids, and (Slack) user groups, a card mentions. */
+export interface CardMentions {
+  users: string[];
+  groups: string[];
+}
+
+export function hasMentions(card: Card): card is Card & { mentions: CardMentions } {
+  return (card.mentions?.users.length ?? 0) + (card.mentions?.groups.length ?? 0) > 0;
 }
 
 /** Normalises a reaction key: strips variation selectors and skin tones, maps `:+1:` style names. */
@@ -56,6 +68,7 @@ export function cardToText(card: Card): string {
   }
   if (card.status) out.push(`  ${card.status}`);
   if (card.hint) out.push(`  ${card.hint}`);
+  if (hasMentions(card)) out.push(`  cc ${[...card.mentions.users, ...card.mentions.groups].join(" ")}`);
   return out.join("\n");
 }
 

@@ -17,7 +17,14 @@ export function cardToHtml(card: Card): string {
   }
   if (card.status) parts.push(`<p><strong>${inline(card.status)}</strong></p>`);
   if (card.hint) parts.push(`<p><em>${inline(card.hint)}</em></p>`);
+  const users = card.mentions?.users ?? [];
+  if (users.length > 0) parts.push(`<p>cc ${users.map(pill).join(" ")}</p>`);
   return parts.join("");
+}
+
+/** A user pill: clients render a matrix.to link to a user id as the person's name. */
+function pill(user: string): string {
+  return `<a href="https://matrix.to/#/${escapeHtml(user)}">${escapeHtml(user)}</a>`;
 }
 
 export function textToHtml(text: string): string {

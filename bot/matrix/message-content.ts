@@ -12,10 +12,14 @@ export type NoticeContent = {
   "m.mentions": { user_ids?: string[] };
 };
 
-/** The bot speaks in m.notice (clients and other bots know not to answer it), HTML + plain. */
-export function noticeContent(message: Outbound, mentions: string[] = []): NoticeContent {
+/**
+ * The bot speaks in m.notice (clients and other bots know not to answer it), HTML + plain. The
+ * people a card calls are in `m.mentions` (what notifies them) and as pills in the HTML.
+ */
+export function noticeContent(message: Outbound): NoticeContent {
   const body = "card" in message ? plainBody(message.card) : message.text;
   const html = "card" in message ? cardToHtml(message.card) : textToHtml(message.text);
+  const mentions = "card" in message ? (message.card.mentions?.users ?? []) : [];
   return {
     msgtype: "m.notice",
     body,
@@ -26,14 +30,9 @@ export function noticeContent(message: Outbound, mentions: string[] = []): Notic
 }
 
 /** A message in a thread; `latest` is the newest event in the thread (the fallback reply target). */
-export function threadedContent(
-  message: Outbound,
-  root: string,
-  latest: string,
-  mentions: string[] = [],
-): Record<string, unknown> {
+export function threadedContent(message: Outbound, root: string, latest: string): Record<string, unknown> {
   return {
-    ...noticeContent(message, mentions),
+    ...noticeContent(message),
     "m.relates_to": {
       rel_type: "m.thread",
       event_id: root,
@@ -43,7 +42,10 @@ export function threadedContent(
   };
 }
 
-/** An edit: the fallback body is marked with `* `, the real content sits in m.new_content. */
+/**
+ * An edit: the fallback body is marked with `* `, the real content sits in m.new_content (with
+ * its mentions); the edit itself mentions nobody, so editing a card never notifies again.
+ */
 export function editContent(target: string, message: Outbound): Record<string, unknown> {
   const next = noticeContent(message);
   return {

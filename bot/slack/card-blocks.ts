@@ -66,12 +66,24 @@ export function cardToMessages(card: Card, scale = 1): SlackRendering[] {
       })),
     });
   }
+  const called = mentionText(card);
+  if (called) tail.unshift(section(called));
   const pages = paginate([title, ...content], tail, budget);
-  const fallback = escapeMrkdwn(cardToText(card));
+  const plain = escapeMrkdwn(cardToText({ ...card, mentions: undefined }));
+  const fallback = called ? `${plain}\n${called}` : plain;
   return pages.map((blocks, index) => ({
     text: fallbackText(index === 0 ? fallback : textOf(blocks)),
     blocks: withBlockIds(blocks, nonce, index),
   }));
+}
+
+/** The people and user groups a card calls, as Slack mentions (ids only: nothing typed forms one). */
+function mentionText(card: Card): string {
+  const users = (card.mentions?.users ?? []).filter((u) => /^[UW][A-Z0-9]+$/.test(u)).map((u) => `<@${u}>`);
+  const groups = (card.mentions?.groups ?? [])
+    .filter((g) => /^S[A-Z0-9]+$/.test(g))
+    .map((g) => `<!subteam^${g}>`);
+  return users.length + groups.length > 0 ? `cc ${[...users, ...groups].join(" ")}` : "";
 }
 
 /** Agent or command text (Markdown) as Slack messages, split where it exceeds one. */

@@ -78,7 +78,13 @@ export async function createChatHarness(
   };
   const adapters = new Map<string, ChatAdapter>();
   const core = new ChatCore(deps, adapters);
-  const renderer = new CardRenderer({ db, adapters, cards: core.cards, logger });
+  const renderer = new CardRenderer({
+    db,
+    adapters,
+    cards: core.cards,
+    logger,
+    mentions: (platform, room, self) => roomAccess.mentions(platform, room, self),
+  });
   const unsubscribe = renderer.subscribe(events);
   return {
     store,

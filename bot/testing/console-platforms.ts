@@ -1,5 +1,6 @@
 import { PassThrough } from "node:stream";
 import { MatrixDouble } from "../../test-support/matrix-double/matrix-double.ts";
+import type { RoomAccessConfig } from "../core/access.ts";
 import { TerminalAdapter } from "../shell/terminal-adapter.ts";
 import { type ChatHarness, createChatHarness } from "./chat-harness.ts";
 import { eventually } from "./eventually.ts";
@@ -27,16 +28,21 @@ export interface ConsolePlatforms {
   h: ChatHarness;
   matrix: { double: MatrixDouble; room: string };
   slack: SlackBot;
+  terminalOutput(): string;
   user(platform: Platform, who: Who): string;
   room(platform: Platform): string;
   ask(platform: Platform, who: Who, text: string): Promise<string>;
   close(): Promise<void>;
 }
 
-export async function startConsolePlatforms(): Promise<ConsolePlatforms> {
+export async function startConsolePlatforms(
+  options: {
+    /** More access rules (per room, mentions), given the Matrix room id once it exists. */
+    access?: (matrixRoom: string) => Partial<RoomAccessConfig>;
+  } = {},
+): Promise<ConsolePlatforms> {
   const admins = PLATFORMS.map((p) => USERS[p].admin);
   const operators = PLATFORMS.map((p) => USERS[p].operator);
-  const h = await createChatHarness({ operators, admins }, { modelConfigured: false });
   const double = await MatrixDouble.start();
   const botToken = double.registerUser(MATRIX_BOT);
   for (const who of Object.values(USERS.matrix)) double.registerUser(who);
@@ -45,6 +51,10 @@ export async function startConsolePlatforms(): Promise<ConsolePlatforms> {
     members: [USERS.matrix.operator, USERS.matrix.stranger],
   });
   double.invite(room, USERS.matrix.admin, MATRIX_BOT);
+  const h = await createChatHarness(
+    { operators, admins, ...options.access?.(room) },
+    { modelConfigured: false },
+  );
   const matrixAdapter = await startMatrixBot(h, double, {
     accessToken: botToken,
     rooms: [room],
@@ -94,6 +104,7 @@ export async function startConsolePlatforms(): Promise<ConsolePlatforms> {
     h,
     matrix: { double, room },
     slack,
+    terminalOutput: () => output,
     user: (platform, who) => USERS[platform][who],
     room: (platform) => (platform === "matrix" ? room : platform === "slack" ? SLACK_CHANNEL : "terminal"),
     ask,

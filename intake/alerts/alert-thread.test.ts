@@ -94,6 +94,11 @@ describe("an alert becomes one investigated thread", () => {
     assert.match(body(card), /ContainerDown/);
     assert.match(body(card), /lxc:gitea/);
     assert.match(body(card), new RegExp(ONCALL));
+    assert.deepEqual(
+      card.content["m.mentions"],
+      { user_ids: [ONCALL] },
+      "the route's on-call person is notified",
+    );
     const plan = await eventually("findings and a plan card in the thread", () => {
       const thread = app.inThread(root).map(body);
       return thread.some((t) => t.startsWith("Findings:")) && thread.find((t) => t.includes("📋 Plan"));

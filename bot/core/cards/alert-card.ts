@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import { type AlertGroup, alertsOfGroup } from "../../../store/alert-groups.ts";
 import type { Database } from "../../../store/schema.ts";
 import { type Card, clock } from "../card.ts";
+import { mentionsOf } from "../mentions.ts";
 
 const SHOWN_LABELS = 8;
 const SHOWN_ALERTS = 6;
@@ -43,13 +44,16 @@ export async function buildAlertCard(
       ? `entities: ${group.entities.map((slug) => `\`${slug}\``).join(", ")}`
       : `entities: none in the knowledge graph match ${group.unmatched.length > 0 ? `\`${group.unmatched.join(", ")}\`` : "these labels"}`,
   );
-  if (group.mentions.length > 0) lines.push(`cc ${group.mentions.join(" ")}`);
   const card: Card = {
     kind: "notice",
     title: `${icon} ${group.title}`,
     badge: group.status === "resolved" ? "resolved" : "firing",
     lines,
   };
+  // Who the route calls, as the platform's own mentions (a firing group only: a resolution notifies nobody).
+  const mentions = mentionsOf(group.platform ?? "", group.mentions);
+  if (group.status === "firing" && mentions.users.length + mentions.groups.length > 0)
+    card.mentions = mentions;
   if (group.status === "resolved" && group.resolved_at)
     card.status = `✅ resolved at ${clock(group.resolved_at)}`;
   else if (group.flap_count > 0)

@@ -1,0 +1,83 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { mentionsSchema } from "../../test-support/matrix-double/event-schemas.ts";
+import { requestExecutionApproval, sessionFor } from "../testing/chat-harness.ts";
+import { type ConsolePlatforms, SLACK_CHANNEL, startConsolePlatforms } from "../testing/console-platforms.ts";
+import { eventually } from "../testing/eventually.ts";
+
+const BOT = "@oikos:double.test";
+
+// Cards that wait for a decision call the people who can give it: in the Matrix room everyone
+// who may approve (m.mentions + pills), in the Slack channel its on-call list and user group
+// (<@U…>, <!subteam^S…>), in the terminal nobody (its rule is `none`).
+describe("approval cards mention who can decide", () => {
+  let c: ConsolePlatforms;
+
+  before(async () => {
+    c = await startConsolePlatforms({
+      access: () => ({
+        rooms: { [SLACK_CHANNEL]: { mention: ["U0CAROL", "S0ONCALL"] }, terminal: { mention: "none" } },
+      }),
+    });
+  });
+  after(async () => {
+    await c.close();
+    assert.deepEqual(c.matrix.double.violations, [], "every Matrix event passed the spec schemas");
+    assert.deepEqual(c.slack.double.violations, [], "every Slack payload was valid");
+  });
+
+  const approval = async (platform: "matrix" | "slack" | "shell", thread: string) => {
+    const sessionId = await sessionFor(c.h, platform, c.room(platform), thread, c.user(platform, "admin"));
+    return requestExecutionApproval(c.h, sessionId, {
+      target: "lxc:gitea",
+      command: "systemctl restart gitea",
+      risk: "config_mutation",
+      purpose: "restart after the upgrade",
+    });
+  };
+
+  test("Matrix: m.mentions names the approvers (valid per the spec) and the HTML carries pills", async () => {
+    const { double, room } = c.matrix;
+    const root = double.message(c.user("matrix", "admin"), room, "!oikos help");
+    await eventually("help answered", () => double.sentBy(BOT).length > 0);
+    await approval("matrix", root);
+    const card = await eventually("approval card", () =>
+      double.sentBy(BOT).find((e) => String(e.content.body).includes("Approval needed")),
+    );
+    const mentions = card.content["m.mentions"] as { user_ids?: string[] };
+    assert.ok(mentionsSchema.safeParse(mentions).success);
+    assert.deepEqual(mentions.user_ids, ["@alice:double.test", "@bob:double.test"]);
+    assert.match(
+      String(card.content.formatted_body),
+      /cc <a href="https:\/\/matrix\.to\/#\/@alice:double\.test">@alice:double\.test<\/a> <a href="https:\/\/matrix\.to\/#\/@bob:double\.test">/,
+    );
+    assert.match(String(card.content.body), /cc @alice:double\.test @bob:double\.test/);
+  });
+
+  test("Slack: the on-call list and user group as real mentions in the blocks and the text", async () => {
+    const { double } = c.slack;
+    const root = await double.userMessage(c.user("slack", "admin"), SLACK_CHANNEL, "is gitea up?");
+    await eventually("answered", () => double.byBot().length > 0);
+    await approval("slack", root.ts);
+    const card = await eventually("approval card", () =>
+      double.byBot().find((m) => m.text.includes("Approval needed")),
+    );
+    const blocks = JSON.stringify(card.blocks);
+    assert.match(blocks, /cc <@U0CAROL> <!subteam\^S0ONCALL>/);
+    assert.match(card.text, /cc <@U0CAROL> <!subteam\^S0ONCALL>/);
+    assert.doesNotMatch(blocks, /U0ALICE/, "the room's list replaces the approvers");
+    const formed = double.mentions.map((m) => m.mention);
+    assert.ok(formed.includes("<@U0CAROL>") && formed.includes("<!subteam^S0ONCALL>"));
+    assert.deepEqual(double.broadcasts(), []);
+  });
+
+  test("terminal: a room whose rule is `none` mentions nobody", async () => {
+    await approval("shell", "t-1");
+    const out = await eventually(
+      "approval card",
+      () => c.terminalOutput().includes("Approval needed") && c.terminalOutput(),
+    );
+    assert.match(out, /systemctl restart gitea/);
+    assert.doesNotMatch(out, /cc /);
+  });
+});
