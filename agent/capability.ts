@@ -67,7 +67,7 @@ export const agentCapability: Capability = {
       options: { ...DEFAULT_AGENT_OPTIONS, maxIterations: config.model.maxIterations },
       logger,
     };
-    const unsubscribe = registerAgentJobs(runtime, deps);
+    const unsubscribe = registerAgentJobs(runtime, deps, { concurrency: config.model.concurrentTurns });
     const caughtUp = await continueUnreportedExecutions({ db: runtime.db, queue: runtime.queue });
     if (caughtUp.length)
       logger.info({ executions: caughtUp }, "continuing executions that ended while no agent ran");

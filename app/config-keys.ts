@@ -86,6 +86,12 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     defaultText: "12",
   },
   {
+    path: "model.concurrentTurns",
+    env: "OIKOS_CONCURRENT_TURNS",
+    doc: "Agent turns of different sessions run at once per process (one session never runs two)",
+    defaultText: "4",
+  },
+  {
     path: "log.level",
     env: "OIKOS_LOG_LEVEL",
     doc: "fatal, error, warn, info, debug or trace",

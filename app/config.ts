@@ -71,6 +71,7 @@ export const ConfigSchema = z.object({
       name: z.string().min(1).default("gpt-4.1-mini"),
       timeoutMs: int(1000, 3_600_000).default(120_000),
       maxIterations: int(1, 100).default(12),
+      concurrentTurns: int(1, 64).default(4),
     })
     .prefault({}),
   log: z

@@ -50,21 +50,52 @@ export async function runEvals(options: EvalRunOptions = {}): Promise<ScenarioRe
   return results;
 }
 
-/** The human scoreboard: one line per scenario, its failed assertions under it, totals last. */
+/** The --json line's entry: exactly the keys it has always had. */
+export function jsonResult(r: ScenarioResult) {
+  const { name, passed, failures, tool_calls, model_calls, wall_ms } = r;
+  return { name, passed, failures, tool_calls, model_calls, wall_ms };
+}
+
+const COLUMNS = [
+  ["result", 6],
+  ["tools", 5],
+  ["model", 5],
+  ["wall_ms", 7],
+  ["run_ms", 7],
+  ["1st_ms", 6],
+  ["peak", 4],
+] as const;
+
+/**
+ * The human scoreboard: one line per scenario (wall_ms includes setup; run_ms, 1st_ms = slowest first
+ * answer and peak = most executions at once come from the run's stored timestamps), its failed
+ * assertions and notes under it, totals last.
+ */
 export function formatScoreboard(results: ScenarioResult[]): string {
   const width = Math.max(8, ...results.map((r) => r.name.length));
   const lines = [
-    `${"scenario".padEnd(width)}  result  tools  model  wall_ms`,
-    `${"-".repeat(width)}  ------  -----  -----  -------`,
+    `${"scenario".padEnd(width)}  ${COLUMNS.map(([title, w]) => title.padStart(w)).join("  ")}`,
+    `${"-".repeat(width)}  ${COLUMNS.map(([, w]) => "-".repeat(w)).join("  ")}`,
   ];
   for (const r of results) {
-    lines.push(
-      `${r.name.padEnd(width)}  ${(r.passed ? "PASS" : "FAIL").padEnd(6)}  ${String(r.tool_calls).padStart(5)}  ${String(r.model_calls).padStart(5)}  ${String(r.wall_ms).padStart(7)}`,
-    );
+    const cells = [
+      (r.passed ? "PASS" : "FAIL").padEnd(6),
+      r.tool_calls,
+      r.model_calls,
+      r.wall_ms,
+      r.timing?.run_ms ?? "-",
+      r.timing?.first_answer_ms ?? "-",
+      r.timing?.peak_executions ?? "-",
+    ].map((cell, i) => String(cell).padStart(COLUMNS[i]![1]));
+    lines.push(`${r.name.padEnd(width)}  ${cells.join("  ")}`);
     for (const failure of r.failures) lines.push(`${" ".repeat(width)}    ✗ ${failure.split("\n")[0]}`);
+    for (const note of r.notes ?? []) lines.push(`${" ".repeat(width)}    ~ ${note}`);
   }
   const passed = results.filter((r) => r.passed).length;
   const wall = results.reduce((sum, r) => sum + r.wall_ms, 0);
-  lines.push(`${passed}/${results.length} scenarios passed in ${(wall / 1000).toFixed(1)} s`);
+  const run = results.reduce((sum, r) => sum + (r.timing?.run_ms ?? 0), 0);
+  lines.push(
+    `${passed}/${results.length} scenarios passed in ${(wall / 1000).toFixed(1)} s (${(run / 1000).toFixed(1)} s of it in the runs themselves)`,
+  );
   return lines.join("\n");
 }

@@ -33,7 +33,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     }
   }
   // Loaded on demand: nothing imports evals/ statically, and `oikos help` stays light.
-  const { formatScoreboard, runEvals } = await import("../../evals/run-evals.ts");
+  const { formatScoreboard, jsonResult, runEvals } = await import("../../evals/run-evals.ts");
   const results = await runEvals({
     names,
     fastOnly: argv.includes("--fast"),
@@ -45,6 +45,6 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     },
   });
   io.stdout.write(`${formatScoreboard(results)}\n`);
-  if (json) io.stdout.write(`${JSON.stringify({ scenarios: results })}\n`);
+  if (json) io.stdout.write(`${JSON.stringify({ scenarios: results.map(jsonResult) })}\n`);
   return results.every((r) => r.passed) ? 0 : 1;
 }

@@ -169,4 +169,18 @@ describe("scenario manifests", () => {
       assert.match(error, /at model\[0\]\.reply\.tools\[0\]/);
     });
   });
+
+  describe("timing:", () => {
+    test("a figure that is not measured is named", () => {
+      const error = errorOf({ ...base(), expect: { timing: { wall_time_ms: { max: 5 } } } });
+      assert.match(error, /wall_time_ms/);
+      assert.match(error, /at expect\.timing/);
+    });
+    test("a ms bound takes max only", () => {
+      assert.match(
+        errorOf({ ...base(), expect: { timing: { run_ms: { min: 5 } } } }),
+        /at expect\.timing\.run_ms/,
+      );
+    });
+  });
 });

@@ -9,6 +9,7 @@ import { count } from "./count.ts";
 import { labStep } from "./lab-step.ts";
 import { type OperatorAction, operatorAction } from "./operator-schema.ts";
 import { plansSpec, sessionSpec } from "./thread-expectations.ts";
+import { timingSpec } from "./timing.ts";
 
 export type { OperatorAction, WaitFor } from "./operator-schema.ts";
 
@@ -182,6 +183,8 @@ const expectation = z
     model_calls: count.optional(),
     tool_calls: count.optional(),
     wall_ms: count.optional(),
+    /** Figures from stored timestamps (evals/harness/timing.ts); `*_ms` bounds fail only beyond a slack. */
+    timing: timingSpec.optional(),
     script_drift: z.boolean().default(false),
   })
   .strict();

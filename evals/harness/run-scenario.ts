@@ -9,6 +9,7 @@ import { scriptOf } from "./model-script.ts";
 import { OperatorDriver } from "./operator.ts";
 import { readPlaceTexts } from "./place-texts.ts";
 import { BOT, EvalSystem } from "./system.ts";
+import { checkTiming, readTiming, type TimingFigures } from "./timing.ts";
 
 export interface ScenarioResult {
   name: string;
@@ -17,6 +18,10 @@ export interface ScenarioResult {
   tool_calls: number;
   model_calls: number;
   wall_ms: number;
+  /** From the run's stored timestamps; on the scoreboard, not in the --json line. */
+  timing?: TimingFigures;
+  /** Observations that are not failures (a timing figure over its bound but within the slack). */
+  notes?: string[];
 }
 
 export interface RunOptions {
@@ -43,6 +48,8 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
   let system: EvalSystem | undefined;
   let toolCalls = 0;
   let modelCalls = 0;
+  let timing: TimingFigures | undefined;
+  const notes: string[] = [];
   try {
     system = await EvalSystem.start({
       modelUrl: options.modelUrl ?? model!.url,
@@ -92,6 +99,8 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
       unmatchedModelRequests: model?.unmatched.length ?? 0,
       places: await readPlaceTexts(system.store.db, botPosts, model?.requests),
     });
+    timing = await readTiming(system.store.db);
+    checkTiming(scenario.expect.timing, timing, evaluated, notes);
     failures.push(...(completed ? evaluated : evaluated.map((f) => `(after timeout) ${f}`)));
     if (failures.length > 0 && process.env.OIKOS_EVAL_DEBUG) await dumpState(system, model);
     if (system.double.violations.length > 0)
@@ -112,6 +121,8 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
     tool_calls: toolCalls,
     model_calls: modelCalls,
     wall_ms: Math.round(performance.now() - started),
+    ...(timing ? { timing } : {}),
+    notes,
   };
 }
 
