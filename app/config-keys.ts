@@ -164,6 +164,12 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     defaultText: "65536",
   },
   {
+    path: "execution.readOnlyJail",
+    env: "OIKOS_READONLY_JAIL",
+    doc: 'Read-only commands that run with nobody asked run inside the read-only jail on the target: `auto` where the target can jail, `required` (where it cannot, the operator approves each one), `off`. An entity\'s `readOnlyJail` attribute overrides it (README "The read-only jail")',
+    defaultText: "auto",
+  },
+  {
     path: "self.targets",
     env: "OIKOS_SELF_TARGETS",
     doc: "Comma-separated entity slugs that run oikos itself (stop/restart/destroy needs a typed confirmation)",

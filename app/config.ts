@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { alertsSchema, schedulesSchema } from "../intake/config.ts";
+import { DEFAULT_JAIL_MODE, JAIL_MODES } from "../policy/jail.ts";
 import { CONFIG_KEYS } from "./config-keys.ts";
 import { mcpSchema } from "./config-mcp.ts";
 import { ConfigError } from "./errors.ts";
@@ -96,6 +97,7 @@ export const ConfigSchema = z.object({
       maxOutputBytes: int(1024, 16 * 1024 * 1024).default(65_536),
       assentWindowMs: int(60_000, 7 * 86_400_000).default(2 * 3_600_000),
       approvalTtlMs: int(60_000, 7 * 86_400_000).default(3_600_000),
+      readOnlyJail: z.enum(JAIL_MODES).default(DEFAULT_JAIL_MODE),
     })
     .prefault({}),
   self: z.object({ targets: csv.default([]) }).prefault({}),

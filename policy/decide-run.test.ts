@@ -93,6 +93,54 @@ const CASES: readonly (readonly [string, RunFacts, string])[] = [
   ["run_many of a change", facts({}, "config_mutation", { readOnlyOnly: true }), "refused:not_read_only"],
   ["run_many of a read", facts({}, undefined, { readOnlyOnly: true }), "allow:read_only"],
   ["read-only before a plan", facts(), "allow:read_only"],
+  [
+    "read-only, jail required, the target cannot jail: the operator is asked",
+    facts({}, undefined, {
+      jail: { mode: "required", availability: { state: "unavailable", reason: "no unshare" } },
+    }),
+    "needs_approval",
+  ],
+  [
+    "read-only, jail required, cannot jail, another approval pending",
+    facts({ pendingApprovalExecutionId: "x-1" }, undefined, {
+      jail: { mode: "required", availability: { state: "unavailable", reason: "no unshare" } },
+    }),
+    "refused:approval_pending",
+  ],
+  [
+    "read-only fan-out, jail required, cannot jail: refused, fan-outs never ask",
+    facts({}, undefined, {
+      readOnlyOnly: true,
+      jail: { mode: "required", availability: { state: "unavailable", reason: "no unshare" } },
+    }),
+    "refused:jail_unavailable",
+  ],
+  [
+    "read-only, jail required, not yet detected: runs (the worker jails it or refuses to run)",
+    facts({}, undefined, { jail: { mode: "required", availability: { state: "unknown" } } }),
+    "allow:read_only",
+  ],
+  [
+    "read-only, jail auto, cannot jail: runs unjailed",
+    facts({}, undefined, {
+      jail: { mode: "auto", availability: { state: "unavailable", reason: "no unshare" } },
+    }),
+    "allow:read_only",
+  ],
+  [
+    "read-only, jail off: runs",
+    facts({}, undefined, {
+      jail: { mode: "off", availability: { state: "unavailable", reason: "no unshare" } },
+    }),
+    "allow:read_only",
+  ],
+  [
+    "a config change with the jail required on a target that cannot jail: the usual gate (plan first)",
+    facts({}, "config_mutation", {
+      jail: { mode: "required", availability: { state: "unavailable", reason: "no unshare" } },
+    }),
+    "refused:plan_required",
+  ],
   ["read-only before a plan at cap-1", facts({ preplanReadOnlyCalls: 7 }), "allow:read_only"],
   ["read-only before a plan at the cap", facts({ preplanReadOnlyCalls: 8 }), "refused:preplan_cap"],
   [

@@ -1,3 +1,4 @@
+import { type JailFacts, jailBlocksAutoRun } from "./jail.ts";
 import type { LintResult } from "./lint.ts";
 import { REFUSALS, type Refusal, type RefusalCode, refusal } from "./refusals.ts";
 import type { Classification, Risk } from "./risk.ts";
@@ -16,7 +17,9 @@ import { checkTarget, type TargetFacts } from "./target-check.ts";
  *  5. the target can run it (no `qm` on an LXC)
  *  6. read-only only (run_many, inspect_path)
  *  7. retry cap (the same command failed 3 times in this session)
- *  8. read-only runs, within the pre-plan research budget when there is no plan yet
+ *  8. read-only runs, within the pre-plan research budget when there is no plan yet; where the
+ *     read-only jail is required and the target cannot jail, it needs the operator's approval
+ *     (run_many / inspect_path: refused, they never ask)
  *  9. plan first: a change needs a proposed, then approved plan
  * 10. risk: config_mutation inside the assent window or after its own approval; destructive only in
  *     its own window for this target or after a typed confirmation; one pending approval per session
@@ -64,6 +67,8 @@ export interface RunFacts {
   affectsSelf?: boolean;
   preplanReadOnlyCap?: number;
   retryCap?: number;
+  /** The read-only jail's mode for this target and whether the target can jail (policy/jail.ts). */
+  jail?: JailFacts;
 }
 
 export type AllowVia = "read_only" | "assent_window" | "destructive_window";
@@ -178,6 +183,7 @@ export function decideRun(facts: RunFacts): RunDecision {
   const planApproved = session.planState === "approved";
   const planOpen = session.planState === "proposed" || planApproved;
   if (classification.risk === "read_only" && !facts.affectsSelf) {
+    if (jailBlocksAutoRun(facts.jail)) return unjailedReadOnly(facts, on, facts.jail.availability.reason);
     const cap = facts.preplanReadOnlyCap ?? DEFAULT_PREPLAN_READ_ONLY_CAP;
     if (!planOpen && session.preplanReadOnlyCalls >= cap) {
       return refusal(
@@ -224,6 +230,28 @@ export function decideRun(facts: RunFacts): RunDecision {
     risk: classified,
     phrase,
     reason: `${on} is destructive (${why}).${selfNote} It needs the operator to type \`${phrase}\` or approve this execution explicitly`,
+  };
+}
+
+/**
+ * A read-only command on a target that cannot jail while the jail is required: the operator decides
+ * whether it may run unjailed. Fan-outs never ask, so they refuse it.
+ */
+function unjailedReadOnly(facts: RunFacts, on: string, why: string): RunDecision {
+  const cannot = `${on} is read-only, but ${facts.targetSlug} cannot run it in the read-only jail (${why}) and execution.readOnlyJail is required there`;
+  if (facts.readOnlyOnly) return refusal("jail_unavailable", cannot);
+  const pending = facts.session.state === "open" ? facts.session.pendingApprovalExecutionId : null;
+  if (pending !== null) {
+    return refusal(
+      "approval_pending",
+      `${cannot}; execution ${pending} is already waiting for the operator, and only one approval may be pending per session`,
+      `wait for the operator to decide on execution ${pending}: end your turn, you are resumed with the decision`,
+    );
+  }
+  return {
+    kind: "needs_approval",
+    risk: "read_only",
+    reason: `${cannot}: it runs unjailed only if the operator approves`,
   };
 }
 

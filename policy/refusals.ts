@@ -107,6 +107,12 @@ const TABLE = {
     endsTurn: true,
     producers: [RUN_GATE],
   },
+  jail_unavailable: {
+    nextStep:
+      "this target cannot run commands in the read-only jail, which is required here: use run for it (the operator is asked to approve running it unjailed), or read the same on another target",
+    endsTurn: false,
+    producers: [RUN_GATE],
+  },
   // ── fan-out (run_many, inspect_path) ──
   no_targets: {
     nextStep: "pass one or more entity slugs",

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { sql, type Updateable } from "kysely";
+import type { JailPlan } from "../policy/jail.ts";
 import type { Executor } from "./audit.ts";
 import type { Execution, ExecutionsTable, JsonObject } from "./schema.ts";
 import {
@@ -68,6 +69,10 @@ export interface NewExecution {
   approvalId?: string | null;
   /** The resolved target (jobs/ssh Target) this execution is approved for; the worker runs it nowhere else. */
   routing?: JsonObject | null;
+  /** How the worker runs it with respect to the read-only jail (policy/jail.ts); default off. */
+  jailPlan?: JailPlan;
+  /** Why it will not run jailed, when the gate already knows. */
+  jailNote?: string | null;
 }
 
 export async function createExecution(
@@ -92,6 +97,8 @@ export async function createExecution(
       requested_by: input.requestedBy,
       approval_id: input.approvalId ?? null,
       routing: input.routing ? JSON.stringify(input.routing) : null,
+      jail_plan: input.jailPlan ?? "off",
+      jail_note: input.jailNote ?? null,
       timeout_ms: input.timeoutMs,
       deadline_at: input.deadlineAt,
       exit_code: null,

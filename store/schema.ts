@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
+import type { JailPlan } from "../policy/jail.ts";
 import type { Risk } from "../policy/risk.ts";
 import type {
   ApprovalStatus,
@@ -214,6 +215,12 @@ export interface ExecutionsTable {
   stderr_binary: Generated<boolean>;
   /** migrations/0132: the resolved target it was approved for; null on rows from before. */
   routing: ColumnType<JsonObject | null, string | null | undefined, string | null>;
+  /** How the gate meant it to run with respect to the read-only jail (migration 0170). */
+  jail_plan: ColumnType<JailPlan, JailPlan | undefined, JailPlan>;
+  /** It ran inside the read-only jail; null until it ran (or when the jail's start was cut short). */
+  jailed: ColumnType<boolean | null, boolean | null | undefined, boolean | null>;
+  /** Why it did not run jailed. */
+  jail_note: ColumnType<string | null, string | null | undefined, string | null>;
   duration_ms: number | null;
   worker_id: string | null;
   heartbeat_at: NullableTimestamp;

@@ -83,7 +83,9 @@ export class EvalSystem {
       },
       log: { level: "silent" },
       ssh: { privateKeyPath: options.sshKeyPath, user: options.sshUser, connectTimeoutMs: 5_000 },
-      execution: { waitMs: options.executionWaitMs, timeoutMs: 120_000 },
+      // The lab's fake tools live and log under its state dir in /tmp, which a jailed command can
+      // neither see nor write: scenarios about the read-only jail set execution.readOnlyJail.
+      execution: { waitMs: options.executionWaitMs, timeoutMs: 120_000, readOnlyJail: "off" },
       chat: {
         operators: [OPERATOR, SECOND_OPERATOR],
         admins: [OPERATOR],

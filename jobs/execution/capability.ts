@@ -30,6 +30,7 @@ export async function createRunService(runtime: Runtime): Promise<RunService> {
     timeoutMs: runtime.config.execution.timeoutMs,
     selfTargets: runtime.config.self.targets,
     sshUser: runtime.config.ssh.user,
+    readOnlyJail: runtime.config.execution.readOnlyJail,
   });
 }
 

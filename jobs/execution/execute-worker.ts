@@ -10,13 +10,15 @@ import {
   type TerminalExecutionStatus,
   transitionExecution,
 } from "../../store/executions.ts";
-import type { Database, Execution } from "../../store/schema.ts";
+import { recordJailDetection } from "../../store/jail-detection.ts";
+import type { Database, Entity, Execution } from "../../store/schema.ts";
 import type { EventBus } from "../events/port.ts";
 import { UnrecoverableJobError } from "../queue/errors.ts";
 import type { InterruptedJob, JobContext, QueuePort } from "../queue/port.ts";
 import type { ExecOptions, ExecResult } from "../ssh/exec-result.ts";
 import { safeText } from "../ssh/output-text.ts";
 import type { Target } from "../ssh/target.ts";
+import { type JailedRun, runUnderJailPlan } from "./jailed-run.ts";
 import { routingChangedReason } from "./routing-stamp.ts";
 import { TargetLimiter } from "./target-limiter.ts";
 import { type ResolvedTarget, resolveTarget, type TargetDefaults } from "./target-resolver.ts";
@@ -156,23 +158,35 @@ async function execute(
       (error: unknown) => options.logger?.warn({ err: error, executionId: row.id }, "heartbeat failed"),
     );
   }, options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS);
-  let result: ExecResult | undefined;
+  let run: JailedRun | undefined;
   let failure: string | undefined;
   try {
-    result = await options.runner.exec(resolved.target, row.command, {
+    const execOptions = {
       timeoutMs: row.timeout_ms,
       maxOutputBytes: options.maxOutputBytes,
       signal: AbortSignal.any([stop.signal, jobSignal]),
-    });
+    };
+    run = await runUnderJailPlan(
+      options.runner,
+      resolved.target,
+      row.command,
+      execOptions,
+      row.jail_plan,
+      row.jail_note,
+    );
   } catch (error) {
     failure = error instanceof Error ? error.message : String(error);
   } finally {
     clearInterval(beat);
   }
+  if (run?.detected) await noteJailDetection(options, resolved.entity, run.detected);
+  const result = run?.result;
   if (stopReason === "lost") return undefined; // a sweep or cancel already moved the row
-  const status = finalStatus(result, failure, jobSignal.aborted);
+  const status =
+    run?.reason && run.jailed === false ? "failed" : finalStatus(result, failure, jobSignal.aborted);
   const reason =
     failure ??
+    (status === "failed" && run?.reason ? run.reason : null) ??
     (status === "timed_out"
       ? `killed after its ${Math.round(row.timeout_ms / 1000)} s timeout`
       : status === "cancelled"
@@ -200,6 +214,8 @@ async function execute(
             output_bytes: result.outputBytes,
             output_truncated: result.truncated,
             duration_ms: result.durationMs,
+            jailed: run?.jailed ?? null,
+            jail_note: run?.note === null || run?.note === undefined ? null : clean(run.note),
           }
         : {},
     });
@@ -219,6 +235,19 @@ async function execute(
       set: { exit_code: result?.exitCode ?? null, duration_ms: result?.durationMs ?? null },
     });
     return failed ? "failed" : undefined;
+  }
+}
+
+/** Whether the target can jail, learned by a run: recorded once per change; never fails the execution. */
+async function noteJailDetection(
+  options: ExecuteWorkerOptions,
+  entity: Entity,
+  detected: NonNullable<JailedRun["detected"]>,
+): Promise<void> {
+  try {
+    await recordJailDetection(options.db, entity, detected, new Date());
+  } catch (error) {
+    options.logger?.warn({ err: error, target: entity.slug }, "could not record the jail detection");
   }
 }
 

@@ -24,6 +24,10 @@ export interface ExecutionView {
   output_bytes: number | null;
   duration_ms: number | null;
   reason: string | null;
+  /** It ran inside the read-only jail; null: it has not run (or ended before the jail reported). */
+  jailed: boolean | null;
+  /** Why it did not run jailed, or what the jail refused. */
+  jail_note: string | null;
   step_seq: number | null;
   created_at: string;
   started_at: string | null;
@@ -47,11 +51,20 @@ export function executionView(row: Execution): ExecutionView {
     output_bytes: row.output_bytes === null ? null : Number(row.output_bytes),
     duration_ms: row.duration_ms,
     reason: row.status_reason === null ? null : redact(row.status_reason),
+    jailed: row.jailed,
+    jail_note: row.jail_note === null ? null : redact(row.jail_note),
     step_seq: row.step_seq,
     created_at: row.created_at.toISOString(),
     started_at: row.started_at?.toISOString() ?? null,
     finished_at: row.finished_at?.toISOString() ?? null,
   };
+}
+
+/** For a read-only run that ran: "jailed" or "not jailed: why" (with what the jail refused, if it did). */
+export function jailLine(view: Pick<ExecutionView, "risk" | "jailed" | "jail_note">): string | null {
+  if (view.risk !== "read_only" || view.jailed === null) return null;
+  const note = view.jail_note ? `: ${view.jail_note}` : "";
+  return view.jailed ? `jailed${note}` : `not jailed${note}`;
 }
 
 /** The next step a model should take after seeing this status. */

@@ -11,6 +11,13 @@ import {
   type RunTargetFacts,
   UNCLASSIFIED_REFUSALS,
 } from "../../policy/decide-run.ts";
+import {
+  type JailFacts,
+  type JailMode,
+  jailAvailabilityOf,
+  jailModeOf,
+  jailPlanFor,
+} from "../../policy/jail.ts";
 import { redact } from "../../policy/redact.ts";
 import type { Refusal } from "../../policy/refusals.ts";
 import type { Classification } from "../../policy/risk.ts";
@@ -44,6 +51,11 @@ export interface RunServiceOptions {
   /** Slugs that run oikos itself (config self.targets). */
   selfTargets: readonly string[];
   sshUser: string;
+  /**
+   * config execution.readOnlyJail (whose default is auto); an entity's `readOnlyJail` attribute
+   * overrides it. Left out: off, for harnesses whose fake tools must write where a jail cannot.
+   */
+  readOnlyJail?: JailMode;
   approvalTtlMs?: number;
   clock?: () => Date;
 }
@@ -176,6 +188,7 @@ export class RunService {
         classification.risk !== "reject" &&
         disruptsSelf(self, request.target, request.command),
       preplanReadOnlyCap: DEFAULT_PREPLAN_READ_ONLY_CAP,
+      ...(resolved.ok ? { jail: this.#jailFacts(resolved.entity) } : {}),
     };
     let decision = decideRun(facts);
     if (decision.kind === "refused") {
@@ -234,7 +247,7 @@ export class RunService {
       this.#o.db,
       {
         ...(id ? { id } : {}),
-        ...executionFields(request, gated, timeoutMs),
+        ...executionFields(request, gated, timeoutMs, { approved: false }),
         status: "queued",
         deadlineAt: new Date(now.getTime() + QUEUE_WAIT_MS + timeoutMs),
       },
@@ -269,7 +282,7 @@ export class RunService {
         const execution = await createExecution(
           tx,
           {
-            ...executionFields(request, gated, request.timeoutMs ?? this.#o.timeoutMs),
+            ...executionFields(request, gated, request.timeoutMs ?? this.#o.timeoutMs, { approved: true }),
             status: "pending_approval",
             deadlineAt: expiresAt,
           },
@@ -383,6 +396,14 @@ export class RunService {
     return { state: "runnable", entity, candidates: parent ? [targetFactsOf(parent)] : [] };
   }
 
+  /** The jail mode for this target and what the entity records of its detection (policy/jail.ts). */
+  #jailFacts(entity: Entity): JailFacts {
+    return {
+      mode: jailModeOf(this.#o.readOnlyJail ?? "off", entity.attributes),
+      availability: jailAvailabilityOf(entity.attributes, this.now()),
+    };
+  }
+
   async #selfEntities(): Promise<Entity[]> {
     if (this.#o.selfTargets.length === 0) return [];
     return this.#o.db
@@ -426,9 +447,20 @@ function targetFactsOf(entity: Entity): TargetFacts {
   };
 }
 
-/** The columns an execution row takes from the request and its gate, whatever its first status. */
-function executionFields(request: RunRequest, gated: GatePassed, timeoutMs: number) {
+/**
+ * The columns an execution row takes from the request and its gate, whatever its first status.
+ * `approved`: it runs only once the operator approves it, and then exactly as approved (unjailed).
+ */
+function executionFields(
+  request: RunRequest,
+  gated: GatePassed,
+  timeoutMs: number,
+  release: { approved: boolean },
+) {
+  const jail = jailPlanFor({ risk: gated.decision.risk, approved: release.approved, jail: gated.facts.jail });
   return {
+    jailPlan: jail.plan,
+    jailNote: jail.note,
     sessionId: gated.session.id,
     planGeneration: gated.planGeneration,
     stepSeq: request.stepSeq ?? null,

@@ -9,6 +9,7 @@ import { labAuth, labSshTarget } from "../../test-support/sshd/lab-targets.ts";
 import { type SshLab, sshLabUnavailable, startSshLab } from "../../test-support/sshd/ssh-lab.ts";
 import type { ExecResult } from "./exec-result.ts";
 import { InMemoryHostKeyStore } from "./host-key-store.ts";
+import { jailRefusalNote } from "./jail-refusal.ts";
 import { SshPool } from "./ssh-pool.ts";
 import type { Target } from "./target.ts";
 import { TransportRouter } from "./transport-router.ts";
@@ -180,6 +181,12 @@ describe("the read-only jail against escape attempts (lab user over ssh)", {
       const result = await router.exec(target, expand(attempt.command, tree.root, pid), { jail: true });
       assertJailed(result, attempt.name);
       assert.deepEqual(await tree.snapshot(), initial, `${attempt.name} changed the tree: ${result.stderr}`);
+      if (attempt.name === "redirect over a config file") {
+        assert.equal(
+          jailRefusalNote(result),
+          `the read-only jail refused a write to ${tree.root}/etc/app.conf: this command changes the target — propose it in a plan`,
+        );
+      }
       assert.ok(alive(pid), `${attempt.name} killed the outside process`);
       if (attempt.changesUnjailed) {
         const before = await control.snapshot();

@@ -20,6 +20,10 @@ const compactShape = {
   output_truncated: z.string().optional().describe("set when the output was cut: how much there was"),
   duration_ms: z.number().optional(),
   reason: z.string().optional().describe("why it ended as it did (timeout, cancel, denial …)"),
+  jail: z
+    .string()
+    .optional()
+    .describe("read-only runs: whether it ran inside the read-only jail on the target, and why not"),
   next_step: nextStep.optional(),
 };
 
@@ -34,6 +38,7 @@ export type CompactExecution = {
   output_truncated?: string;
   duration_ms?: number;
   reason?: string;
+  jail?: string;
   next_step?: string;
 };
 
@@ -72,6 +77,13 @@ const viewShape = {
   output_bytes: z.number().nullable(),
   duration_ms: z.number().nullable(),
   reason: z.string().nullable(),
+  jailed: z
+    .boolean()
+    .nullable()
+    .describe(
+      "it ran inside the read-only jail (writes, mounts, signals outside it refused); null: it has not run",
+    ),
+  jail_note: z.string().nullable().describe("why it did not run jailed, or what the jail refused"),
   step_seq: z.number().int().nullable(),
   created_at: z.string(),
   started_at: z.string().nullable(),

@@ -1,6 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { type ExecutionView, nextStepFor } from "../../jobs/execution/execution-view.ts";
+import { type ExecutionView, jailLine, nextStepFor } from "../../jobs/execution/execution-view.ts";
 import { type FanOutItem, inspectPathCommand, runMany } from "../../jobs/execution/fan-out.ts";
 import { framedView, frameOutput } from "../../jobs/execution/output-frame.ts";
 import { type RunOutcome, type RunService, resultOf } from "../../jobs/execution/run-service.ts";
@@ -279,6 +279,8 @@ function compact(view: ExecutionView): CompactExecution {
     out.output_truncated = `yes: ${view.output_bytes} bytes in all, head and tail kept`;
   if (view.duration_ms !== null) out.duration_ms = view.duration_ms;
   if (view.reason) out.reason = view.reason;
+  const jail = jailLine(view);
+  if (jail) out.jail = jail;
   if (!view.finished) out.next_step = nextStepFor(view);
   return out;
 }

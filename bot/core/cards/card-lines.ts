@@ -18,6 +18,9 @@ export interface ExecutionView {
   stderr: string | null;
   output_truncated: boolean;
   status_reason: string | null;
+  /** Read-only runs: inside the read-only jail or not (omitted where the card does not load it). */
+  risk?: string;
+  jailed?: boolean | null;
 }
 
 /** One line for where an execution stands, and its output tail once it finished. */
@@ -39,6 +42,8 @@ export function executionProgress(execution: ExecutionView): { line: string; out
     default:
       line = `❌ ${execution.status}${execution.exit_code !== null ? `, exit ${execution.exit_code}` : ""}${took}${execution.status_reason ? ` — ${execution.status_reason}` : ""}`;
   }
+  if (execution.risk === "read_only" && execution.jailed === true) line += " · 🔒 jailed";
+  if (execution.risk === "read_only" && execution.jailed === false) line += " · not jailed";
   const text = [execution.stdout ?? "", execution.stderr ?? ""].filter((s) => s.trim()).join("\n");
   if (!text.trim()) return { line };
   const { tail, omittedLines } = tailOf(text);

@@ -41,6 +41,8 @@ export async function buildPlanCard(
       "stderr",
       "output_truncated",
       "status_reason",
+      "risk",
+      "jailed",
       "finished_at",
     ])
     .where("session_id", "=", sessionId)

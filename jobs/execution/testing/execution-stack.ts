@@ -2,6 +2,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectInMemoryClient } from "../../../mcp-server/in-memory.ts";
 import { createMcpServer } from "../../../mcp-server/server.ts";
 import { loadClassifier } from "../../../policy/classify.ts";
+import type { JailMode } from "../../../policy/jail.ts";
 import { AGENT_PRINCIPAL } from "../../../policy/principal.ts";
 import { upsertEntities } from "../../../store/entities.ts";
 import { DbHostKeyStore } from "../../../store/known-hosts.ts";
@@ -41,6 +42,8 @@ export interface ExecutionStackOptions {
   perTargetConcurrency?: number;
   /** Per stream, head + tail kept (default 64 KiB). */
   maxOutputBytes?: number;
+  /** execution.readOnlyJail; default off here (the lab's toolbox and state live under /tmp). */
+  readOnlyJail?: JailMode;
 }
 
 /**
@@ -88,6 +91,7 @@ export async function startExecutionStack(options: ExecutionStackOptions): Promi
       timeoutMs: 60_000,
       selfTargets: options.selfTargets ?? [],
       sshUser: options.lab.username,
+      ...(options.readOnlyJail ? { readOnlyJail: options.readOnlyJail } : {}),
     });
     const client = await connectInMemoryClient(
       createMcpServer({ db: store.db, principal: AGENT_PRINCIPAL, execution: service }),

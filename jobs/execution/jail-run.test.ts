@@ -1,0 +1,99 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { callTool, unframe } from "../../mcp-server/test-support.ts";
+import { findEntity, updateEntityAttributes } from "../../store/entities.ts";
+import { getExecution } from "../../store/executions.ts";
+import { sshLabUnavailable } from "../../test-support/sshd/ssh-lab.ts";
+import { createTestSession } from "./testing/execution-stack.ts";
+import { labSuite } from "./testing/lab-suite.ts";
+
+const unavailable = await sshLabUnavailable();
+
+interface Json {
+  [key: string]: unknown;
+}
+
+describe("read-only runs in the read-only jail: detection, records, the required gate", {
+  skip: unavailable ? `sshd unavailable: ${unavailable}` : false,
+}, () => {
+  const ssh = labSuite({ fileUrl: import.meta.url, waitMs: 10_000, readOnlyJail: "auto" });
+  const db = () => ssh.stack.store.db;
+  const detections = (slug: string) =>
+    db()
+      .selectFrom("audit_log")
+      .select(["action", "details"])
+      .where("action", "=", "target.jail_detected")
+      .where("subject", "=", slug)
+      .execute();
+
+  test("auto: a read-only run is jailed, recorded on the execution, detected once on the entity", async () => {
+    const session = await createTestSession(ssh.stack, "s-jail-auto");
+    const first = await ssh.run(session, { target: "host:alpha", command: "grep NSpid /proc/self/status" });
+    assert.equal(first.isError, false, first.text);
+    const json = first.json as Json;
+    assert.equal(json.kind, "finished", first.text);
+    assert.equal(json.jail, "jailed");
+    assert.match(unframe(String(json.stdout)), /^NSpid:\s+\d+\s+\d+\n$/, "in a child PID namespace");
+    const row = await getExecution(db(), String(json.execution_id));
+    assert.equal(row?.jail_plan, "prefer");
+    assert.equal(row?.jailed, true);
+    const entity = await findEntity(db(), "host:alpha");
+    assert.equal(entity?.attributes.jail, "available");
+    assert.equal((await detections("host:alpha")).length, 1);
+
+    const second = await ssh.run(session, { target: "host:alpha", command: "uptime" });
+    assert.equal((second.json as Json).jail, "jailed");
+    assert.equal((await detections("host:alpha")).length, 1, "detected once per target, not per run");
+
+    const status = await callTool(
+      ssh.client,
+      "get_execution_status",
+      { execution_id: json.execution_id },
+      session,
+    );
+    assert.equal((status.json as Json).jailed, true, status.text);
+  });
+
+  test("auto on a target recorded unable to jail: runs unjailed and says why", async () => {
+    await updateEntityAttributes(
+      db(),
+      "host:beta",
+      { jail: "unavailable: unshare is missing (util-linux)", jail_checked_at: new Date().toISOString() },
+      { by: "test" },
+    );
+    const session = await createTestSession(ssh.stack, "s-jail-auto-unavailable");
+    const outcome = await ssh.run(session, { target: "host:beta", command: "grep NSpid /proc/self/status" });
+    const json = outcome.json as Json;
+    assert.equal(json.kind, "finished", outcome.text);
+    assert.equal(json.jail, "not jailed: this target cannot jail: unshare is missing (util-linux)");
+    assert.match(unframe(String(json.stdout)), /^NSpid:\s+\d+\n$/, "no PID namespace");
+  });
+
+  test("required on a target that cannot jail: a read-only command waits for the operator; run_many refuses", async () => {
+    await updateEntityAttributes(db(), "host:beta", { readOnlyJail: "required" }, { by: "test" });
+    try {
+      const session = await createTestSession(ssh.stack, "s-jail-required");
+      const many = await callTool(
+        ssh.client,
+        "run_many",
+        { targets: ["host:alpha", "host:beta"], command: "uptime", purpose: "fleet" },
+        session,
+      );
+      const results = (many.json as { results: Json[] }).results;
+      assert.deepEqual(
+        results.map((r) => r.code ?? r.kind),
+        ["finished", "jail_unavailable"],
+        many.text,
+      );
+      const outcome = await ssh.run(session, { target: "host:beta", command: "uptime" });
+      const json = outcome.json as Json;
+      assert.equal(json.kind, "approval_requested", outcome.text);
+      assert.equal(json.risk, "read_only");
+      const row = await getExecution(db(), String(json.execution_id));
+      assert.equal(row?.status, "pending_approval");
+      assert.equal(row?.jail_plan, "off", "once approved it runs exactly as approved");
+    } finally {
+      await updateEntityAttributes(db(), "host:beta", { readOnlyJail: null }, { by: "test" });
+    }
+  });
+});
