@@ -12,7 +12,7 @@ export const queuePayloadSchemas = {
     messageId: z.string().min(1).optional(),
   }),
   continue: z.object({ sessionId: z.string().min(1), executionId: z.string().min(1) }),
-  sweep: z.object({ kind: z.enum(["stale", "approvals", "idle", "all"]) }),
+  sweep: z.object({ kind: z.enum(["stale", "approvals", "reminders", "idle", "all"]) }),
   learn: z.object({}),
   /** intake/alerts → bot: post an alert group's thread (open) or an update into it. */
   "alert-thread": z.object({

@@ -40,6 +40,8 @@ export const domainEventSchema = z.discriminatedUnion("type", [
     decision: z.enum(APPROVAL_STATUSES).exclude(["pending"]),
     ...decider,
   }),
+  /** Half an approval's time to live passed and nobody decided: the bot calls the approvers again. */
+  z.object({ type: z.literal("approval.reminder"), sessionId: id, approvalId: id }),
   z.object({ type: z.literal("execution.queued"), sessionId: nullableSessionId, executionId: id }),
   z.object({ type: z.literal("execution.started"), sessionId: nullableSessionId, executionId: id }),
   z.object({
@@ -85,6 +87,10 @@ export function approvalRequested(fields: Fields<"approval.requested">): DomainE
 
 export function approvalDecided(fields: Fields<"approval.decided">): DomainEventOf<"approval.decided"> {
   return { type: "approval.decided", ...fields };
+}
+
+export function approvalReminder(fields: Fields<"approval.reminder">): DomainEventOf<"approval.reminder"> {
+  return { type: "approval.reminder", ...fields };
 }
 
 export function executionQueued(execution: ExecutionIds): DomainEventOf<"execution.queued"> {

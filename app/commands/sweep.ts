@@ -9,7 +9,7 @@ import { openRuntime } from "../runtime.ts";
 export const description =
   "run sweeps now (stale executions, expired approvals, idle sessions) and print what changed";
 export const usage =
-  "oikos sweep [stale|approvals|idle|all] [--json]\nDefault all. Prints one line per item changed or failed; exit code 1 when any failed.";
+  "oikos sweep [stale|approvals|reminders|idle|all] [--json]\nDefault all. Prints one line per item changed or failed; exit code 1 when any failed.";
 
 export async function run(argv: string[], io: CommandIO): Promise<number> {
   registerAllSweeps();

@@ -9,7 +9,7 @@ import { choice, optionalWord } from "./command-args.ts";
 // People named only for a room (`chat.rooms`) see and cancel only that room's work; fleet-wide
 // people (the global operator/admin lists) every room's (CommandContext.fleetWide).
 
-const SWEEP_KINDS = ["all", "stale", "approvals", "idle"] as const;
+const SWEEP_KINDS = ["all", "stale", "approvals", "reminders", "idle"] as const;
 
 /** `!oikos sweep [all|stale|approvals|idle]`: queues the sweep job (admin only). */
 export function sweepCommand(queue: QueuePort): BotCommand {

@@ -7,6 +7,7 @@ import { getSession } from "../../store/sessions.ts";
 import type { Card, CardMentions } from "./card.ts";
 import { type CardKind, type CardRefs, planSubject } from "./card-refs.ts";
 import { buildApprovalCard } from "./cards/approval-card.ts";
+import { buildExpiredNotice, buildReminderCard } from "./cards/approval-notices.ts";
 import { buildPlanCard } from "./cards/plan-card.ts";
 import { buildQuestionCard } from "./cards/question-card.ts";
 import { buildSummaryCard } from "./cards/summary-card.ts";
@@ -186,9 +187,20 @@ export class CardRenderer {
           buildApprovalCard(this.#db, event.approvalId),
         );
         return;
-      case "approval.decided":
+      case "approval.decided": {
         await this.refreshApproval(adapter, event.approvalId);
+        const expired =
+          event.decision === "expired" && (await buildExpiredNotice(this.#db, event.approvalId));
+        if (expired) await adapter.post(session.room, session.thread, { text: expired });
         return;
+      }
+      case "approval.reminder": {
+        const card = await buildReminderCard(this.#db, event.approvalId, new Date());
+        if (!card) return;
+        const mentions = this.#mentions?.(adapter.platform, session.room, adapter.selfId);
+        await adapter.post(session.room, session.thread, { card: mentions ? { ...card, mentions } : card });
+        return;
+      }
       case "execution.queued":
       case "execution.started":
       case "execution.finished":

@@ -1,3 +1,4 @@
+import { sweepApprovalReminders } from "./approval-reminders.ts";
 import { sweepExpiredApprovals } from "./expired-approvals.ts";
 import { registerSweep } from "./registry.ts";
 import { sweepStaleExecutions } from "./stale-executions.ts";
@@ -10,4 +11,5 @@ import { sweepStaleExecutions } from "./stale-executions.ts";
 export function registerAllSweeps(): void {
   registerSweep("stale", sweepStaleExecutions);
   registerSweep("approvals", sweepExpiredApprovals);
+  registerSweep("reminders", sweepApprovalReminders);
 }

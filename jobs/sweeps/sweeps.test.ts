@@ -143,6 +143,7 @@ for (const { dialect, skip } of availableDialects()) {
         [
           ["stale", undefined],
           ["approvals", undefined],
+          ["reminders", undefined],
           ["broken-for-test", "boom"],
         ],
       );

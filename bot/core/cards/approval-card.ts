@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../../store/schema.ts";
-import type { Card } from "../card.ts";
+import { type Card, clock } from "../card.ts";
 import { riskBadge } from "../risk-badge.ts";
 import { decisionLine, executionProgress } from "./card-lines.ts";
 
@@ -48,12 +48,15 @@ export async function buildApprovalCard(
     }
   } else {
     card.title = "🔐 Approval";
-    card.status = decisionLine(
-      approval.status,
-      approval.decided_by,
-      decisionNote ?? approval.channel,
-      approval.decided_at,
-    );
+    card.status =
+      approval.status === "expired"
+        ? `⌛ expired unanswered at ${clock(approval.expires_at)}: nobody decided, nothing ran`
+        : decisionLine(
+            approval.status,
+            approval.decided_by,
+            decisionNote ?? approval.channel,
+            approval.decided_at,
+          );
   }
   if (execution && approval.status === "approved") {
     const progress = executionProgress(execution);

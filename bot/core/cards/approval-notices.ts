@@ -1,0 +1,53 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../../../store/schema.ts";
+import { type Card, clock } from "../card.ts";
+import { riskBadge } from "../risk-badge.ts";
+
+async function approvalWithCommand(db: Kysely<Database>, approvalId: string) {
+  return db
+    .selectFrom("approvals")
+    .leftJoin("executions", "executions.id", "approvals.execution_id")
+    .select([
+      "approvals.status",
+      "approvals.risk",
+      "approvals.target",
+      "approvals.expires_at",
+      "approvals.created_at",
+      "approvals.required_phrase",
+      "executions.command",
+    ])
+    .where("approvals.id", "=", approvalId)
+    .executeTakeFirst();
+}
+
+/** Half the time to live passed: what still waits, until when, and how to decide. Only while pending. */
+export async function buildReminderCard(
+  db: Kysely<Database>,
+  approvalId: string,
+  now: Date,
+): Promise<Card | undefined> {
+  const a = await approvalWithCommand(db, approvalId);
+  if (!a || a.status !== "pending") return undefined;
+  const minutes = Math.max(1, Math.round((a.expires_at.getTime() - now.getTime()) / 60_000));
+  return {
+    kind: "notice",
+    title: "⏰ Still waiting for an approval",
+    lines: [
+      `\`${a.command ?? "?"}\` on \`${a.target ?? "?"}\` — ${riskBadge(a.risk)}`,
+      `asked at ${clock(a.created_at)}; it expires unanswered at ${clock(a.expires_at)} (in ${minutes} min), and then nothing runs.`,
+    ],
+    hint: a.required_phrase
+      ? `Reply in this thread with exactly \`${a.required_phrase}\` to approve, or react ❌ on the approval card to deny.`
+      : "React ✅ or ❌ on the approval card above, or reply “approve” / “deny” in this thread.",
+  };
+}
+
+/** Said in the thread when nobody decided in time: it expired unanswered (nobody denied it). */
+export async function buildExpiredNotice(
+  db: Kysely<Database>,
+  approvalId: string,
+): Promise<string | undefined> {
+  const a = await approvalWithCommand(db, approvalId);
+  if (!a || a.status !== "expired") return undefined;
+  return `⌛ The approval for \`${a.command ?? "?"}\` on \`${a.target ?? "?"}\` expired unanswered at ${clock(a.expires_at)}: nobody decided, so it did not run. Reply in this thread to have the agent ask again.`;
+}
