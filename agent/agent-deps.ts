@@ -17,7 +17,7 @@ export interface AgentOptions {
   /** Messages replayed to the model. Default 30. */
   historyLimit: number;
   retry: RetryPolicy;
-  /** Lease on the session's turn; renewed every round. Default 5 min. */
+  /** Lease on the session's turn, renewed every quarter of it while the turn runs: a dead holder is found out within it. Default 20 s. */
   leaseMs: number;
 }
 
@@ -25,7 +25,7 @@ export const DEFAULT_AGENT_OPTIONS: AgentOptions = {
   maxIterations: 12,
   historyLimit: 30,
   retry: DEFAULT_RETRY,
-  leaseMs: 5 * 60_000,
+  leaseMs: 20_000,
 };
 
 /** Everything one agent turn needs; the composition root (agent/capability.ts) builds it from the runtime. */

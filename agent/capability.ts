@@ -12,6 +12,7 @@ import { learnFromFeedback } from "./learn.ts";
 import { createOpenAiModel } from "./openai-model.ts";
 import { loadSoul } from "./prompt.ts";
 import { registerAgentJobs } from "./register-jobs.ts";
+import { resumeOwedTurns } from "./resume.ts";
 import { McpToolGateway } from "./tool-gateway.ts";
 
 /** The idle sweep runs this often (its own schedule: the 2-minute idle rule needs finer steps than the other sweeps). */
@@ -67,10 +68,12 @@ export const agentCapability: Capability = {
       options: { ...DEFAULT_AGENT_OPTIONS, maxIterations: config.model.maxIterations },
       logger,
     };
-    const unsubscribe = registerAgentJobs(runtime, deps, { concurrency: config.model.concurrentTurns });
+    const jobs = registerAgentJobs(runtime, deps, { concurrency: config.model.concurrentTurns });
     const caughtUp = await continueUnreportedExecutions({ db: runtime.db, queue: runtime.queue });
     if (caughtUp.length)
       logger.info({ executions: caughtUp }, "continuing executions that ended while no agent ran");
+    const resumed = await resumeOwedTurns({ db: runtime.db, queue: runtime.queue });
+    if (resumed.length) logger.info({ sessions: resumed }, "resuming turns a restart interrupted");
     await runtime.queue.repeat("learn", {}, { everyMs: LEARN_EVERY_MS, key: "learn-daily" });
     const evict = setInterval(() => {
       gateway
@@ -81,7 +84,8 @@ export const agentCapability: Capability = {
     return {
       async stop() {
         clearInterval(evict);
-        unsubscribe();
+        jobs.unsubscribe();
+        await jobs.settled();
         await gateway.close();
       },
     };

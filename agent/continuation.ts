@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
 import type { DomainEventOf } from "../jobs/events/types.ts";
 import { executionView, nextStepFor } from "../jobs/execution/execution-view.ts";
@@ -12,6 +11,8 @@ import type { Database, Execution } from "../store/schema.ts";
 import { getSession } from "../store/sessions.ts";
 import { acquireTurn } from "../store/turn-lease.ts";
 import { type AgentDeps, clockOf, realSleep } from "./agent-deps.ts";
+import { TurnInterrupted, type TurnSignals } from "./turn.ts";
+import { newTurnOwner } from "./turn-owner.ts";
 import { requestTurn, type TurnRequestResult } from "./turn-runner.ts";
 
 /** The continue job id for an execution: one continuation per execution, however often the event arrives. */
@@ -56,7 +57,7 @@ async function continuationAllowed(db: Kysely<Database>, execution: Execution): 
   return plan?.plan.status === "approved";
 }
 
-export interface ContinueOptions {
+export interface ContinueOptions extends TurnSignals {
   /** How long to wait for a running turn of the session to end before merging into it. Default 10 min. */
   waitMs?: number;
   /** Poll interval while waiting. Default 100 ms. */
@@ -75,9 +76,11 @@ export async function handleContinue(
 ): Promise<TurnRequestResult | { status: "skipped" }> {
   const execution = await getExecution(deps.db, data.executionId);
   if (!execution || execution.session_id !== data.sessionId) return { status: "skipped" };
-  const owner = `continue:${randomUUID()}`;
+  const owner = newTurnOwner();
   const deadline = Date.now() + (options.waitMs ?? 10 * 60_000);
   for (;;) {
+    // Stopping before the note is written: the start-up catch-up continues this execution.
+    if (options.stopping?.aborted) throw new TurnInterrupted("oikos is stopping");
     const session = await getSession(deps.db, data.sessionId);
     if (!session || session.status === "done" || session.status === "failed") return { status: "skipped" };
     if (await resultAlreadySeen(deps.db, execution)) return { status: "skipped" };
@@ -103,7 +106,12 @@ export async function handleContinue(
       clockOf(deps),
     );
   }
-  return requestTurn(deps, data.sessionId, "continue", { owner, acquire: async () => "acquired" });
+  return requestTurn(deps, data.sessionId, "continue", {
+    owner,
+    acquire: async () => "acquired",
+    ...(options.stopping ? { stopping: options.stopping } : {}),
+    ...(options.abort ? { abort: options.abort } : {}),
+  });
 }
 
 /** The model already saw this execution's final status in a tool result (run waited long enough). */

@@ -4,6 +4,7 @@ import { agentMessage } from "../store/domain-events.ts";
 import { type AgentDeps, clockOf } from "./agent-deps.ts";
 import { type ContinueOptions, handleContinue, onExecutionFinished } from "./continuation.ts";
 import { learnFromFeedback } from "./learn.ts";
+import { TurnInterrupted } from "./turn.ts";
 import { requestTurn } from "./turn-runner.ts";
 
 export interface AgentJobOptions {
@@ -12,21 +13,38 @@ export interface AgentJobOptions {
   continueOptions?: ContinueOptions;
 }
 
+export interface AgentJobs {
+  unsubscribe(): void;
+  /** Resolves when every turn this process started has returned (a stop waits for it before closing the database). */
+  settled(): Promise<void>;
+}
+
 /**
  * The agent's queue handlers (`agent-turn`, `continue`, `learn`) and the execution.finished
- * subscriber that enqueues continuations. Returns the unsubscribe function.
+ * subscriber that enqueues continuations.
  */
 export function registerAgentJobs(
   ports: { queue: QueuePort; events: Pick<EventBus, "subscribe"> },
   deps: AgentDeps,
   options: AgentJobOptions = {},
-): () => void {
+): AgentJobs {
   const concurrency = options.concurrency ?? 4;
+  // The queue stops awaiting a handler when its grace is over; the turn itself still has to reach its end.
+  const running = new Set<Promise<void>>();
+  const tracked = (work: Promise<void>) => {
+    running.add(work);
+    return work.finally(() => running.delete(work));
+  };
   ports.queue.register(
     "agent-turn",
     async (job) => {
-      await reportFailure(deps, job.data.sessionId, () =>
-        requestTurn(deps, job.data.sessionId, job.data.reason),
+      await tracked(
+        reportFailure(deps, job.data.sessionId, () =>
+          requestTurn(deps, job.data.sessionId, job.data.reason, {
+            stopping: job.stopping,
+            abort: job.signal,
+          }),
+        ),
       );
     },
     { concurrency },
@@ -34,8 +52,14 @@ export function registerAgentJobs(
   ports.queue.register(
     "continue",
     async (job) => {
-      await reportFailure(deps, job.data.sessionId, () =>
-        handleContinue(deps, job.data, options.continueOptions),
+      await tracked(
+        reportFailure(deps, job.data.sessionId, () =>
+          handleContinue(deps, job.data, {
+            ...options.continueOptions,
+            stopping: job.stopping,
+            abort: job.signal,
+          }),
+        ),
       );
     },
     { concurrency },
@@ -44,9 +68,15 @@ export function registerAgentJobs(
     const report = await learnFromFeedback(deps.db, clockOf(deps));
     deps.logger?.info({ feedback: report.feedback, patterns: report.patterns.length }, "learning job done");
   });
-  return ports.events.subscribe("execution.finished", async (event) => {
+  const unsubscribe = ports.events.subscribe("execution.finished", async (event) => {
     await onExecutionFinished({ db: deps.db, queue: ports.queue }, event);
   });
+  return {
+    unsubscribe,
+    async settled() {
+      while (running.size > 0) await Promise.allSettled([...running]);
+    },
+  };
 }
 
 /** A turn that crashed is logged and the operator told how to go on; the job still fails for the queue's record. */
@@ -58,6 +88,11 @@ async function reportFailure(
   try {
     await work();
   } catch (error) {
+    if (error instanceof TurnInterrupted) {
+      // A normal stop: the session owes this turn and the next start resumes it (agent/resume.ts).
+      deps.logger?.info({ sessionId, reason: error.message }, "agent turn stopped at a checkpoint");
+      return;
+    }
     deps.logger?.error({ err: error, sessionId }, "agent turn failed");
     await deps.events
       .publish(

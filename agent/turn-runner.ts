@@ -1,15 +1,14 @@
-import { randomUUID } from "node:crypto";
-import { hostname } from "node:os";
-import { agentTyping, questionAnswered, sessionStatus } from "../store/domain-events.ts";
+import { agentMessage, agentTyping, questionAnswered, sessionStatus } from "../store/domain-events.ts";
 import { appendMessage, hasNote, listMessages } from "../store/messages.ts";
 import { currentPlan, nextOpenStep } from "../store/plans.ts";
 import { answerOpenQuestion, openQuestion } from "../store/questions.ts";
 import type { Session } from "../store/schema.ts";
 import { reopenSession } from "../store/session-activity.ts";
 import { getSession, setSessionStatus, touchSession } from "../store/sessions.ts";
-import { acquireTurn, releaseTurn, renewTurn } from "../store/turn-lease.ts";
+import { acquireTurn, releaseTurn, renewTurn, takeOwedTurn } from "../store/turn-lease.ts";
 import { type AgentDeps, clockOf } from "./agent-deps.ts";
-import { runTurn, type TurnEnd } from "./turn.ts";
+import { runTurn, type TurnEnd, TurnInterrupted, type TurnSignals } from "./turn.ts";
+import { isDeadOwner, newTurnOwner } from "./turn-owner.ts";
 
 export type TurnReason = "message" | "answer" | "consent" | "nudge" | "resume" | "continue";
 /** A round the lease holder runs for requests merged into its turn; their reasons are not known. */
@@ -22,8 +21,6 @@ export type TurnRequestResult =
   | { status: "idle" } // nothing new to answer
   | { status: "missing" };
 
-const PROCESS_ID = `${hostname()}:${process.pid}`;
-
 /**
  * Runs the session's turn unless one is running: then the request merges into it (the holder runs one
  * more turn when it finishes). Never two model calls for one session at once, across processes.
@@ -32,23 +29,37 @@ export async function requestTurn(
   deps: AgentDeps,
   sessionId: string,
   reason: TurnReason,
-  options: { acquire?: () => Promise<"acquired" | "merged" | "busy" | "missing">; owner?: string } = {},
+  options: {
+    acquire?: () => Promise<"acquired" | "merged" | "busy" | "missing">;
+    owner?: string;
+  } & TurnSignals = {},
 ): Promise<TurnRequestResult> {
-  const owner = options.owner ?? `${PROCESS_ID}:${randomUUID()}`;
+  const owner = options.owner ?? newTurnOwner();
   const acquired = options.acquire
     ? await options.acquire()
-    : await acquireTurn(deps.db, sessionId, owner, deps.options.leaseMs, clockOf(deps));
+    : reason === "resume"
+      ? await takeOwed(deps, sessionId, owner)
+      : await acquireTurn(deps.db, sessionId, owner, deps.options.leaseMs, clockOf(deps));
+  if (acquired === "idle") return { status: "idle" };
   if (acquired !== "acquired") return { status: acquired };
   const turns: TurnEnd[] = [];
+  // The lease is short so a dead holder is found out fast; a live one renews it while the turn runs.
+  const heartbeat = setInterval(
+    () => void renewTurn(deps.db, sessionId, owner, deps.options.leaseMs, clockOf(deps)).catch(() => {}),
+    Math.max(250, Math.floor(deps.options.leaseMs / 4)),
+  );
+  heartbeat.unref();
   try {
     let current: TurnRound = reason;
     for (;;) {
       if (await prepareSession(deps, sessionId, current)) {
+        if (current === "resume") await announceResume(deps, sessionId);
         await deps.events.publish(agentTyping({ sessionId, active: true }));
         try {
           turns.push(
             await runTurn(deps, sessionId, {
               renew: () => renewTurn(deps.db, sessionId, owner, deps.options.leaseMs, clockOf(deps)),
+              ...signalsOf(options),
             }),
           );
         } finally {
@@ -56,18 +67,55 @@ export async function requestTurn(
         }
       }
       if ((await releaseTurn(deps.db, sessionId, owner)) === "released") break;
+      if (options.stopping?.aborted) throw new TurnInterrupted("oikos is stopping");
       current = "merged";
     }
   } catch (error) {
+    // An interrupted turn is owed: turn_pending tells the next start to resume it.
     await deps.db
       .updateTable("sessions")
-      .set({ turn_owner: null, turn_expires_at: null })
+      .set({
+        turn_owner: null,
+        turn_expires_at: null,
+        ...(error instanceof TurnInterrupted ? { turn_pending: true } : {}),
+      })
       .where("id", "=", sessionId)
       .where("turn_owner", "=", owner)
       .execute();
     throw error;
+  } finally {
+    clearInterval(heartbeat);
   }
   return turns.length > 0 ? { status: "ran", turns } : { status: "idle" };
+}
+
+/** The owed turn of a session (interrupted by a stop, or its holder died), taken once across processes. */
+async function takeOwed(deps: AgentDeps, sessionId: string, owner: string): Promise<"acquired" | "idle"> {
+  const row = await deps.db
+    .selectFrom("sessions")
+    .select("turn_owner")
+    .where("id", "=", sessionId)
+    .executeTakeFirst();
+  const dead = row?.turn_owner && isDeadOwner(row.turn_owner) ? [row.turn_owner] : [];
+  const taken = await takeOwedTurn(deps.db, sessionId, owner, deps.options.leaseMs, clockOf(deps), dead);
+  return taken ? "acquired" : "idle";
+}
+
+/** Said once per interrupted turn, in its thread, before the work goes on. */
+async function announceResume(deps: AgentDeps, sessionId: string): Promise<void> {
+  const session = await getSession(deps.db, sessionId);
+  if (!session) return;
+  const task = session.goal ? `"${session.goal}"` : "this task";
+  await deps.events.publish(
+    agentMessage({ sessionId, text: `oikos restarted; resuming ${task} where it stopped.`, final: false }),
+  );
+}
+
+function signalsOf(options: TurnSignals): TurnSignals {
+  return {
+    ...(options.stopping ? { stopping: options.stopping } : {}),
+    ...(options.abort ? { abort: options.abort } : {}),
+  };
 }
 
 /**
@@ -108,8 +156,15 @@ async function prepareSession(deps: AgentDeps, sessionId: string, reason: TurnRo
     return true;
   }
   // A merged round may carry a consent (a plan decided while the turn ran): the note is once per plan anyway.
-  if (reason === "consent" || reason === "merged") await addDecisionNote(deps, sessionId);
+  // A resumed turn may be the consent turn a stop interrupted before its note.
+  if (reason === "consent" || reason === "merged" || reason === "resume")
+    await addDecisionNote(deps, sessionId);
   await touchSession(deps.db, sessionId, now);
+  if (reason === "resume") {
+    // A turn was owed (interrupted by a stop, or its process died): the model call is simply repeated.
+    const status = (await getSession(deps.db, sessionId))?.status;
+    return status === "planning" || status === "executing";
+  }
   const seen = session.seen_message_id === null ? 0n : BigInt(session.seen_message_id);
   return (await listMessages(deps.db, sessionId)).some((m) => BigInt(m.id) > seen && isInput(m));
 }

@@ -19,6 +19,21 @@ export type TurnEnd =
   | "lease_lost";
 
 /**
+ * The process is stopping: the turn ended at a checkpoint (every result so far is stored) or its
+ * model call was aborted. The session owes a turn; the next start resumes it.
+ */
+export class TurnInterrupted extends Error {
+  override name = "TurnInterrupted";
+}
+
+export interface TurnSignals {
+  /** Aborted when the process begins to stop: no new model call starts. */
+  stopping?: AbortSignal;
+  /** Aborted when the grace period is over: the model call in flight is abandoned. */
+  abort?: AbortSignal;
+}
+
+/**
  * One agent turn: the model is called with SOUL.md + session state + the history window and the
  * session's tools, tool calls go to the MCP server, and every call, result and text is persisted as it
  * happens. Text reaches chat only as `agent.message` events.
@@ -26,14 +41,18 @@ export type TurnEnd =
 export async function runTurn(
   deps: AgentDeps,
   sessionId: string,
-  options: { renew?: () => Promise<boolean> } = {},
+  options: { renew?: () => Promise<boolean> } & TurnSignals = {},
 ): Promise<TurnEnd> {
   const tools = await deps.tools.tools(sessionId);
   for (let iteration = 0; iteration < deps.options.maxIterations; iteration++) {
+    // The checkpoint: every tool result of the last round is stored, so another process can go on from here.
+    if (options.stopping?.aborted) throw new TurnInterrupted("oikos is stopping");
     if (options.renew && !(await options.renew())) return "lease_lost";
     const messages = await buildMessages(deps, sessionId);
-    const reply = await modelReply(deps, sessionId, messages, tools);
+    const reply = await modelReply(deps, sessionId, messages, tools, options.abort);
     if (!reply) return "model_failed";
+    // A reply that arrives while stopping is not acted on: the resumed turn repeats the call.
+    if (options.stopping?.aborted) throw new TurnInterrupted("oikos is stopping");
     const calls: StoredToolCall[] = reply.toolCalls.map((c) => ({
       id: c.id,
       name: c.name,
@@ -89,10 +108,11 @@ async function modelReply(
   sessionId: string,
   messages: Awaited<ReturnType<typeof buildMessages>>,
   tools: ToolSpec[] | undefined,
+  abort?: AbortSignal,
 ): Promise<ModelReply | null> {
   const result = await callModel(
     deps.model,
-    { messages, ...(tools ? { tools } : {}) },
+    { messages, ...(tools ? { tools } : {}), ...(abort ? { signal: abort } : {}) },
     {
       retry: deps.options.retry,
       sleep: deps.sleep ?? realSleep,
@@ -109,6 +129,7 @@ async function modelReply(
     },
   );
   if (result.ok) return result.reply;
+  if (abort?.aborted) throw new TurnInterrupted("the model call was abandoned: oikos is stopping");
   deps.logger?.warn({ sessionId, fault: result.fault.kind, err: result.fault.message }, "model call failed");
   const note =
     `The model gave no usable answer after ${result.attempts} attempt(s): ${result.fault.message}. ` +

@@ -31,7 +31,13 @@ export interface ComposeContext {
   runService(): Promise<RunService>;
 }
 
+export interface CapabilityHandle {
+  /** First step of a stop: take no more outside work (chat events); called before the queue drains. */
+  quiesce?(): Promise<void>;
+  stop(): Promise<void>;
+}
+
 export interface Capability {
   name: string;
-  start(runtime: Runtime, ctx: ComposeContext): Promise<{ stop(): Promise<void> } | undefined>;
+  start(runtime: Runtime, ctx: ComposeContext): Promise<CapabilityHandle | undefined>;
 }

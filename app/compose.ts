@@ -5,7 +5,7 @@ import { helpCommand } from "../bot/core/help-command.ts";
 import { intakeCapability } from "../intake/capability.ts";
 import { createRunService, executionCapability } from "../jobs/execution/capability.ts";
 import { mcpCapability } from "../mcp-server/capability.ts";
-import type { Capability, ComposeContext } from "./compose-context.ts";
+import type { Capability, CapabilityHandle, ComposeContext } from "./compose-context.ts";
 import { createMetrics } from "./metrics.ts";
 import type { ProcessRole } from "./process-role.ts";
 import type { Runtime } from "./runtime.ts";
@@ -27,6 +27,8 @@ const CAPABILITIES: Capability[] = [
 
 export interface Composition {
   ctx: ComposeContext;
+  /** Stops taking outside work; the queue and the capabilities keep running until stop. */
+  quiesce(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -56,17 +58,36 @@ export async function compose(runtime: Runtime, role: ProcessRole): Promise<Comp
   };
   ctx.commands.add(helpCommand(ctx.commands));
   ctx.commands.add(statusCommand(runtime, ctx));
-  const started: { name: string; stop(): Promise<void> }[] = [];
+  const started: ({ name: string } & CapabilityHandle)[] = [];
   try {
     for (const capability of CAPABILITIES) {
       const handle = await capability.start(runtime, ctx);
-      if (handle) started.push({ name: capability.name, stop: () => handle.stop() });
+      if (handle) started.push({ name: capability.name, ...bound(handle) });
     }
   } catch (error) {
     await stopAll(started, runtime);
     throw error;
   }
-  return { ctx, stop: () => stopAll(started, runtime) };
+  return {
+    ctx,
+    quiesce: async () => {
+      for (const item of [...started].reverse()) {
+        try {
+          await item.quiesce?.();
+        } catch (error) {
+          runtime.logger.warn({ err: error, capability: item.name }, "capability failed to quiesce");
+        }
+      }
+    },
+    stop: () => stopAll(started, runtime),
+  };
+}
+
+function bound(handle: CapabilityHandle): CapabilityHandle {
+  return {
+    stop: () => handle.stop(),
+    ...(handle.quiesce ? { quiesce: () => handle.quiesce!() } : {}),
+  };
 }
 
 async function stopAll(started: { name: string; stop(): Promise<void> }[], runtime: Runtime): Promise<void> {

@@ -92,6 +92,12 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     defaultText: "4",
   },
   {
+    path: "shutdown.graceMs",
+    env: "OIKOS_SHUTDOWN_GRACE_MS",
+    doc: "On SIGTERM/SIGINT: how long running agent turns and commands get to reach a checkpoint before they are abandoned (a turn resumes at the next start, an abandoned command is reported interrupted)",
+    defaultText: "10000",
+  },
+  {
     path: "log.level",
     env: "OIKOS_LOG_LEVEL",
     doc: "fatal, error, warn, info, debug or trace",

@@ -64,6 +64,8 @@ export const ConfigSchema = z.object({
       port: int(0, 65535).default(8420),
     })
     .prefault({}),
+  /** On SIGTERM/SIGINT: how long running turns and commands get to reach a checkpoint before they are abandoned. */
+  shutdown: z.object({ graceMs: int(0, 600_000).default(10_000) }).prefault({}),
   mcp: mcpSchema,
   model: z
     .object({

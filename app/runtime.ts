@@ -58,7 +58,7 @@ export async function openRuntime(config: Config, options: OpenRuntimeOptions = 
       async close() {
         if (closed) return;
         closed = true;
-        await queue.close({ graceMs: 10_000 });
+        await queue.close({ graceMs: config.shutdown.graceMs });
         await events.close();
         await store.close();
       },

@@ -74,6 +74,11 @@ export async function serve(io: CommandIO, options: ServeOptions): Promise<numbe
     stopSignal.dispose();
     return 0;
   } finally {
+    // In order: no new chat events; running turns reach a checkpoint and commands end (or are
+    // recorded interrupted) within the grace; then everything that served them; the database last.
+    runtime.logger.info({ graceMs: config.shutdown.graceMs }, "oikos stopping");
+    await composition.quiesce();
+    await runtime.queue.close({ graceMs: config.shutdown.graceMs });
     await http?.close();
     await composition.stop();
     await runtime.close();

@@ -92,16 +92,24 @@ export const chatCapability: Capability = {
         adapters.delete(terminal.platform);
       }
     };
+    let adaptersStopped = false;
+    const stopAdapters = async () => {
+      if (adaptersStopped) return;
+      adaptersStopped = true;
+      for (const adapter of [...started].reverse()) {
+        try {
+          await adapter.stop();
+        } catch (error) {
+          logger.warn({ err: error, platform: adapter.platform }, "chat adapter failed to stop");
+        }
+      }
+    };
     return {
+      // No chat event is taken once a stop begins: one that arrives later is handled after the restart.
+      quiesce: stopAdapters,
       async stop() {
         unsubscribe();
-        for (const adapter of started.reverse()) {
-          try {
-            await adapter.stop();
-          } catch (error) {
-            logger.error({ err: error, platform: adapter.platform }, "chat adapter failed to stop");
-          }
-        }
+        await stopAdapters();
       },
     };
   },

@@ -112,3 +112,52 @@ export async function turnHolder(db: Executor, sessionId: string): Promise<strin
     .executeTakeFirst();
   return row?.live ? row.turn_owner : null;
 }
+
+/**
+ * Takes the turn a session owes: one a stop interrupted (no holder, `turn_pending`) or one whose
+ * holder stopped renewing its lease (a dead process). The conditional UPDATE makes the take-over
+ * exactly once however many processes try. `deadOwners` are holders known to be dead already.
+ */
+export async function takeOwedTurn(
+  db: Executor,
+  sessionId: string,
+  owner: string,
+  leaseMs: number,
+  now = new Date(),
+  deadOwners: readonly string[] = [],
+): Promise<boolean> {
+  const taken = await db
+    .updateTable("sessions")
+    .set({ turn_owner: owner, turn_expires_at: new Date(now.getTime() + leaseMs), turn_pending: false })
+    .where("id", "=", sessionId)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb("turn_owner", "is", null), eb("turn_pending", "=", true)]),
+        eb.and([eb("turn_owner", "is not", null), eb("turn_expires_at", "<", now)]),
+        ...(deadOwners.length > 0 ? [eb("turn_owner", "in", deadOwners)] : []),
+      ]),
+    )
+    .executeTakeFirst();
+  return Number(taken.numUpdatedRows) > 0;
+}
+
+/** Open sessions that owe a turn (see takeOwedTurn). */
+export async function sessionsOwingTurns(
+  db: Executor,
+  now = new Date(),
+  deadOwners: readonly string[] = [],
+): Promise<{ id: string; turn_owner: string | null }[]> {
+  return db
+    .selectFrom("sessions")
+    .select(["id", "turn_owner"])
+    .where("status", "in", ["planning", "executing", "awaiting_approval"])
+    .where((eb) =>
+      eb.or([
+        eb.and([eb("turn_owner", "is", null), eb("turn_pending", "=", true)]),
+        eb.and([eb("turn_owner", "is not", null), eb("turn_expires_at", "<", now)]),
+        ...(deadOwners.length > 0 ? [eb("turn_owner", "in", deadOwners)] : []),
+      ]),
+    )
+    .orderBy("id")
+    .execute();
+}

@@ -32,6 +32,20 @@ export async function createTestStore(dialect: TestDialect = defaultDialect()): 
     await migrateToLatest(store.db);
     return { ...store, dispose: () => store.close() };
   }
+  const database = await createTestDatabase();
+  const store = await openStore({ kind: "postgres", url: database.url, poolSize: 5 });
+  await migrateToLatest(store.db);
+  return {
+    ...store,
+    async dispose() {
+      await store.close();
+      await database.dispose();
+    },
+  };
+}
+
+/** An empty Postgres database of its own (for a child process to migrate and use); dropped by dispose. */
+export async function createTestDatabase(): Promise<{ url: string; dispose(): Promise<void> }> {
   const baseUrl = process.env.DATABASE_URL;
   if (!baseUrl) throw new Error("DATABASE_URL is required for the postgres test dialect");
   const name = `${TEST_DB_PREFIX}${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
@@ -46,15 +60,7 @@ export async function createTestStore(dialect: TestDialect = defaultDialect()): 
   }
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
-  const store = await openStore({ kind: "postgres", url: url.toString(), poolSize: 5 });
-  await migrateToLatest(store.db);
-  return {
-    ...store,
-    async dispose() {
-      await store.close();
-      await dropWhenFree(baseUrl, name);
-    },
-  };
+  return { url: url.toString(), dispose: () => dropWhenFree(baseUrl, name) };
 }
 
 const TEST_DB_PREFIX = "oikos_t_";

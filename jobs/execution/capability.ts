@@ -7,6 +7,7 @@ import { createSshTransport } from "../ssh/create-ssh-transport.ts";
 import { registerAllSweeps } from "../sweeps/default-sweeps.ts";
 import { runSweeps, type SweepContext } from "../sweeps/registry.ts";
 import { DEFAULT_HEARTBEAT_MS, startExecuteWorker } from "./execute-worker.ts";
+import { requeueQueuedExecutions } from "./requeue.ts";
 import { RunService } from "./run-service.ts";
 
 /** Sweeps run at start-up and then this often. */
@@ -77,6 +78,8 @@ export const executionCapability: Capability = {
       }
     });
     await runtime.queue.repeat("sweep", { kind: "all" }, { everyMs: SWEEP_EVERY_MS, key: "sweep-all" });
+    const requeued = await requeueQueuedExecutions(runtime.db, runtime.queue);
+    if (requeued.length > 0) logger.info({ executions: requeued }, "queued executions given their job again");
     const startup = await runSweeps("all", sweepContext(runtime));
     for (const report of startup) {
       if (report.items.length > 0 || report.error)

@@ -29,6 +29,7 @@ import { findEntity, listEntitySlugs } from "../../store/entities.ts";
 import { createExecution, newExecutionId } from "../../store/executions.ts";
 import type { Database, Entity, Execution, Session } from "../../store/schema.ts";
 import type { EventBus } from "../events/port.ts";
+import { QueueClosedError } from "../queue/errors.ts";
 import type { QueuePort } from "../queue/port.ts";
 import type { Target } from "../ssh/target.ts";
 import { type ExecutionView, executionView } from "./execution-view.ts";
@@ -254,7 +255,12 @@ export class RunService {
       now,
     );
     // A fresh id needs no dedupe key (one round trip less on BullMQ); the worker's claim is the guard.
-    await this.#o.queue.enqueue("execute", { executionId: execution.id });
+    try {
+      await this.#o.queue.enqueue("execute", { executionId: execution.id });
+    } catch (error) {
+      // Stopping: the row stays queued and the next start gives it its job (requeue.ts); `run` reports it pending.
+      if (!(error instanceof QueueClosedError)) throw error;
+    }
     // Renderers react to this; `run` must not wait for them.
     void this.#o.events.publish(executionQueued(execution)).catch(() => {});
     return execution;

@@ -62,6 +62,7 @@ export class BullmqQueue implements QueuePort {
   readonly #handlers = new Map<QueueName, Registration>();
   readonly #queues = new Map<QueueName, Queue>();
   readonly #workers = new Map<QueueName, Worker>();
+  readonly #stopping = new AbortController();
   #started = false;
   #aborting = false;
   #closing: Promise<void> | null = null;
@@ -182,6 +183,7 @@ export class BullmqQueue implements QueuePort {
   }
 
   async #shutdown(graceMs: number): Promise<void> {
+    this.#stopping.abort(new Error("queue shutdown"));
     const workers = [...this.#workers.values()];
     const closed = Promise.allSettled(workers.map((worker) => worker.close()));
     if (!(await settleWithin(closed, graceMs))) {
@@ -240,7 +242,14 @@ export class BullmqQueue implements QueuePort {
       throw new UnrecoverableError((error as Error).message);
     }
     const id = job.id ? decodeJobId(job.id) : "-";
-    const context = { id, queue, data, attempt: job.attemptsMade + 1, signal };
+    const context = {
+      id,
+      queue,
+      data,
+      attempt: job.attemptsMade + 1,
+      signal,
+      stopping: this.#stopping.signal,
+    };
     try {
       await untilAborted(registration.handler(context), signal);
     } catch (error) {

@@ -89,6 +89,7 @@ export class InProcessQueue implements QueuePort {
   readonly #repeats = new Map<string, IntervalRepeat>();
   readonly #cronRepeats = new Map<string, CronRepeat>();
   #pruneTimer?: NodeJS.Timeout;
+  readonly #stopping = new AbortController();
   #started = false;
   #closing: Promise<void> | null = null;
 
@@ -220,6 +221,7 @@ export class InProcessQueue implements QueuePort {
   }
 
   async #shutdown(graceMs: number): Promise<void> {
+    this.#stopping.abort(new Error("queue shutdown"));
     clearInterval(this.#pruneTimer);
     for (const repeat of this.#repeats.values()) clearInterval(repeat.timer);
     // Waiting and delayed jobs stay `waiting` in the journal: the next start runs them.
@@ -296,6 +298,7 @@ export class InProcessQueue implements QueuePort {
         data,
         attempt: job.attempts,
         signal: controller.signal,
+        stopping: this.#stopping.signal,
       };
       await untilAborted(registration.handler(context), controller.signal);
     } catch (error) {

@@ -11,6 +11,11 @@ export interface JobContext<T> {
   attempt: number;
   /** Aborted when the queue shuts down and the grace period is over: stop and return. */
   signal: AbortSignal;
+  /**
+   * Aborted as soon as the queue begins to close: take no new step, reach the next checkpoint
+   * (durable state another process can resume from) and return within the grace period.
+   */
+  stopping: AbortSignal;
 }
 
 /** A job that was running when its process stopped (crash, or shutdown past the grace period). */

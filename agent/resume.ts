@@ -1,0 +1,60 @@
+import type { Kysely } from "kysely";
+import type { QueuePort } from "../jobs/queue/port.ts";
+import { hasNote } from "../store/messages.ts";
+import { currentPlan } from "../store/plans.ts";
+import type { Database } from "../store/schema.ts";
+import { sessionsOwingTurns } from "../store/turn-lease.ts";
+import { isDeadOwner } from "./turn-owner.ts";
+
+/**
+ * At start-up: every session that owes a turn gets one `agent-turn` (reason resume). Owed: a turn a
+ * stop interrupted at a checkpoint, a turn whose process died holding the lease (a dead process on
+ * this host at once; elsewhere when its short lease runs out, the next start or the idle sweep), and
+ * an approved plan whose consent turn never began (the process died between ✅ and the turn).
+ * The resume job takes the owed turn with one conditional update, so it runs once however many
+ * processes start; it says "oikos restarted; resuming …" in the thread before the model is called again.
+ */
+export async function resumeOwedTurns(
+  deps: { db: Kysely<Database>; queue: Pick<QueuePort, "enqueue"> },
+  now: Date = new Date(),
+): Promise<string[]> {
+  await markUnstartedConsentTurns(deps.db);
+  const held = await deps.db
+    .selectFrom("sessions")
+    .select("turn_owner")
+    .where("turn_owner", "is not", null)
+    .where("status", "not in", ["done", "failed"])
+    .execute();
+  const dead = held.map((row) => row.turn_owner!).filter(isDeadOwner);
+  const owing = await sessionsOwingTurns(deps.db, now, dead);
+  for (const session of owing) {
+    await deps.queue.enqueue(
+      "agent-turn",
+      { sessionId: session.id, reason: "resume" },
+      { jobId: `resume:${session.id}` },
+    );
+  }
+  return owing.map((session) => session.id);
+}
+
+/** A plan approved (card says so) whose turn left no decision note: the consent turn is owed. */
+async function markUnstartedConsentTurns(db: Kysely<Database>): Promise<void> {
+  const candidates = await db
+    .selectFrom("sessions")
+    .select("id")
+    .where("status", "in", ["awaiting_approval", "executing"])
+    .where("turn_owner", "is", null)
+    .where("turn_pending", "=", false)
+    .execute();
+  for (const { id } of candidates) {
+    const plan = await currentPlan(db, id);
+    if (plan?.plan.status !== "approved" || !plan.plan.needsApproval) continue;
+    if (await hasNote(db, id, `decision:plan:${plan.plan.generation}`)) continue;
+    await db
+      .updateTable("sessions")
+      .set({ turn_pending: true })
+      .where("id", "=", id)
+      .where("turn_owner", "is", null)
+      .execute();
+  }
+}
