@@ -1,4 +1,5 @@
 import type { EventBus } from "../jobs/events/port.ts";
+import { QueueClosedError } from "../jobs/queue/errors.ts";
 import type { QueuePort } from "../jobs/queue/port.ts";
 import { agentMessage } from "../store/domain-events.ts";
 import { type AgentDeps, clockOf } from "./agent-deps.ts";
@@ -69,7 +70,12 @@ export function registerAgentJobs(
     deps.logger?.info({ feedback: report.feedback, patterns: report.patterns.length }, "learning job done");
   });
   const unsubscribe = ports.events.subscribe("execution.finished", async (event) => {
-    await onExecutionFinished({ db: deps.db, queue: ports.queue }, event);
+    try {
+      await onExecutionFinished({ db: deps.db, queue: ports.queue }, event);
+    } catch (error) {
+      // Stopping: the start-up catch-up (catch-up.ts) continues an execution no continuation reported.
+      if (!(error instanceof QueueClosedError)) throw error;
+    }
   });
   return {
     unsubscribe,

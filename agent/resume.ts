@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { QueuePort } from "../jobs/queue/port.ts";
+import { AGENT_PRINCIPAL } from "../policy/principal.ts";
 import { hasNote } from "../store/messages.ts";
 import { currentPlan } from "../store/plans.ts";
 import type { Database } from "../store/schema.ts";
@@ -43,6 +44,8 @@ async function markUnstartedConsentTurns(db: Kysely<Database>): Promise<void> {
     .selectFrom("sessions")
     .select("id")
     .where("status", "in", ["awaiting_approval", "executing"])
+    // an outside client's session is its own to drive: the agent never takes its turns
+    .where("principal", "=", AGENT_PRINCIPAL.id)
     .where("turn_owner", "is", null)
     .where("turn_pending", "=", false)
     .execute();

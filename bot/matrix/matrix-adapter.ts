@@ -165,7 +165,7 @@ export class MatrixAdapter implements ChatAdapter {
       } catch (error) {
         if (this.#stopped) return;
         failures++;
-        logger.error({ err: error, failures }, "matrix sync failed; retrying");
+        logger.warn({ err: error, failures }, "matrix sync failed; retrying");
         await new Promise((r) => setTimeout(r, Math.min(30_000, 500 * 2 ** Math.min(failures, 6))));
       }
     }

@@ -165,14 +165,18 @@ export async function loginWithPassword(
 }
 
 let routed = false;
-/** matrix-bot-sdk logs through a global LogService; send it to our logger, warnings and up. */
+/**
+ * matrix-bot-sdk logs through a global LogService; send it to our logger, warnings and up. Its HTTP
+ * client logs every non-2xx answer as an error, though most are expected (404 for a state probe, 403
+ * before an invite, 429): the error is thrown to our caller, which decides and logs; the SDK's line is debug.
+ */
 function routeSdkLogs(logger: Logger): void {
   if (routed) return;
   routed = true;
   const log =
     (level: "warn" | "error" | "debug") =>
     (module: string, ...args: unknown[]) =>
-      logger[level](
+      logger[level === "error" && module === "MatrixHttpClient" ? "debug" : level](
         { sdk: module },
         args
           .map((a) => (a instanceof Error ? a.message : typeof a === "string" ? a : JSON.stringify(a)))
