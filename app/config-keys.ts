@@ -172,7 +172,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     path: "execution.readOnlyJail",
     env: "OIKOS_READONLY_JAIL",
-    doc: 'Read-only commands that run with nobody asked run inside the read-only jail on the target: `auto` where the target can jail, `required` (where it cannot, the operator approves each one), `off`. An entity\'s `readOnlyJail` attribute overrides it (README "The read-only jail")',
+    doc: "Read-only commands that run with nobody asked run inside the read-only jail on the target: `auto` where the target can jail, `required` (where it cannot, the operator approves each one), `off`. An entity's `jail.mode` attribute (the operator's, like all routing) overrides it (README \"The read-only jail\")",
     defaultText: "auto",
   },
   {

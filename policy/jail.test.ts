@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import {
+  JAIL_ATTRIBUTE,
+  JAIL_CHECKED_ATTRIBUTE,
+  JAIL_MODE_ATTRIBUTE,
   JAIL_RECHECK_MS,
   type JailFacts,
   jailAttribute,
@@ -9,26 +12,33 @@ import {
   jailModeOf,
   jailPlanFor,
 } from "./jail.ts";
+import { isRoutingAttribute } from "./routing.ts";
 
 const now = new Date("2026-12-01T12:00:00Z");
 const ago = (ms: number) => new Date(now.getTime() - ms).toISOString();
 const unavailable = { state: "unavailable", reason: "unshare is missing (util-linux)" } as const;
 
+test("the jail's entity attributes are the operator's: the model cannot switch it off or forge a detection", () => {
+  for (const key of [JAIL_ATTRIBUTE, JAIL_MODE_ATTRIBUTE, JAIL_CHECKED_ATTRIBUTE]) {
+    assert.ok(isRoutingAttribute(key), `${key} is not operator-owned (policy/routing.ts)`);
+  }
+});
+
 test("the entity's mode wins over the configured one when it is a mode at all", () => {
-  assert.equal(jailModeOf("auto", { readOnlyJail: "required" }), "required");
-  assert.equal(jailModeOf("required", { readOnlyJail: "off" }), "off");
+  assert.equal(jailModeOf("auto", { "jail.mode": "required" }), "required");
+  assert.equal(jailModeOf("required", { "jail.mode": "off" }), "off");
   assert.equal(jailModeOf("off", {}), "off");
-  assert.equal(jailModeOf("auto", { readOnlyJail: "sometimes" }), "auto");
-  assert.equal(jailModeOf("auto", { readOnlyJail: true }), "auto");
+  assert.equal(jailModeOf("auto", { "jail.mode": "sometimes" }), "auto");
+  assert.equal(jailModeOf("auto", { "jail.mode": true }), "auto");
 });
 
 test("detection is read back from the entity; a stale or undated 'unavailable' is tried again", () => {
   assert.deepEqual(jailAvailabilityOf({}, now), { state: "unknown" });
   assert.deepEqual(jailAvailabilityOf({ jail: "available" }, now), { state: "available" });
-  const recorded = { jail: jailAttribute(unavailable), jail_checked_at: ago(60_000) };
+  const recorded = { jail: jailAttribute(unavailable), "jail.checked_at": ago(60_000) };
   assert.equal(recorded.jail, "unavailable: unshare is missing (util-linux)");
   assert.deepEqual(jailAvailabilityOf(recorded, now), unavailable);
-  assert.deepEqual(jailAvailabilityOf({ ...recorded, jail_checked_at: ago(JAIL_RECHECK_MS + 1) }, now), {
+  assert.deepEqual(jailAvailabilityOf({ ...recorded, "jail.checked_at": ago(JAIL_RECHECK_MS + 1) }, now), {
     state: "unknown",
   });
   assert.deepEqual(jailAvailabilityOf({ jail: recorded.jail }, now), { state: "unknown" });

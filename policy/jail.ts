@@ -16,11 +16,11 @@ export type JailMode = (typeof JAIL_MODES)[number];
 export const DEFAULT_JAIL_MODE: JailMode = "auto";
 
 /** The entity attribute holding the per-target mode (overrides execution.readOnlyJail). */
-export const JAIL_MODE_ATTRIBUTE = "readOnlyJail";
+export const JAIL_MODE_ATTRIBUTE = "jail.mode";
 /** The entity attribute holding the detection: `available` or `unavailable: <why>`. */
 export const JAIL_ATTRIBUTE = "jail";
 /** When the detection was made (ISO time); an `unavailable` older than the recheck age is tried again. */
-export const JAIL_CHECKED_ATTRIBUTE = "jail_checked_at";
+export const JAIL_CHECKED_ATTRIBUTE = "jail.checked_at";
 /** A target found unable to jail is tried again after this long (it may have been fixed). */
 export const JAIL_RECHECK_MS = 6 * 3_600_000;
 

@@ -59,6 +59,12 @@ const TARGETS: Target[] = [
   },
   { label: "continuation_ms_p50", value: (f) => f.continuation_ms_p50, ok: (v) => v < 250, goal: "< 250 ms" },
   {
+    label: "jail_overhead_ms_p50",
+    value: (f) => f.jail_overhead_ms_p50,
+    ok: (v) => v < 15,
+    goal: "< 15 ms (jailed minus unjailed read-only run, warm connection)",
+  },
+  {
     label: "oracle_findings",
     value: (f) => f.oracle_findings,
     ok: (v) => v === 0,

@@ -58,7 +58,7 @@ describe("read-only runs in the read-only jail: detection, records, the required
     await updateEntityAttributes(
       db(),
       "host:beta",
-      { jail: "unavailable: unshare is missing (util-linux)", jail_checked_at: new Date().toISOString() },
+      { jail: "unavailable: unshare is missing (util-linux)", "jail.checked_at": new Date().toISOString() },
       { by: "test" },
     );
     const session = await createTestSession(ssh.stack, "s-jail-auto-unavailable");
@@ -70,7 +70,7 @@ describe("read-only runs in the read-only jail: detection, records, the required
   });
 
   test("required on a target that cannot jail: a read-only command waits for the operator; run_many refuses", async () => {
-    await updateEntityAttributes(db(), "host:beta", { readOnlyJail: "required" }, { by: "test" });
+    await updateEntityAttributes(db(), "host:beta", { "jail.mode": "required" }, { by: "test" });
     try {
       const session = await createTestSession(ssh.stack, "s-jail-required");
       const many = await callTool(
@@ -93,7 +93,7 @@ describe("read-only runs in the read-only jail: detection, records, the required
       assert.equal(row?.status, "pending_approval");
       assert.equal(row?.jail_plan, "off", "once approved it runs exactly as approved");
     } finally {
-      await updateEntityAttributes(db(), "host:beta", { readOnlyJail: null }, { by: "test" });
+      await updateEntityAttributes(db(), "host:beta", { "jail.mode": null }, { by: "test" });
     }
   });
 });

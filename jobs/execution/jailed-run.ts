@@ -2,7 +2,11 @@ import type { JailAvailability, JailPlan } from "../../policy/jail.ts";
 import type { ExecOptions, ExecResult } from "../ssh/exec-result.ts";
 import { jailRefusalNote } from "../ssh/jail-refusal.ts";
 import type { Target } from "../ssh/target.ts";
-import type { CommandRunner } from "./execute-worker.ts";
+
+/** What runs a command (the worker's CommandRunner; jobs/ssh TransportRouter satisfies it). */
+interface Runner {
+  exec(target: Target, command: string, options?: ExecOptions): Promise<ExecResult>;
+}
 
 /** A run under its jail plan: what ran, whether it was jailed and why not, and what it taught about the target. */
 export interface JailedRun {
@@ -23,7 +27,7 @@ export interface JailedRun {
  * `prefer` then runs the command unjailed; `require` does not run it at all.
  */
 export async function runUnderJailPlan(
-  runner: CommandRunner,
+  runner: Runner,
   target: Target,
   command: string,
   options: ExecOptions,

@@ -53,7 +53,7 @@ export interface RunServiceOptions {
   selfTargets: readonly string[];
   sshUser: string;
   /**
-   * config execution.readOnlyJail (whose default is auto); an entity's `readOnlyJail` attribute
+   * config execution.readOnlyJail (whose default is auto); an entity's `jail.mode` attribute
    * overrides it. Left out: off, for harnesses whose fake tools must write where a jail cannot.
    */
   readOnlyJail?: JailMode;
