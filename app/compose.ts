@@ -8,6 +8,7 @@ import { mcpCapability } from "../mcp-server/capability.ts";
 import type { Capability, CapabilityHandle, ComposeContext } from "./compose-context.ts";
 import { createMetrics } from "./metrics.ts";
 import type { ProcessRole } from "./process-role.ts";
+import { registerQualityMetrics } from "./quality-metrics.ts";
 import type { Runtime } from "./runtime.ts";
 import { statusCommand } from "./status-command.ts";
 
@@ -56,6 +57,7 @@ export async function compose(runtime: Runtime, role: ProcessRole): Promise<Comp
       return runService;
     },
   };
+  registerQualityMetrics(ctx.metrics.registry, runtime.db);
   ctx.commands.add(helpCommand(ctx.commands));
   ctx.commands.add(statusCommand(runtime, ctx));
   const started: ({ name: string } & CapabilityHandle)[] = [];

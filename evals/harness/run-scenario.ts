@@ -30,6 +30,8 @@ export interface RunOptions {
   modelUrl?: string;
   modelName?: string;
   modelApiKey?: string;
+  /** Looks at the running system after the scenario was evaluated, before it stops (a test's scrape). */
+  inspect?: (system: EvalSystem) => Promise<void>;
 }
 
 /** Runs one scenario end to end on a fresh database and returns its score. */
@@ -100,6 +102,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
       places: await readPlaceTexts(system.store.db, botPosts, model?.requests),
     });
     timing = await readTiming(system.store.db);
+    await options.inspect?.(system);
     checkTiming(scenario.expect.timing, timing, evaluated, notes);
     failures.push(...(completed ? evaluated : evaluated.map((f) => `(after timeout) ${f}`)));
     if (failures.length > 0 && process.env.OIKOS_EVAL_DEBUG) await dumpState(system, model);

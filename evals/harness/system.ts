@@ -98,6 +98,12 @@ export class EvalSystem {
     return system;
   }
 
+  /** The running composition (its metrics registry, commands, routes). */
+  get composition(): Composition {
+    if (!this.#composition) throw new Error("eval system is not running");
+    return this.#composition;
+  }
+
   get runtime(): Runtime {
     if (!this.#runtime) throw new Error("eval system is not running");
     return this.#runtime;
