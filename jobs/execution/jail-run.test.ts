@@ -97,3 +97,74 @@ describe("read-only runs in the read-only jail: detection, records, the required
     }
   });
 });
+
+/** A real target whose kernel refuses the jail: its sessions are chrooted (no new user namespaces there). */
+describe("a target where unshare is refused: detected unavailable; auto runs unjailed, required asks", {
+  skip: unavailable ? `sshd unavailable: ${unavailable}` : false,
+}, () => {
+  const ssh = labSuite({
+    fileUrl: import.meta.url,
+    waitMs: 10_000,
+    readOnlyJail: "auto",
+    hosts: [{ name: "alpha", sessionsChrooted: true }, { name: "beta" }],
+  });
+  const db = () => ssh.stack.store.db;
+
+  test("auto: the first read-only run detects it, records it on the entity, audits it, and runs unjailed", async () => {
+    const session = await createTestSession(ssh.stack, "s-nojail-auto");
+    const outcome = await ssh.run(session, { target: "host:alpha", command: "grep NSpid /proc/self/status" });
+    const json = outcome.json as Json;
+    assert.equal(json.kind, "finished", outcome.text);
+    assert.match(unframe(String(json.stdout)), /^NSpid:\s+\d+\n$/, "it ran, unjailed");
+    assert.match(
+      String(json.jail),
+      /^not jailed: the read-only jail could not start on host:alpha: .+; ran unjailed/,
+    );
+    const entity = await findEntity(db(), "host:alpha");
+    assert.match(String(entity?.attributes.jail), /^unavailable: \S/);
+    assert.ok(entity?.attributes["jail.checked_at"]);
+    const audit = await db()
+      .selectFrom("audit_log")
+      .select("details")
+      .where("action", "=", "target.jail_detected")
+      .where("subject", "=", "host:alpha")
+      .execute();
+    assert.equal(audit.length, 1);
+
+    const again = await ssh.run(session, { target: "host:alpha", command: "uptime" });
+    assert.match(
+      String((again.json as Json).jail),
+      /^not jailed: this target cannot jail: /,
+      "no second attempt",
+    );
+  });
+
+  test("required: the next read-only command on it waits for the operator's approval", async () => {
+    await updateEntityAttributes(db(), "host:alpha", { "jail.mode": "required" }, { by: "test" });
+    const session = await createTestSession(ssh.stack, "s-nojail-required");
+    const outcome = await ssh.run(session, { target: "host:alpha", command: "uptime" });
+    const json = outcome.json as Json;
+    assert.equal(json.kind, "approval_requested", outcome.text);
+    assert.equal(json.risk, "read_only");
+  });
+
+  test("required on a target never tried: the jailed attempt fails, the command does not run", async () => {
+    await updateEntityAttributes(
+      db(),
+      "host:alpha",
+      { jail: null, "jail.checked_at": null, "jail.mode": "required" },
+      { by: "test" },
+    );
+    const session = await createTestSession(ssh.stack, "s-nojail-required-first");
+    const outcome = await ssh.run(session, { target: "host:alpha", command: "echo RAN" });
+    const json = outcome.json as Json;
+    assert.equal(json.status, "failed", outcome.text);
+    assert.doesNotMatch(unframe(String(json.stdout ?? "")), /RAN/);
+    assert.match(
+      String(json.reason),
+      /could not start on host:alpha: .+ required there, so the command did not run/,
+    );
+    const entity = await findEntity(db(), "host:alpha");
+    assert.match(String(entity?.attributes.jail), /^unavailable: /);
+  });
+});

@@ -15,7 +15,7 @@
  */
 import type { ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { chmod, chown, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { chmod, chown, mkdir, mkdtemp, rm, rmdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freeLoopbackPort } from "./free-port.ts";
@@ -31,6 +31,11 @@ export interface LabHostSpec {
   name: string;
   /** Scripts put first on PATH for this host, by command name (`{ qm: "#!/bin/sh\n…" }`). */
   toolbox?: Record<string, string>;
+  /**
+   * Sessions run chrooted into a bind of the whole machine: same files, but the kernel refuses them
+   * new user namespaces, so the read-only jail cannot start there (a target that cannot jail).
+   */
+  sessionsChrooted?: boolean;
 }
 
 export interface LabHost {
@@ -83,6 +88,8 @@ export interface SshLabOptions {
 
 interface HostState {
   spec: LabHostSpec;
+  /** The empty directory the chrooted sessions' sshd binds / onto (sessionsChrooted). */
+  chroot?: string;
   host: LabHost;
   dir: string;
   child: ChildProcess | null;
@@ -190,6 +197,7 @@ export async function startSshLab(options: SshLabOptions): Promise<SshLab> {
         if (stopped) return;
         stopped = true;
         await Promise.all(states.map(halt));
+        await Promise.all(states.map(removeChroot));
         await rm(root, { recursive: true, force: true });
       },
     };
@@ -207,6 +215,11 @@ async function launch(
   bannerTag: string,
   fixedPort: number | null,
 ): Promise<void> {
+  // ChrootDirectory must be owned by root and writable by nobody else all the way up: not under /tmp
+  if (state.spec.sessionsChrooted && state.chroot === undefined) {
+    state.chroot = await mkdtemp("/var/lib/oikos-lab-chroot-");
+    await chmod(state.chroot, 0o755);
+  }
   for (let attempt = 1; ; attempt++) {
     const port = fixedPort ?? (await freeLoopbackPort());
     try {
@@ -221,6 +234,7 @@ async function launch(
           stateDir: state.host.stateDir,
           hostName: state.spec.name,
           bannerTag,
+          ...(state.chroot === undefined ? {} : { chrootDirectory: state.chroot }),
         },
         { configPath: join(state.dir, "sshd_config"), logPath: join(state.dir, "sshd.log") },
       );
@@ -233,6 +247,14 @@ async function launch(
       if (fixedPort !== null) await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
+}
+
+/**
+ * rmdir, never a recursive delete: the directory is empty here (the bind of / lived in the stopped
+ * sshd's own mount namespace), and were it ever not, nothing of the machine may go with it.
+ */
+async function removeChroot(state: HostState): Promise<void> {
+  if (state.chroot !== undefined) await rmdir(state.chroot).catch(() => {});
 }
 
 async function halt(state: HostState): Promise<void> {

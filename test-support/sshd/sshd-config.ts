@@ -9,6 +9,8 @@ export interface SshdConfigInput {
   hostName: string;
   /** Appended to the version banner so the fixture knows the banner it reads is its own sshd. */
   bannerTag: string;
+  /** Sessions are chrooted here (ChrootDirectory). */
+  chrootDirectory?: string;
 }
 
 /** sshd_config for one simulated host. The settings are the ones TESTING.md found necessary. */
@@ -32,6 +34,7 @@ export function renderSshdConfig(input: SshdConfigInput): string {
     // toolbox first, so scenario scripts named qm / pct / docker shadow anything real
     `SetEnv PATH=${input.toolboxDir}:/usr/local/bin:/usr/bin:/bin OIKOS_LAB_HOST=${input.hostName} OIKOS_LAB_STATE=${input.stateDir}`,
     `VersionAddendum ${input.bannerTag}`,
+    ...(input.chrootDirectory ? [`ChrootDirectory ${input.chrootDirectory}`] : []),
     "LogLevel INFO",
     "",
   ].join("\n");

@@ -28,9 +28,30 @@ export async function startSshd(
 ): Promise<RunningSshd> {
   await writeFile(paths.configPath, renderSshdConfig(input));
   // sshd re-executes itself per connection, so it must be started by absolute path.
-  const child = spawn(SSHD_PATH, ["-D", "-f", paths.configPath, "-E", paths.logPath], {
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  const args = ["-D", "-f", paths.configPath, "-E", paths.logPath];
+  // A chroot of the whole machine: / bound onto the chroot directory inside this sshd's own mount
+  // namespace (the machine never sees the bind), so sessions see every file as usual, but from a
+  // chroot, where the kernel refuses new user namespaces.
+  const chroot = input.chrootDirectory;
+  const child =
+    chroot === undefined
+      ? spawn(SSHD_PATH, args, { stdio: ["ignore", "ignore", "pipe"] })
+      : spawn(
+          "unshare",
+          [
+            "--mount",
+            "--propagation",
+            "private",
+            "--",
+            "sh",
+            "-c",
+            'mount --rbind / "$0" && exec "$@"',
+            chroot,
+            SSHD_PATH,
+            ...args,
+          ],
+          { stdio: ["ignore", "ignore", "pipe"] },
+        );
   live.add(child);
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => {

@@ -1,7 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { callTool, type ToolCallOutcome } from "../../../mcp-server/test-support.ts";
 import { perSuite, releasingOnFailure } from "../../../test-support/per-suite.ts";
-import { type SshLab, startSshLab } from "../../../test-support/sshd/ssh-lab.ts";
+import { type LabHostSpec, type SshLab, startSshLab } from "../../../test-support/sshd/ssh-lab.ts";
 import { type ExecutionStack, type ExecutionStackOptions, startExecutionStack } from "./execution-stack.ts";
 
 export interface LabSuite {
@@ -14,16 +14,17 @@ export interface LabSuite {
 }
 
 /**
- * The execution stack on a two-host sshd lab (alpha, beta) for the enclosing `describe`: started
+ * The execution stack on a two-host sshd lab (alpha, beta, or `hosts`) for the enclosing `describe`: started
  * in `before`, stopped in `after`. Read lab, stack and client through the returned object.
  */
-export function labSuite(options: Omit<ExecutionStackOptions, "lab">): LabSuite {
+export function labSuite(options: Omit<ExecutionStackOptions, "lab"> & { hosts?: LabHostSpec[] }): LabSuite {
+  const { hosts = [{ name: "alpha" }, { name: "beta" }], ...stackOptions } = options;
   const started = perSuite(
     async () =>
       releasingOnFailure(
-        await startSshLab({ hosts: [{ name: "alpha" }, { name: "beta" }] }),
+        await startSshLab({ hosts }),
         (lab) => lab.stop(),
-        async (lab) => ({ lab, stack: await startExecutionStack({ lab, ...options }) }),
+        async (lab) => ({ lab, stack: await startExecutionStack({ lab, ...stackOptions }) }),
       ),
     async ({ lab, stack }) => {
       await stack.close();
