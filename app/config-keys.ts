@@ -176,6 +176,30 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     defaultText: "auto",
   },
   {
+    path: "execution.snapshotBefore",
+    env: "OIKOS_SNAPSHOT_BEFORE",
+    doc: "Snapshot a Proxmox guest (on snapshot-capable storage) before `destructive` changes, before every change (`mutating`), or never (`off`); per entity under `execution.snapshotBeforeEntities` (YAML)",
+    defaultText: "destructive",
+  },
+  {
+    path: "proxmox.discoveryNodes",
+    env: "OIKOS_PROXMOX_NODES",
+    doc: "Comma-separated node entities (e.g. `host:pve`) the periodic Proxmox discovery reads through; empty = periodic discovery off",
+    defaultText: "(none: off)",
+  },
+  {
+    path: "proxmox.discoveryEveryMs",
+    env: "OIKOS_PROXMOX_DISCOVERY_MS",
+    doc: "How often the periodic Proxmox discovery runs",
+    defaultText: "3600000 (1 h)",
+  },
+  {
+    path: "proxmox.snapshotRetentionDays",
+    env: "OIKOS_SNAPSHOT_RETENTION_DAYS",
+    doc: "The retention sweep removes oikos's own snapshots (`oikos-…`) older than this many days, never any other; 0 keeps them",
+    defaultText: "14",
+  },
+  {
     path: "self.targets",
     env: "OIKOS_SELF_TARGETS",
     doc: "Comma-separated entity slugs that run oikos itself (stop/restart/destroy needs a typed confirmation)",

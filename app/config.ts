@@ -4,6 +4,7 @@ import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { alertsSchema, schedulesSchema } from "../intake/config.ts";
 import { DEFAULT_JAIL_MODE, JAIL_MODES } from "../policy/jail.ts";
+import { SNAPSHOT_BEFORE_MODES } from "../policy/snapshot-before.ts";
 import { CONFIG_KEYS } from "./config-keys.ts";
 import { mcpSchema } from "./config-mcp.ts";
 import { ConfigError } from "./errors.ts";
@@ -100,6 +101,20 @@ export const ConfigSchema = z.object({
       assentWindowMs: int(60_000, 7 * 86_400_000).default(2 * 3_600_000),
       approvalTtlMs: int(60_000, 7 * 86_400_000).default(3_600_000),
       readOnlyJail: z.enum(JAIL_MODES).default(DEFAULT_JAIL_MODE),
+      /** Snapshot a Proxmox guest before: destructive changes, all changes (mutating), or never (off). */
+      snapshotBefore: z.enum(SNAPSHOT_BEFORE_MODES).default("destructive"),
+      /** Per entity slug, overriding snapshotBefore (YAML only). */
+      snapshotBeforeEntities: z.record(z.string(), z.enum(SNAPSHOT_BEFORE_MODES)).default({}),
+    })
+    .prefault({}),
+  proxmox: z
+    .object({
+      /** Node entities the periodic discovery reads through; discovery is off while this is empty. */
+      discoveryNodes: csv.default([]),
+      /** How often the periodic discovery runs. */
+      discoveryEveryMs: int(60_000, 7 * 86_400_000).default(3_600_000),
+      /** oikos snapshots older than this many days are removed by the retention sweep (0 keeps them). */
+      snapshotRetentionDays: int(0, 3650).default(14),
     })
     .prefault({}),
   self: z.object({ targets: csv.default([]) }).prefault({}),

@@ -221,6 +221,8 @@ export interface ExecutionsTable {
   jailed: ColumnType<boolean | null, boolean | null | undefined, boolean | null>;
   /** Why it did not run jailed. */
   jail_note: ColumnType<string | null, string | null | undefined, string | null>;
+  /** migrations/0140: the snapshot taken before this execution, or why none (store/execution-snapshot.ts). */
+  snapshot: NullableJson<JsonObject>;
   duration_ms: number | null;
   worker_id: string | null;
   heartbeat_at: NullableTimestamp;

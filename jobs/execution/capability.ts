@@ -69,6 +69,10 @@ export const executionCapability: Capability = {
       runner: ssh.router,
       sshUser: config.ssh.user,
       maxOutputBytes: config.execution.maxOutputBytes,
+      snapshotBefore: {
+        mode: config.execution.snapshotBefore,
+        perEntity: config.execution.snapshotBeforeEntities,
+      },
       logger,
     });
     runtime.queue.register("sweep", async (job) => {

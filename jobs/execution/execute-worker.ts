@@ -13,6 +13,7 @@ import {
 import { recordJailDetection } from "../../store/jail-detection.ts";
 import type { Database, Entity, Execution } from "../../store/schema.ts";
 import type { EventBus } from "../events/port.ts";
+import { type SnapshotBeforeConfig, snapshotBeforeExecution } from "../proxmox/snapshot-before.ts";
 import { UnrecoverableJobError } from "../queue/errors.ts";
 import type { InterruptedJob, JobContext, QueuePort } from "../queue/port.ts";
 import type { ExecOptions, ExecResult } from "../ssh/exec-result.ts";
@@ -49,6 +50,8 @@ export interface ExecuteWorkerOptions {
   /** Per stream, head + tail kept. Default 64 KiB. */
   maxOutputBytes?: number;
   workerId?: string;
+  /** Snapshot Proxmox guests before approved changes (execution.snapshotBefore); unset: never. */
+  snapshotBefore?: SnapshotBeforeConfig;
   logger?: { warn(object: object, message: string): void; error(object: object, message: string): void };
 }
 
@@ -82,6 +85,7 @@ export interface StartExecuteWorkerDeps {
   heartbeatMs?: number;
   maxOutputBytes?: number;
   perTargetConcurrency?: number;
+  snapshotBefore?: SnapshotBeforeConfig;
   logger?: ExecuteWorkerOptions["logger"];
 }
 
@@ -161,6 +165,16 @@ async function execute(
   let run: JailedRun | undefined;
   let failure: string | undefined;
   try {
+    if (options.snapshotBefore) {
+      await snapshotBeforeExecution(
+        { db, runner: options.runner, config: options.snapshotBefore, redact: options.redact },
+        row,
+        resolved.target,
+        resolved.entity,
+      ).catch((error: unknown) =>
+        options.logger?.warn({ err: error, executionId: row.id }, "snapshot before change failed"),
+      );
+    }
     const execOptions = {
       timeoutMs: row.timeout_ms,
       maxOutputBytes: options.maxOutputBytes,

@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { Database } from "../../../store/schema.ts";
 import { type Card, clock } from "../card.ts";
 import { riskBadge } from "../risk-badge.ts";
-import { decisionLine, executionProgress } from "./card-lines.ts";
+import { decisionLine, executionProgress, snapshotLine } from "./card-lines.ts";
 
 /**
  * One card per gated execution: command, target, risk, purpose. After the decision the same
@@ -61,6 +61,8 @@ export async function buildApprovalCard(
   if (execution && approval.status === "approved") {
     const progress = executionProgress(execution);
     card.lines.push(progress.line);
+    const snapshot = snapshotLine(execution.snapshot);
+    if (snapshot) card.lines.push(snapshot);
     if (progress.output) card.output = progress.output;
   }
   return card;

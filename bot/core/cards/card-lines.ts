@@ -1,3 +1,4 @@
+import { readExecutionSnapshot } from "../../../store/execution-snapshot.ts";
 import type { Card } from "../card.ts";
 import { clock, tailOf } from "../card.ts";
 
@@ -21,6 +22,22 @@ export interface ExecutionView {
   /** Read-only runs: inside the read-only jail or not (omitted where the card does not load it). */
   risk?: string;
   jailed?: boolean | null;
+}
+
+/**
+ * "📸 snapshot taken: `oikos-1a2b3c4d` of `lxc:gitea`" or "no snapshot: <why>"; null when a snapshot
+ * does not apply to this execution (read-only, not a Proxmox guest).
+ */
+export function snapshotLine(value: unknown): string | null {
+  const snapshot = readExecutionSnapshot(value);
+  if (snapshot === null) return null;
+  if (snapshot.state === "none") return `no snapshot: ${snapshot.reason}`;
+  if (snapshot.removedAt)
+    return `snapshot \`${snapshot.name}\` of \`${snapshot.guest}\` removed by retention`;
+  if (snapshot.rolledBackAt) {
+    return `⏪ rolled back to snapshot \`${snapshot.name}\`${snapshot.rolledBackBy ? ` by ${snapshot.rolledBackBy}` : ""}`;
+  }
+  return `📸 snapshot taken: \`${snapshot.name}\` of \`${snapshot.guest}\``;
 }
 
 /** One line for where an execution stands, and its output tail once it finished. */

@@ -4,7 +4,7 @@ import type { Database } from "../../../store/schema.ts";
 import type { Card } from "../card.ts";
 import { riskBadge, stepIcon } from "../risk-badge.ts";
 import { resolvedWhilePending } from "./alert-card.ts";
-import { decisionLine, executionProgress } from "./card-lines.ts";
+import { decisionLine, executionProgress, snapshotLine } from "./card-lines.ts";
 
 /**
  * The plan card: numbered steps with a risk badge each, what approval the plan needs, and once
@@ -44,6 +44,7 @@ export async function buildPlanCard(
       "risk",
       "jailed",
       "finished_at",
+      "snapshot",
     ])
     .where("session_id", "=", sessionId)
     .where("plan_generation", "=", generation)
@@ -55,7 +56,8 @@ export async function buildPlanCard(
     const note = s.status === "replaced" && s.replaced_reason ? ` (replaced: ${s.replaced_reason})` : "";
     const elapsed = s.started_at && s.finished_at ? ` (${seconds(s.started_at, s.finished_at)})` : "";
     const run = latestRun.get(s.seq);
-    const result = run ? ` · ${executionProgress(run).line}` : "";
+    const snapshot = run ? snapshotLine(run.snapshot) : null;
+    const result = run ? ` · ${executionProgress(run).line}${snapshot ? ` · ${snapshot}` : ""}` : "";
     return `${stepIcon(s.status)} ${s.seq}. ${s.title}${target} — ${riskBadge(s.risk)}${elapsed}${result}${note}`;
   });
   const risky = steps.some((s) => s.risk === "destructive");

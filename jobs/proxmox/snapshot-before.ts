@@ -1,0 +1,122 @@
+import type { Kysely } from "kysely";
+import { z } from "zod";
+import { decideSnapshotBefore, type SnapshotBeforeMode, snapshotName } from "../../policy/snapshot-before.ts";
+import type { DiskOnStorage } from "../../policy/snapshot-capability.ts";
+import { type ExecutionSnapshot, recordExecutionSnapshot } from "../../store/execution-snapshot.ts";
+import type { Database, Entity, Execution } from "../../store/schema.ts";
+import type { CommandRunner } from "../execution/execute-worker.ts";
+import { shellQuote } from "../ssh/shell-quote.ts";
+import type { Target } from "../ssh/target.ts";
+
+export interface SnapshotBeforeConfig {
+  /** `execution.snapshotBefore`. */
+  mode: SnapshotBeforeMode;
+  /** `execution.snapshotBeforeEntities`: per entity slug, overrides `mode`. */
+  perEntity?: Record<string, SnapshotBeforeMode>;
+}
+
+export interface SnapshotBeforeDeps {
+  db: Kysely<Database>;
+  runner: CommandRunner;
+  config: SnapshotBeforeConfig;
+  redact: (text: string) => string;
+}
+
+const disksSchema = z.array(
+  z.object({
+    key: z.string(),
+    storage: z.string(),
+    storage_type: z.string().nullable(),
+    format: z.enum(["qcow2", "raw", "subvol", "other"]),
+  }),
+);
+
+/** The guest's disks as discovery recorded them (`proxmox.disks`); none when never discovered. */
+export function recordedDisks(entity: Entity): DiskOnStorage[] {
+  const parsed = disksSchema.safeParse(entity.attributes["proxmox.disks"]);
+  if (!parsed.success) return [];
+  return parsed.data.map((d) => ({
+    key: d.key,
+    storage: d.storage,
+    storageType: d.storage_type,
+    format: d.format,
+  }));
+}
+
+/**
+ * Before an approved change on a Proxmox guest: decide (policy/snapshot-before.ts), then on the
+ * guest's node read whether it runs and take `pct snapshot` / `qm snapshot` named after the
+ * execution with a description naming the task. The outcome is recorded on the execution either
+ * way; a failed snapshot does not stop the approved change, the card says it ran without one.
+ * Returns null when a snapshot does not apply (read-only, not a guest).
+ */
+export async function snapshotBeforeExecution(
+  deps: SnapshotBeforeDeps,
+  row: Execution,
+  target: Target,
+  entity: Entity,
+): Promise<ExecutionSnapshot | null> {
+  const mode = deps.config.perEntity?.[entity.slug] ?? deps.config.mode;
+  const decision = decideSnapshotBefore({
+    risk: row.risk,
+    mode,
+    transport: target.transport,
+    disks: recordedDisks(entity),
+  });
+  if (decision.kind === "not_applicable") return null;
+  let snapshot: ExecutionSnapshot;
+  if (decision.kind === "skip") {
+    snapshot = { state: "none", code: decision.code, reason: decision.reason };
+  } else if (target.via === undefined || target.vmid === undefined) {
+    snapshot = { state: "none", code: "failed", reason: "the guest has no node or vmid to snapshot through" };
+  } else {
+    snapshot = await take(deps, row, decision.tool, target.via, target.vmid, entity.slug);
+  }
+  await recordExecutionSnapshot(deps.db, row.id, snapshot);
+  return snapshot;
+}
+
+async function take(
+  deps: SnapshotBeforeDeps,
+  row: Execution,
+  tool: "pct" | "qm",
+  node: Target,
+  vmid: number,
+  guest: string,
+): Promise<ExecutionSnapshot> {
+  const name = snapshotName(row.id);
+  const run = (command: string) => deps.runner.exec(node, command, { timeoutMs: 300_000 });
+  try {
+    const status = await run(`${tool} status ${vmid}`);
+    const wasRunning = status.exitCode === 0 && /^status:\s*running\s*$/m.test(status.stdout);
+    const description = deps
+      .redact(`oikos before execution ${row.id}: ${row.purpose || row.command}`)
+      .slice(0, 200);
+    const result = await run(`${tool} snapshot ${vmid} ${name} --description ${shellQuote(description)}`);
+    if (result.exitCode !== 0 || result.timedOut) {
+      const why = lastLine(result.stderr) ?? (result.timedOut ? "timed out" : `exit ${result.exitCode}`);
+      return { state: "none", code: "failed", reason: deps.redact(`${tool} snapshot failed: ${why}`) };
+    }
+    return {
+      state: "taken",
+      name,
+      tool,
+      vmid,
+      guest,
+      node: node.slug,
+      wasRunning,
+      takenAt: new Date().toISOString(),
+    };
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return { state: "none", code: "failed", reason: deps.redact(`${tool} snapshot failed: ${why}`) };
+  }
+}
+
+function lastLine(text: string): string | undefined {
+  return text
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .at(-1);
+}
