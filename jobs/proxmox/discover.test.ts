@@ -150,7 +150,10 @@ describe("Proxmox discovery over SSH", {
     });
     const outcome = await discover();
     assert.ok(outcome.ok);
-    assert.deepEqual(outcome.result.moved, [{ slug: "lxc:gitea", from: "host:pve", to: "host:pve-b" }]);
+    assert.deepEqual(outcome.result.moved, [
+      { slug: "lxc:gitea", from: "host:pve", to: "host:pve-b", node: "pve2" },
+    ]);
+    assert.ok(outcome.result.entities.updated.includes("lxc:gitea"));
     assert.deepEqual(outcome.result.relationships.removed, ["lxc:gitea runs-on host:pve"]);
     const gitea = await entity(store.db, "lxc:gitea");
     assert.equal(gitea.parent_slug, "host:pve-b");
@@ -158,12 +161,18 @@ describe("Proxmox discovery over SSH", {
     const audit = await store.db
       .selectFrom("audit_log")
       .selectAll()
-      .where("action", "=", "entity.routing_change")
+      .where("action", "=", "routing_changed")
       .where("subject", "=", "lxc:gitea")
       .execute();
     assert.equal(audit.length, 1);
     assert.equal(audit[0]!.actor, "import:proxmox");
-    assert.equal(audit[0]!.details.to, "host:pve-b");
+    const details = audit[0]!.details as {
+      before: { parent: string };
+      after: { parent: string; attributes: Record<string, unknown> };
+    };
+    assert.equal(details.before.parent, "host:pve");
+    assert.equal(details.after.parent, "host:pve-b");
+    assert.equal(details.after.attributes["proxmox.node"], "pve2");
     // and it really runs there now: pct on pve2 knows it, pct on pve1 would not
     const resolved = await resolveTarget(store.db, "lxc:gitea", targets);
     assert.ok(resolved.ok);

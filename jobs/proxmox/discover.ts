@@ -1,13 +1,13 @@
 import type { Kysely } from "kysely";
 import { applyProxmoxDiscovery, type ProxmoxImportResult } from "../../store/import/apply-proxmox.ts";
 import type { Database } from "../../store/schema.ts";
-import type { CommandRunner } from "../execution/execute-worker.ts";
 import { resolveTarget, type TargetDefaults } from "../execution/target-resolver.ts";
+import type { NodeRunner } from "./node-runner.ts";
 import { readCluster } from "./read-cluster.ts";
 
 export interface DiscoverDeps {
   db: Kysely<Database>;
-  runner: CommandRunner;
+  runner: NodeRunner;
   targets: TargetDefaults;
   /** Per pvesh call. Default 30 s. */
   timeoutMs?: number;

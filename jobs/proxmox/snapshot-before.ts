@@ -4,9 +4,9 @@ import { decideSnapshotBefore, type SnapshotBeforeMode, snapshotName } from "../
 import type { DiskOnStorage } from "../../policy/snapshot-capability.ts";
 import { type ExecutionSnapshot, recordExecutionSnapshot } from "../../store/execution-snapshot.ts";
 import type { Database, Entity, Execution } from "../../store/schema.ts";
-import type { CommandRunner } from "../execution/execute-worker.ts";
 import { shellQuote } from "../ssh/shell-quote.ts";
 import type { Target } from "../ssh/target.ts";
+import type { NodeRunner } from "./node-runner.ts";
 
 export interface SnapshotBeforeConfig {
   /** `execution.snapshotBefore`. */
@@ -17,7 +17,7 @@ export interface SnapshotBeforeConfig {
 
 export interface SnapshotBeforeDeps {
   db: Kysely<Database>;
-  runner: CommandRunner;
+  runner: NodeRunner;
   config: SnapshotBeforeConfig;
   redact: (text: string) => string;
 }

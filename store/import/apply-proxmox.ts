@@ -2,6 +2,7 @@ import type { Kysely } from "kysely";
 import { recordAudit, type WriteContext } from "../audit.ts";
 import { type EntityInput, type UpsertEntitiesResult, upsertEntities } from "../entities.ts";
 import { createRelationship } from "../relationships.ts";
+import { changeRouting } from "../routing-change.ts";
 import type { Database, Entity, JsonObject } from "../schema.ts";
 import type { EntityState } from "../statuses.ts";
 import { type ClusterReading, clusterKey, type DiscoveredGuest } from "./proxmox-reading.ts";
@@ -18,7 +19,7 @@ export interface ProxmoxImportResult {
   /** Guests that were known in this cluster and are gone: marked destroyed (kept, with when). */
   destroyed: string[];
   /** Guests that changed nodes: re-routed through their new node (audited as a routing change). */
-  moved: { slug: string; from: string; to: string }[];
+  moved: { slug: string; from: string; to: string; node: string }[];
   warnings: string[];
 }
 
@@ -118,12 +119,12 @@ export async function applyProxmoxDiscovery(
     const parent = nodeSlug.get(guest.node);
     if (!parent) continue;
     const keepsOwnRoute = existing?.transport === "ssh" || existing?.transport === "local";
-    if (!keepsOwnRoute && existing?.parent_slug && existing.parent_slug !== parent) {
-      moved.push({ slug, from: existing.parent_slug, to: parent });
-    }
+    const moves = !keepsOwnRoute && !!existing?.parent_slug && existing.parent_slug !== parent;
+    if (moves) moved.push({ slug, from: existing.parent_slug!, to: parent, node: guest.node });
     const attributes: JsonObject = {
       "proxmox.vmid": guest.vmid,
-      "proxmox.node": guest.node,
+      // a move is written by changeRouting below (audited), not here
+      ...(moves ? {} : { "proxmox.node": guest.node }),
       "proxmox.cluster": key,
       "proxmox.type": guest.kind,
       "proxmox.status": guest.status,
@@ -145,7 +146,8 @@ export async function applyProxmoxDiscovery(
       type: GUEST_TYPE[guest.kind],
       name: guest.name,
       state: guestState(guest.status),
-      ...(keepsOwnRoute ? {} : { transport: GUEST_TRANSPORT[guest.kind], parentSlug: parent }),
+      ...(keepsOwnRoute ? {} : { transport: GUEST_TRANSPORT[guest.kind] }),
+      ...(keepsOwnRoute || moves ? {} : { parentSlug: parent }),
       attributes,
     });
   }
@@ -169,17 +171,23 @@ export async function applyProxmoxDiscovery(
   }
 
   const entities = await upsertEntities(db, inputs, context);
+  // Re-routing is the operator's: the one audited way (routing_changed, old → new), so an execution
+  // approved for the old node will not run on the new one without a new approval.
   for (const move of moved) {
-    await recordAudit(db, context, {
-      action: "entity.routing_change",
-      subject: move.slug,
-      details: {
-        keys: ["parent", "proxmox.node"],
-        from: move.from,
-        to: move.to,
-        why: "Proxmox discovery found the guest on another node",
-      },
-    });
+    const changed = await changeRouting(
+      db,
+      move.slug,
+      { parent: move.to, "proxmox.node": move.node },
+      context,
+    );
+    if (!changed.ok) {
+      entities.failed.push({ slug: move.slug, reason: changed.reason });
+      continue;
+    }
+    if (entities.unchanged.includes(move.slug)) {
+      entities.unchanged = entities.unchanged.filter((slug) => slug !== move.slug);
+      entities.updated.push(move.slug);
+    }
   }
   if (destroyed.length > 0) {
     await recordAudit(db, context, {
