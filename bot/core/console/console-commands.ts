@@ -9,6 +9,7 @@ import {
   entityStateCommand,
 } from "./entity-edit-commands.ts";
 import { knowledgeCommand } from "./knowledge-command.ts";
+import { metricsCommand } from "./metrics-command.ts";
 import { taskCommand, tasksCommand } from "./task-commands.ts";
 
 /** The operator's console: reads and edits of what oikos holds, answered without the model. */
@@ -23,5 +24,6 @@ export function consoleCommands(db: Kysely<Database>): BotCommand[] {
     entityStateCommand(db),
     entityRetireCommand(db),
     entityDeleteCommand(db),
+    metricsCommand(db),
   ];
 }
