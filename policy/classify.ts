@@ -74,11 +74,23 @@ export function classifyWith(shared: BashParser, command: string, targetType: st
   const walked: Risk = worstOf(segments);
   const programs = new Set<string>();
   if (walked === "read_only") {
-    const unproven = proveScript(parsed, "bash", (script) => parser.parse(script), 0, programs);
+    const reboots: string[] = [];
+    const unproven = proveScript(
+      parsed,
+      "bash",
+      (script) => parser.parse(script),
+      0,
+      programs,
+      undefined,
+      reboots,
+    );
     if (unproven) {
-      const reason = `${quoteSegment(command)} cannot be proven read-only: ${unproven} (config_mutation)`;
-      segments.push({ text: command, risk: "config_mutation", reasons: [reason] });
-      return { risk: "config_mutation", reasons: [reason], segments, commands };
+      // What can open the watchdog can reboot the machine: destructive, whatever else it does.
+      const risk: Risk = reboots.length > 0 ? "destructive" : "config_mutation";
+      const why = reboots[0] ?? unproven;
+      const reason = `${quoteSegment(command)} cannot be proven read-only: ${why} (${risk})`;
+      segments.push({ text: command, risk, reasons: [reason] });
+      return { risk, reasons: [reason], segments, commands };
     }
   }
   if (segments.length === 0) {

@@ -10,6 +10,7 @@ import {
   isOutsideSystemBin,
   outsideSystemBinFinding,
 } from "./program-path.ts";
+import { mayOpenWatchdog } from "./proof/devices.ts";
 import type { Stdin } from "./redirects.ts";
 import { redirectFindings, stdinOf, toArg, writeTo } from "./redirects.ts";
 import type { Finding, Risk, Segment } from "./risk.ts";
@@ -320,9 +321,7 @@ function classifyArgv(
   }
   const name = basename(head.value);
   if (!elsewhere) state.env.localCommands.add(name);
-  const watchdog = argv
-    .slice(1)
-    .find((arg) => arg.dynamic === "none" && /^\/dev\/watchdog[0-9]*$/.test(arg.value));
+  const watchdog = argv.slice(1).find((arg) => arg.dynamic === "none" && mayOpenWatchdog(arg.value));
   if (watchdog) {
     return [
       finding(

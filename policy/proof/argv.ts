@@ -2,9 +2,8 @@ import { BUILTINS } from "./builtins.ts";
 import { checkToolArgs } from "./check-options.ts";
 import type { ProofContext, Verdict } from "./context.ts";
 import { MAX_PROOF_DEPTH } from "./context.ts";
+import { reachesDevice } from "./devices.ts";
 import type { ProofWord } from "./proof-word.ts";
-import { globMayReachDevices } from "./proof-word.ts";
-import { isReadableDevice } from "./redirects.ts";
 import { TOOLS } from "./tools/index.ts";
 import { WRAPPERS } from "./wrappers.ts";
 
@@ -67,12 +66,8 @@ export function proveArgv(argv: readonly ProofWord[], ctx: ProofContext, externa
   const base = name.slice(name.lastIndexOf("/") + 1);
   const args = argv.slice(1);
   for (const arg of args) {
-    if (arg.static && arg.value.startsWith("/dev/") && !isReadableDevice(arg.value)) {
-      return `\`${arg.value}\` is a device whose opening can act (a watchdog arms, a tape rewinds)`;
-    }
-    if (globMayReachDevices(arg)) {
-      return `\`${arg.raw}\` could match devices whose opening can act (a watchdog arms)`;
-    }
+    const device = reachesDevice(arg, ctx);
+    if (device) return device;
   }
   if (INTERACTIVE.has(base)) {
     return `\`${base}\` is a pager, editor or interactive viewer, whose keystrokes can run commands`;

@@ -1,4 +1,5 @@
 import { checkToolArgs } from "./check-options.ts";
+import { absolutePath, mayReboot } from "./devices.ts";
 import type { ProofContext, Verdict } from "./context.ts";
 import { checkScratchVariable } from "./environment.ts";
 import type { ProofWord } from "./proof-word.ts";
@@ -125,8 +126,10 @@ function cdCheck(args: readonly ProofWord[], ctx: ProofContext): Verdict {
   const verdict = checkToolArgs("cd", { flags: "LPe", maxPositionals: 1 }, args, ctx);
   if (verdict) return verdict;
   for (const arg of args) {
-    if (arg.static && (arg.value === "/dev" || arg.value.startsWith("/dev/")))
-      return "`cd` into /dev, where globs reach devices";
+    if (arg.static && /^\/(dev|proc)(\/|$)/.test(absolutePath(arg.value)))
+      return mayReboot("`cd` into /dev or /proc, where relative names and globs reach the watchdog", ctx);
+    if (!arg.static && arg.mayBeOption)
+      return "`cd` into a directory only known at run time, where relative names could reach devices";
   }
   return null;
 }

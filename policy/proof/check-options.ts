@@ -1,5 +1,6 @@
 import type { ProofContext, Verdict } from "./context.ts";
 import type { ProofWord } from "./proof-word.ts";
+import { stdinNotShown } from "./stdin.ts";
 import type { ToolSpec } from "./tool-spec.ts";
 
 /**
@@ -21,6 +22,15 @@ export function checkToolArgs(
       if (/[;\n]/.test(arg.value))
         return `\`${name}\` joins its arguments into commands, and \`;\` or a newline starts another`;
     }
+  }
+  if (spec.network) {
+    const dynamic = args.find((arg) => !arg.static && !arg.fixedText);
+    if (dynamic)
+      return `\`${name}\` sends its arguments to another host, and \`${dynamic.raw}\` is only known at run time (it could carry local data away)`;
+  }
+  if (spec.sendsStdin) {
+    const verdict = stdinNotShown(ctx, `\`${name}\``);
+    if (verdict) return verdict;
   }
   if (spec.custom) return spec.custom(args, ctx);
   let optionsEnded = false;

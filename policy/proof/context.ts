@@ -1,4 +1,5 @@
 import type { ParsedScript } from "../bash-parser.ts";
+import type { StdinSource } from "./stdin.ts";
 
 /**
  * Which shell will read the text. `bash`: the transports run `bash --noprofile --norc -c`, and
@@ -15,11 +16,17 @@ export interface ProofContext {
   dialect: Dialect;
   /** Variables this command assigns from text it does not fix (`read x`, `for x in $(…)`). */
   tainted: ReadonlySet<string>;
+  /** Variables this command assigns only fixed text: their expansion is written in the command. */
+  fixed: ReadonlySet<string>;
   /** Parses nested shell text with both parsers (a parse carrying `rejection` is never proven). */
   parse(script: string): ParsedScript;
   depth: number;
   /** Programs the proven command runs (basenames), collected as the proof goes: the oracle allows these. */
   named: Set<string>;
+  /** Why the command could open the watchdog (and reboot the machine), as the proof found it. */
+  reboots: string[];
+  /** Where standard input may come from (none: the transport's own, which is empty). */
+  stdin?: readonly StdinSource[];
 }
 
 export const MAX_PROOF_DEPTH = 8;

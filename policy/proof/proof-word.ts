@@ -13,6 +13,8 @@ export interface ProofWord {
   static: boolean;
   /** At run time this word could start with `-` or split into several words. */
   mayBeOption: boolean;
+  /** Not static, but every expansion is a variable the command assigns only fixed text. */
+  fixedText?: boolean;
   node: SyntaxNode;
 }
 
@@ -24,7 +26,12 @@ const NAME = /^\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?$/;
  * holds the target's own environment (`$HOME`, `$UNIT` set by the operator's profile), which the
  * command cannot choose, so a word made only of such references is not an attacker's option.
  */
-export function proofWord(node: SyntaxNode, source: string, tainted?: ReadonlySet<string>): ProofWord {
+export function proofWord(
+  node: SyntaxNode,
+  source: string,
+  tainted?: ReadonlySet<string>,
+  fixed?: ReadonlySet<string>,
+): ProofWord {
   const value = wordValue(node, source);
   const raw = source.slice(node.start, node.end);
   const isStatic = value.dynamic === "none";
@@ -35,21 +42,22 @@ export function proofWord(node: SyntaxNode, source: string, tainted?: ReadonlySe
     const mayBeOption = unquotedGlob ? first === "-" || GLOB_OR_BRACE.test(first) || first === "" : false;
     return { value: value.text, raw, static: !unquotedGlob, mayBeOption, node };
   }
-  if (tainted && onlyEnvironment(node, source, tainted)) {
-    return { value: value.text, raw, static: false, mayBeOption: false, node };
+  const fixedText = fixed !== undefined && onlyReferences(node, source, (name) => fixed.has(name));
+  if (tainted && onlyReferences(node, source, (name) => !tainted.has(name))) {
+    return { value: value.text, raw, static: false, mayBeOption: false, node, fixedText };
   }
   // A quoted word starting with literal text cannot be an option, nor split.
   const quoted = node.type === "string" || node.type === "raw_string";
   const prefix = literalPrefix(node, source);
   const mayBeOption = !quoted || prefix === "" || prefix.startsWith("-");
-  return { value: value.text, raw, static: false, mayBeOption, node };
+  return { value: value.text, raw, static: false, mayBeOption, node, fixedText };
 }
 
-/** Every expansion in the word is a plain reference to a variable this command never assigns. */
-function onlyEnvironment(node: SyntaxNode, source: string, tainted: ReadonlySet<string>): boolean {
+/** Every expansion in the word is a plain reference to a variable the test accepts. */
+function onlyReferences(node: SyntaxNode, source: string, accept: (name: string) => boolean): boolean {
   if (node.type === "simple_expansion" || node.type === "expansion") {
     const name = NAME.exec(source.slice(node.start, node.end))?.[1];
-    return name !== undefined && !tainted.has(name);
+    return name !== undefined && accept(name);
   }
   if (node.type === "string" || node.type === "concatenation") {
     const parts = node.children.filter((child) => child.named);
@@ -57,7 +65,7 @@ function onlyEnvironment(node: SyntaxNode, source: string, tainted: ReadonlySet<
       parts.length > 0 &&
       parts.every(
         (part) =>
-          part.type === "string_content" || part.type === "word" || onlyEnvironment(part, source, tainted),
+          part.type === "string_content" || part.type === "word" || onlyReferences(part, source, accept),
       )
     );
   }
@@ -79,18 +87,4 @@ function literalPrefix(node: SyntaxNode, source: string): string {
     return source.slice(first.start, first.end);
   }
   return "";
-}
-
-/** An absolute glob whose first directory may be `dev` and that goes deeper (`/d?v/x*`, `/[d]ev/w*`). */
-export function globMayReachDevices(word: ProofWord): boolean {
-  if (word.static || !/[*?[]/.test(word.value) || !word.value.startsWith("/")) return false;
-  const parts = word.value.split("/").filter((part) => part !== "");
-  if (parts.length < 2) return false;
-  const first = parts[0] as string;
-  const pattern = first
-    .replace(/[.+^$(){}|\\]/g, "\\$&")
-    .replace(/\*/g, ".*")
-    .replace(/\?/g, ".")
-    .replace(/\[[^\]]*\]/g, ".");
-  return new RegExp(`^${pattern}$`).test("dev");
 }

@@ -2,11 +2,13 @@ import type { ParsedScript, SyntaxNode } from "../bash-parser.ts";
 import { proveArgv } from "./argv.ts";
 import type { Dialect, ProofContext, Verdict } from "./context.ts";
 import { MAX_PROOF_DEPTH } from "./context.ts";
+import { reachesDevice } from "./devices.ts";
 import { checkEnvironmentAssignment, checkScratchVariable } from "./environment.ts";
 import { checkArithmetic, checkExpansion } from "./expansions.ts";
 import { proofWord } from "./proof-word.ts";
 import { checkRedirect } from "./redirects.ts";
-import { taintedNames } from "./taint.ts";
+import { type StdinSource, stdinFromRedirects } from "./stdin.ts";
+import { fixedNames, taintedNames } from "./taint.ts";
 
 /**
  * The read-only proof: a command is read-only only when every node of its parse is a kind this
@@ -21,6 +23,8 @@ export function proveScript(
   parse: (script: string) => ParsedScript,
   depth = 0,
   named: Set<string> = new Set(),
+  stdin?: readonly StdinSource[],
+  reboots: string[] = [],
 ): Verdict {
   if (parsed.hasError) return "it does not parse as bash";
   if (parsed.rejection) return parsed.rejection;
@@ -29,9 +33,12 @@ export function proveScript(
     source: parsed.source,
     dialect,
     tainted: taintedNames(parsed.root, parsed.source),
+    fixed: fixedNames(parsed.root, parsed.source),
     parse,
     depth,
     named,
+    reboots,
+    ...(stdin ? { stdin } : {}),
   };
   return statement(parsed.root, ctx);
 }
@@ -39,7 +46,7 @@ export function proveScript(
 /** Proves shell text that a wrapper runs (`bash -c '…'`, `ssh host '…'`). */
 export function proveNestedScript(script: string, dialect: Dialect, ctx: ProofContext): Verdict {
   if (script.trim() === "") return null;
-  return proveScript(ctx.parse(script), dialect, ctx.parse, ctx.depth + 1, ctx.named);
+  return proveScript(ctx.parse(script), dialect, ctx.parse, ctx.depth + 1, ctx.named, ctx.stdin, ctx.reboots);
 }
 
 const ALWAYS = new Set(["program", "list", "pipeline", "do_group", "else_clause", "elif_clause", "comment"]);
@@ -56,6 +63,7 @@ function statement(node: SyntaxNode, ctx: ProofContext): Verdict {
   if (ctx.dialect === "posix" && node.type === "test_command" && text().startsWith("[[")) {
     return "`[[ … ]]` is bash syntax, and this text runs under sh";
   }
+  if (node.type === "pipeline") return pipeline(node, ctx);
   if (ALWAYS.has(node.type)) return children(node, ctx);
   switch (node.type) {
     case "command":
@@ -92,6 +100,21 @@ function statement(node: SyntaxNode, ctx: ProofContext): Verdict {
       if (BASH_ONLY_STATEMENTS.has(node.type)) return children(node, ctx);
       return `\`${shorten(text())}\` is a \`${node.type}\`, which the read-only proof does not cover`;
   }
+}
+
+/** Each command after the first reads the one before it (and whatever the pipeline's redirections give). */
+function pipeline(node: SyntaxNode, ctx: ProofContext): Verdict {
+  let producer: SyntaxNode | undefined;
+  for (const child of node.children) {
+    if (!child.named) continue;
+    const input: StdinSource[] = producer
+      ? [{ kind: "pipe", producer }, ...(ctx.stdin ?? [])]
+      : [...(ctx.stdin ?? [])];
+    const verdict = statementOrWord(child, { ...ctx, stdin: input });
+    if (verdict) return verdict;
+    producer = child;
+  }
+  return null;
 }
 
 function children(node: SyntaxNode, ctx: ProofContext): Verdict {
@@ -133,7 +156,7 @@ function forStatement(node: SyntaxNode, ctx: ProofContext): Verdict {
       const verdict = checkScratchVariable(ctx.source.slice(child.start, child.end));
       if (verdict) return verdict;
     } else if (child.field === "value") {
-      const verdict = word(child, ctx);
+      const verdict = word(child, ctx) ?? reachesDevice(proofWord(child, ctx.source), ctx);
       if (verdict) return verdict;
     } else if (child.named) {
       const verdict = statement(child, ctx);
@@ -165,26 +188,39 @@ function redirected(node: SyntaxNode, ctx: ProofContext): Verdict {
   const body = node.children.find((child) => child.field === "body");
   const redirects = node.children.filter((child) => child !== body && child.named);
   for (const redirect of redirects) {
-    const verdict = checkRedirect(redirect, ctx, statement, word);
+    // A pipeline tree-sitter hangs under a heredoc reads the redirected command's output.
+    const hanging =
+      redirect.type === "heredoc_redirect" && body
+        ? { ...ctx, stdin: [{ kind: "pipe", producer: body } as const] }
+        : ctx;
+    const verdict = checkRedirect(redirect, hanging, statement, word);
     if (verdict) return verdict;
   }
   if (!body) return null;
-  return body.type === "command" ? command(body, redirects, ctx) : statement(body, ctx);
+  const inner = withStdin(ctx, stdinFromRedirects(redirects, ctx.source));
+  return body.type === "command" ? command(body, redirects, inner) : statement(body, inner);
 }
 
-function command(node: SyntaxNode, _outerRedirects: SyntaxNode[], ctx: ProofContext): Verdict {
+function withStdin(ctx: ProofContext, sources: readonly StdinSource[]): ProofContext {
+  return sources.length === 0 ? ctx : { ...ctx, stdin: [...sources, ...(ctx.stdin ?? [])] };
+}
+
+function command(node: SyntaxNode, _outerRedirects: SyntaxNode[], outer: ProofContext): Verdict {
   const words: SyntaxNode[] = [];
   const assignments: SyntaxNode[] = [];
+  const redirects: SyntaxNode[] = [];
   for (const child of node.children) {
     if (child.field === "name" || child.field === "argument") words.push(child);
     else if (child.type === "variable_assignment") assignments.push(child);
     else if (child.field === "redirect") {
-      const verdict = checkRedirect(child, ctx, statement, word);
+      redirects.push(child);
+      const verdict = checkRedirect(child, outer, statement, word);
       if (verdict) return verdict;
     } else if (child.named) {
-      return `\`${shorten(ctx.source.slice(child.start, child.end))}\` is a \`${child.type}\` inside a command`;
+      return `\`${shorten(outer.source.slice(child.start, child.end))}\` is a \`${child.type}\` inside a command`;
     }
   }
+  const ctx = withStdin(outer, stdinFromRedirects(redirects, outer.source));
   for (const assignmentNode of assignments) {
     const verdict = assignment(assignmentNode, ctx, words.length > 0);
     if (verdict) return verdict;
@@ -198,7 +234,7 @@ function command(node: SyntaxNode, _outerRedirects: SyntaxNode[], ctx: ProofCont
   }
   if (words.length === 0) return null;
   const argv = words.map((w) =>
-    proofWord(w.type === "command_name" ? (w.children[0] ?? w) : w, ctx.source, ctx.tainted),
+    proofWord(w.type === "command_name" ? (w.children[0] ?? w) : w, ctx.source, ctx.tainted, ctx.fixed),
   );
   return proveArgv(argv, ctx);
 }
@@ -214,7 +250,7 @@ function assignment(node: SyntaxNode, ctx: ProofContext, forCommand: boolean): V
   const name = ctx.source.slice(nameNode.start, nameNode.end);
   if (value) {
     if (value.type === "array") return `\`${shorten(text)}\` assigns an array`;
-    const verdict = word(value, ctx);
+    const verdict = word(value, ctx) ?? reachesDevice(proofWord(value, ctx.source), ctx);
     if (verdict) return verdict;
   }
   if (forCommand) {

@@ -1,18 +1,9 @@
 import type { SyntaxNode } from "../bash-parser.ts";
 import type { ProofContext, Verdict } from "./context.ts";
+import { reachesDevice } from "./devices.ts";
 import { proofWord } from "./proof-word.ts";
 
 type Visit = (node: SyntaxNode, ctx: ProofContext) => Verdict;
-
-/** Devices a read-only command may open for reading (opening others can act: a watchdog arms). */
-export function isReadableDevice(path: string): boolean {
-  if (!path.startsWith("/dev/")) return true;
-  return (
-    /^\/dev\/(null|zero|u?random|stdin|fd\/[0-9]+|(tcp|udp)\/[^/]+\/[0-9]+|disk\/by-[a-z]+\/[^/]+|sd[a-z]+[0-9]*|nvme[0-9]+(n[0-9]+(p[0-9]+)?)?|vd[a-z]+[0-9]*|md[0-9]+|mapper\/[^/]+|[a-z0-9_-]+\/[a-z0-9_.-]+)$/.test(
-      path,
-    ) && !/watchdog|sysrq|mem$|port$|kmsg/.test(path)
-  );
-}
 
 /**
  * A redirection in a read-only command only reads (`< file`, heredocs, here-strings), discards
@@ -49,10 +40,10 @@ export function checkRedirect(node: SyntaxNode, ctx: ProofContext, statement: Vi
   if (verdict) return verdict;
   const value = proofWord(target, ctx.source);
   switch (operator) {
-    case "<":
-      if (value.static && !isReadableDevice(value.value))
-        return `\`${text}\` opens the device ${value.value}`;
-      return null;
+    case "<": {
+      const device = reachesDevice(value, ctx);
+      return device ? `\`${text}\`: ${device}` : null;
+    }
     case ">&":
     case "<&":
       if (value.static && /^([0-9]+-?|-)$/.test(value.value)) return null;

@@ -1,4 +1,5 @@
 import type { SyntaxNode } from "../bash-parser.ts";
+import { proofWord } from "./proof-word.ts";
 
 /**
  * Names whose text the command does not fix: loop variables, `read` targets and variables
@@ -28,4 +29,39 @@ export function taintedNames(root: SyntaxNode, source: string): Set<string> {
   };
   visit(root);
   return names;
+}
+
+/**
+ * Names the command assigns only fixed text (`for h in a b; …`, `x=web1`), never from `read` or
+ * a substitution: what such a variable expands to is written in the command itself.
+ */
+export function fixedNames(root: SyntaxNode, source: string): Set<string> {
+  const fixed = new Set<string>();
+  const unfixed = new Set<string>();
+  const mark = (name: string, isFixed: boolean) => (isFixed ? fixed : unfixed).add(name);
+  // A glob is not fixed text: it expands to the names of local files.
+  const literal = (node: SyntaxNode | undefined) => !node || proofWord(node, source).static;
+  const visit = (node: SyntaxNode): void => {
+    if (node.type === "variable_assignment") {
+      const name = node.children.find((child) => child.field === "name");
+      const value = node.children.find((child) => child.field === "value");
+      if (name) mark(source.slice(name.start, name.end), literal(value));
+    } else if (node.type === "for_statement") {
+      const variable = node.children.find((child) => child.field === "variable");
+      const values = node.children.filter((child) => child.field === "value");
+      if (variable)
+        mark(source.slice(variable.start, variable.end), values.length > 0 && values.every(literal));
+    } else if (node.type === "command") {
+      const head = node.children.find((child) => child.field === "name");
+      if (head && source.slice(head.start, head.end) === "read") {
+        for (const child of node.children) {
+          if (child.field === "argument") unfixed.add(source.slice(child.start, child.end));
+        }
+      }
+    }
+    for (const child of node.children) visit(child);
+  };
+  visit(root);
+  for (const name of unfixed) fixed.delete(name);
+  return fixed;
 }

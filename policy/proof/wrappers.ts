@@ -4,6 +4,7 @@ import type { Dialect, ProofContext, Verdict } from "./context.ts";
 import { checkEnvironmentAssignment } from "./environment.ts";
 import type { ProofWord } from "./proof-word.ts";
 import { proveNestedScript } from "./prove.ts";
+import { stdinNotShown, xargsInputReachesDevices } from "./stdin.ts";
 import type { ToolSpec } from "./tool-spec.ts";
 
 /**
@@ -79,20 +80,20 @@ function ssh(args: readonly ProofWord[], ctx: ProofContext): Verdict {
   const rest = args.slice(at + 1);
   if (rest.length === 0) return "`ssh` without a command opens a session the proof cannot see";
   if (rest.some((word) => !word.static)) return "the remote command holds text only known at run time";
-  return proveNestedScript(rest.map((word) => word.value).join(" "), "unknown", ctx);
+  // ssh forwards its standard input to the remote command unless `-n` closes it.
+  const closed = args.slice(0, at).some((arg) => /^-[A-Za-z0-9]*n/.test(arg.value));
+  const input = closed ? null : stdinNotShown(ctx, "`ssh`");
+  if (input) return input;
+  return proveNestedScript(rest.map((word) => word.value).join(" "), "unknown", { ...ctx, stdin: [] });
 }
 
-function su(args: readonly ProofWord[], ctx: ProofContext): Verdict {
-  let command: ProofWord | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as ProofWord;
-    if (!arg.static) return "`su` with a run-time argument";
-    if (arg.value === "-c" || arg.value === "--command") command = args[++i];
-    else if (!["-", "-l", "--login"].includes(arg.value) && arg.value.startsWith("-")) {
-      return `\`su ${arg.value}\` is not proven`;
-    }
-  }
-  return command ? script(command, "unknown", "su -c", ctx) : "`su` without `-c` opens a shell";
+/**
+ * `su` authenticates through PAM even to run a read-only command: without a terminal the attempt
+ * fails, and the failure is recorded (`/var/log/btmp`, faillock counters that can lock the
+ * account); `su -` also runs the target user's login scripts. Never read-only.
+ */
+function su(): Verdict {
+  return "`su` authenticates through PAM: a failed attempt is recorded (btmp, faillock) and can lock the account; use `sudo -n -u USER command`";
 }
 
 function env(args: readonly ProofWord[], ctx: ProofContext): Verdict {
@@ -124,6 +125,8 @@ function xargs(args: readonly ProofWord[], ctx: ProofContext): Verdict {
     ? replace.value.slice(2) || args[args.indexOf(replace) + 1]?.value
     : undefined;
   const rest = args.slice(at);
+  const fedDevices = xargsInputReachesDevices(ctx);
+  if (fedDevices) return fedDevices;
   if (rest.length === 0) {
     ctx.named.add("echo");
     return null;
@@ -139,7 +142,8 @@ function xargs(args: readonly ProofWord[], ctx: ProofContext): Verdict {
     replaceString && word.value.includes(replaceString) ? { ...unknown, raw: word.raw } : word,
   );
   if (filled[0] && !filled[0].static) return "the command xargs runs is filled in from its input";
-  return proveArgv(replaceString ? filled : [...filled, unknown], ctx, true);
+  // GNU xargs gives the commands it runs /dev/null for input.
+  return proveArgv(replaceString ? filled : [...filled, unknown], { ...ctx, stdin: [] }, true);
 }
 
 function containerExec(name: string, spec: ToolSpec): WrapperCheck {

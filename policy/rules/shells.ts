@@ -227,7 +227,7 @@ export const SHELL_RULES: CommandRule[] = [
     wrapper: true,
     refine: suRefine,
     examples: [
-      ["su - postgres -c 'psql -l'", "read_only"],
+      ["su - postgres -c 'psql -l'", "config_mutation"],
       ["su -c 'rm -rf /home/x'", "destructive"],
       ["su -", "config_mutation"],
       ["runuser -u www-data -- ls /var/www", "read_only"],

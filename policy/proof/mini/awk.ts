@@ -1,14 +1,19 @@
-import type { Verdict } from "../context.ts";
+import type { ProofContext, Verdict } from "../context.ts";
+import { mayReboot, reachesDevice } from "../devices.ts";
+import type { ProofWord } from "../proof-word.ts";
 
 /**
  * The awk subset proven read-only: no `system()`, no pipes (`print | "cmd"`, `"cmd" | getline`,
  * `|&` coprocesses), no output redirection inside `print`/`printf`, no `@` indirect calls or
  * `@load`/`@include`. Strings and regex literals are skipped so their text cannot hide or fake a
  * token. A newline ends a `print` statement only where awk ends it: not after `\`, `,`, `&&`,
- * `||`, `?`, `:`, `do` or `else`, where awk reads on (`print 1,⏎2 > "f"` writes f).
+ * `||`, `?`, `:`, `do` or `else`, where awk reads on (`print 1,⏎2 > "f"` writes f). The files
+ * it reads are fixed: `getline < "literal"` (no device whose opening acts), no `ARGV`/`ARGC`
+ * (changing them opens other files).
  */
-export function checkAwkProgram(program: string): Verdict {
+export function checkAwkProgram(program: string, ctx: ProofContext): Verdict {
   let inPrint = false;
+  let inGetline = false;
   let depth = 0;
   let previous = "";
   /** The last character or word that was not blank: whether a newline continues the statement. */
@@ -40,6 +45,9 @@ export function checkAwkProgram(program: string): Verdict {
       while (j < program.length && /[A-Za-z0-9_]/.test(program[j] as string)) j++;
       const word = program.slice(i, j);
       if (word === "system") return "awk `system()` runs a command";
+      if (word === "ARGV" || word === "ARGC")
+        return mayReboot("awk `ARGV`/`ARGC` can name files to read at run time, devices included", ctx);
+      if (word === "getline") inGetline = true;
       if (word === "print" || word === "printf") inPrint = true;
       lastToken = word;
       previous = "word";
@@ -58,10 +66,28 @@ export function checkAwkProgram(program: string): Verdict {
     if (c === "(") depth++;
     if (c === ")") depth = Math.max(0, depth - 1);
     if (c === ">" && inPrint && depth === 0) return "awk `print > file` writes a file";
-    if (c === ";" || c === "\n" || c === "}" || c === "{") inPrint = false;
+    if (c === "<" && inGetline) {
+      const verdict = getlineSource(program, i + 1, ctx);
+      if (verdict) return verdict;
+    }
+    if (c === ";" || c === "\n" || c === "}" || c === "{") {
+      inPrint = false;
+      inGetline = false;
+    }
     if (!/\s/.test(c)) previous = /[)\]0-9]/.test(c) ? "value" : "op";
   }
   return null;
+}
+
+/** `getline < "file"`: the file must be fixed text, and no device whose opening acts. */
+function getlineSource(program: string, at: number, ctx: ProofContext): Verdict {
+  const match = /^\s*"([^"\\]*)"/.exec(program.slice(at));
+  if (!match) return mayReboot("awk `getline <` reads a file named at run time, devices included", ctx);
+  const value = match[1] as string;
+  if (/^\/inet[46]?\//.test(value)) return 'awk `getline < "/inet/…"` opens a network connection';
+  const word = { value, raw: value, static: true, mayBeOption: false } as ProofWord;
+  const device = reachesDevice(word, ctx);
+  return device ? `awk \`getline <\`: ${device}` : null;
 }
 
 const CONTINUES = new Set([",", "&", "|", "?", ":", "do", "else"]);

@@ -98,6 +98,7 @@ export const NETWORK_TOOLS: Record<string, ToolSpec> = {
   },
   netstat: { flags: "tulnpaerscgiCFvWNoexM", anyOption: true },
   ping: {
+    network: true,
     flags: "nqv46DO",
     valued: "cwWsiItlQp",
     anyOption: true,
@@ -106,18 +107,22 @@ export const NETWORK_TOOLS: Record<string, ToolSpec> = {
         ? null
         : "ping without -c or -w runs until stopped",
   },
-  traceroute: { flags: "nIT46UFeA", valued: "mwqpfzs" },
-  tracepath: { flags: "n46b", valued: "lmp" },
+  traceroute: { network: true, flags: "nIT46UFeA", valued: "mwqpfzs" },
+  tracepath: { network: true, flags: "n46b", valued: "lmp" },
   mtr: {
+    network: true,
     flags: "rnbwz46",
     valued: "ci",
     long: ["--report", "--no-dns", "--report-wide"],
     longValued: ["--report-cycles"],
   },
-  dig: { flags: "46xtuv", valued: "bcfkpqtxy", anyOption: false },
-  host: { flags: "aCdlrTUv46", valued: "cNRtW" },
-  nslookup: {},
+  // Not `dig -f FILE`: it sends every line of the file as a query.
+  dig: { network: true, flags: "46xtuv", valued: "bckpqtxy", anyOption: false },
+  host: { network: true, flags: "aCdlrTUv46", valued: "cNRtW" },
+  // With no name, or `-`, nslookup reads queries from its standard input.
+  nslookup: { network: true, sendsStdin: true },
   arping: {
+    network: true,
     flags: "AbDfqU0",
     valued: "cIsw",
     check: (args) =>
@@ -126,6 +131,7 @@ export const NETWORK_TOOLS: Record<string, ToolSpec> = {
         : "arping without -c runs until stopped",
   },
   nc: {
+    network: true,
     flags: "zvnu46",
     valued: "w",
     check: (args) =>
@@ -134,6 +140,7 @@ export const NETWORK_TOOLS: Record<string, ToolSpec> = {
         : "nc without -z sends its input to the port",
   },
   curl: {
+    network: true,
     flags: "sSfLIikv46#",
     valued: "mwoAeuXrx",
     long: [
@@ -199,6 +206,7 @@ export const NETWORK_TOOLS: Record<string, ToolSpec> = {
     ]),
   },
   wget: {
+    network: true,
     flags: "qSv46",
     valued: "OTt",
     long: ["--quiet", "--spider", "--server-response", "--no-check-certificate", "--no-hsts", "--no-verbose"],
@@ -290,6 +298,8 @@ export const NETWORK_TOOLS: Record<string, ToolSpec> = {
         longValued: ["-in", "-inform", "-nameopt", "-checkend", "-ext"],
       },
       s_client: {
+        network: true,
+        sendsStdin: true,
         singleDashLong: true,
         long: ["-showcerts", "-brief", "-quiet", "-tls1_2", "-tls1_3", "-ign_eof"],
         longValued: ["-connect", "-servername", "-starttls", "-CAfile", "-verify_return_error_no"],
@@ -299,6 +309,7 @@ export const NETWORK_TOOLS: Record<string, ToolSpec> = {
     },
   },
   "redis-cli": {
+    network: true,
     valued: "hpanu",
     long: [
       "--raw",

@@ -233,6 +233,7 @@ const RCLONE_GLOBAL = {
 
 export const PACKAGE_VCS_DB_TOOLS: Record<string, ToolSpec> = {
   apt: {
+    helpers: ["dpkg"],
     sub: {
       list: APT_READ,
       policy: APT_READ,
@@ -243,6 +244,7 @@ export const PACKAGE_VCS_DB_TOOLS: Record<string, ToolSpec> = {
     },
   },
   "apt-cache": {
+    helpers: ["dpkg"],
     sub: {
       policy: APT_READ,
       show: APT_READ,
@@ -287,6 +289,7 @@ export const PACKAGE_VCS_DB_TOOLS: Record<string, ToolSpec> = {
     },
   },
   dpkg: {
+    helpers: ["dpkg-query"],
     flags: "lLsSp",
     long: [
       "--list",

@@ -267,6 +267,7 @@ export const SYSTEM_TOOLS: Record<string, ToolSpec> = {
   },
   numactl: { long: ["--hardware", "--show"], flags: "Hs", maxPositionals: 0 },
   service: {
+    helpers: ["basename", "systemctl", "env"],
     custom: (args) =>
       args.length === 2 && args[0]?.static && args[1]?.static && args[1].value === "status"
         ? null
@@ -285,7 +286,7 @@ export const SYSTEM_TOOLS: Record<string, ToolSpec> = {
   certbot: { sub: { certificates: { longValued: ["--cert-name", "--domain"] } } },
   testparm: { flags: "sv", long: ["--suppress-prompt"] },
   smbstatus: { flags: "bSpLvnjB" },
-  whois: { anyOption: false, valued: "h" },
+  whois: { network: true, anyOption: false, valued: "h" },
   factor: {},
   look: { flags: "bdf", valued: "t" },
   vnstat: { flags: "hdmyt", valued: "i" },

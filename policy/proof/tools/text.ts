@@ -1,4 +1,5 @@
-import type { Verdict } from "../context.ts";
+import type { ProofContext, Verdict } from "../context.ts";
+import { mayReboot } from "../devices.ts";
 import { checkAwkProgram } from "../mini/awk.ts";
 import { checkSedScript } from "../mini/sed.ts";
 import type { ProofWord } from "../proof-word.ts";
@@ -27,12 +28,21 @@ function firstProgram(
   return null;
 }
 
-function awkCheck(args: readonly ProofWord[]): Verdict {
+/** `-D read`, `-rDread`, `--devices=read`, `--devices read`. */
+function readsDevices(args: readonly ProofWord[]): boolean {
+  return args.some((arg, k) => {
+    if (!arg.static) return false;
+    if (/^(-[A-Za-z0-9]*Dread|--devices=read)$/.test(arg.value)) return true;
+    return /^(-[A-Za-z0-9]*D|--devices)$/.test(arg.value) && args[k + 1]?.value === "read";
+  });
+}
+
+function awkCheck(args: readonly ProofWord[], ctx: ProofContext): Verdict {
   const program = firstProgram(args, ["-e", "--source"], ["-F", "-v", "--field-separator", "--assign"]);
   if (typeof program === "string") return program;
   if (!program) return "awk without a program";
   if (!program.static) return "the awk program is only known at run time";
-  return checkAwkProgram(program.value);
+  return checkAwkProgram(program.value, ctx);
 }
 
 function sedCheck(args: readonly ProofWord[]): Verdict {
@@ -47,6 +57,11 @@ function sedCheck(args: readonly ProofWord[]): Verdict {
   for (const script of scripts) {
     if (!script.static) return "the sed script is only known at run time";
     const verdict = checkSedScript(script.value);
+    if (verdict) return verdict;
+  }
+  // sed joins its `-e` scripts with newlines: the joined text must pass too.
+  if (scripts.length > 1) {
+    const verdict = checkSedScript(scripts.map((script) => script.value).join("\n"));
     if (verdict) return verdict;
   }
   return scripts.length > 0 ? null : "sed without a script";
@@ -125,10 +140,15 @@ export const TEXT_TOOLS: Record<string, ToolSpec> = {
       "--directories",
       "--label",
     ],
+    // Recursing, grep skips devices unless told to read them (`-D read` opens the watchdog).
+    check: (args, ctx) =>
+      readsDevices(args)
+        ? mayReboot("`grep -D read` opens every device it meets, the watchdog included", ctx)
+        : null,
     anyOption: true,
   },
-  egrep: { flags: `ivwxclLoqsHhnr${DIGITS}`, valued: "efABC", anyOption: true },
-  fgrep: { flags: `ivwxclLoqsHhnr${DIGITS}`, valued: "efABC", anyOption: true },
+  egrep: { flags: `ivwxclLoqsHhnr${DIGITS}`, valued: "efABC", anyOption: true, helpers: ["grep"] },
+  fgrep: { flags: `ivwxclLoqsHhnr${DIGITS}`, valued: "efABC", anyOption: true, helpers: ["grep"] },
   zgrep: {
     flags: `ivwxclLoqsHhnEF${DIGITS}`,
     valued: "efABC",
