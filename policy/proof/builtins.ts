@@ -1,6 +1,6 @@
 import { checkToolArgs } from "./check-options.ts";
-import { absolutePath, mayReboot } from "./devices.ts";
 import type { ProofContext, Verdict } from "./context.ts";
+import { absolutePath, mayReboot } from "./devices.ts";
 import { checkScratchVariable } from "./environment.ts";
 import type { ProofWord } from "./proof-word.ts";
 import type { ToolSpec } from "./tool-spec.ts";
