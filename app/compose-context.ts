@@ -20,8 +20,6 @@ export interface ComposeContext {
   chatAdapters: string[];
   /** This process serves the terminal chat on stdin/stdout. */
   terminalAttached: boolean;
-  /** Text from the terminal that is not a command; the chat capability replaces the default. */
-  onTerminalMessage: (user: string, text: string) => Promise<string | null>;
   /** Runs the terminal chat on these streams until input ends; set by the chat capability (bot/). */
   runTerminal?: (io: Pick<CommandIO, "stdin" | "stdout">) => Promise<void>;
   /**

@@ -48,10 +48,6 @@ export async function compose(runtime: Runtime, role: ProcessRole): Promise<Comp
     roles,
     chatAdapters: [],
     terminalAttached: false,
-    onTerminalMessage: async () =>
-      config.model.baseUrl
-        ? "The agent is not wired into this build yet; only `!` commands work."
-        : "No model is configured, so I can only run `!` commands. Set OPENAI_BASE_URL, OPENAI_API_KEY and OIKOS_MODEL (see README) and start again.",
     runService: () => {
       runService ??= createRunService(runtime);
       return runService;

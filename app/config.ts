@@ -254,16 +254,6 @@ function formatPath(path: readonly PropertyKey[]): string {
     .join("");
 }
 
-/** The config with every secret replaced, for `!status` and logs. */
-export function publicConfigSummary(config: Config): Record<string, unknown> {
-  return {
-    database: config.database.url ? "postgres" : "pglite",
-    queue: config.redis.url ? "bullmq" : "in-process",
-    model: config.model.baseUrl ? { endpoint: safeUrl(config.model.baseUrl), name: config.model.name } : null,
-    http: config.http.enabled ? `${config.http.host}:${config.http.port}` : null,
-  };
-}
-
 /** A URL without credentials, query or fragment. */
 export function safeUrl(value: string): string {
   try {

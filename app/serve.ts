@@ -1,4 +1,3 @@
-import { runTerminalChat } from "../bot/shell/terminal-chat.ts";
 import type { CommandIO } from "./command-module.ts";
 import { compose, type ProcessRole } from "./compose.ts";
 import { loadConfig } from "./config.ts";
@@ -42,28 +41,11 @@ export async function serve(io: CommandIO, options: ServeOptions): Promise<numbe
       "oikos started",
     );
     const stopSignal = waitForSignal();
-    if (options.terminal && composition.ctx.runTerminal) {
-      await Promise.race([composition.ctx.runTerminal(io), stopSignal.promise]);
-    } else if (options.terminal) {
-      const user = config.chat.shell.user;
-      const ctx = {
-        user,
-        platform: "shell",
-        room: "terminal",
-        thread: null,
-        fleetWide: true,
-        threadLink: () => undefined,
-      };
-      const chat = runTerminalChat({
-        input: io.stdin,
-        output: io.stdout,
-        onLine: async (line) => {
-          const reply = await composition.ctx.commands.dispatch(line, ctx, composition.ctx.roles);
-          if (reply === null) return composition.ctx.onTerminalMessage(user, line);
-          return typeof reply === "string" ? reply : reply.text;
-        },
-      });
-      await Promise.race([chat, stopSignal.promise]);
+    if (options.terminal) {
+      // The chat capability serves the terminal in every role that attaches it (chat, all).
+      const runTerminal = composition.ctx.runTerminal;
+      if (!runTerminal) throw new Error(`the ${options.role} role has no terminal chat`);
+      await Promise.race([runTerminal(io), stopSignal.promise]);
     } else {
       runtime.logger.info(
         { adapters: composition.ctx.chatAdapters, http: http?.url ?? null },

@@ -1,8 +1,6 @@
 /** How dangerous a command is. `reject` means it must not run at all in this form. */
 export type Risk = "read_only" | "config_mutation" | "destructive" | "reject";
 
-export const RISKS: readonly Risk[] = ["read_only", "config_mutation", "destructive", "reject"];
-
 const RANK: Record<Risk, number> = { read_only: 0, config_mutation: 1, destructive: 2, reject: 3 };
 
 export function riskRank(risk: Risk): number {
@@ -11,10 +9,6 @@ export function riskRank(risk: Risk): number {
 
 export function maxRisk(a: Risk, b: Risk): Risk {
   return RANK[a] >= RANK[b] ? a : b;
-}
-
-export function isAtLeast(risk: Risk, floor: Risk): boolean {
-  return RANK[risk] >= RANK[floor];
 }
 
 /** One reason a piece of a command got its risk. */

@@ -132,9 +132,3 @@ export function containsSubstitution(node: SyntaxNode): boolean {
   for (const child of node.children) if (containsSubstitution(child)) return true;
   return false;
 }
-
-/** The literal value of a word, or null when it depends on run-time expansion. */
-export function literalValue(node: SyntaxNode, source: string): string | null {
-  const value = wordValue(node, source);
-  return value.dynamic === "none" ? value.text : null;
-}

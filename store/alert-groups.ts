@@ -229,21 +229,6 @@ export async function markAlertGroupPosted(db: Kysely<Database>, id: string, now
     .execute();
 }
 
-export async function setInvestigation(
-  db: Kysely<Database>,
-  id: string,
-  to: InvestigationState,
-  from: readonly InvestigationState[],
-): Promise<boolean> {
-  const result = await db
-    .updateTable("alert_groups")
-    .set({ investigation: to, updated_at: new Date() })
-    .where("id", "=", id)
-    .where("investigation", "in", [...from])
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
-}
-
 export async function alertsOfGroup(db: Kysely<Database>, groupId: string) {
   return db
     .selectFrom("alerts")

@@ -2,13 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { availableDialects, createTestStore, type TestStore } from "../test-support/store.ts";
 import { createExecutionApproval, getApproval } from "./approvals.ts";
-import {
-  approvePlan,
-  cancelPendingExecution,
-  confirmDestructive,
-  decideApproval,
-  denyPlan,
-} from "./consent.ts";
+import { approvePlan, cancelPendingExecution, decideApproval, denyPlan } from "./consent.ts";
 import { createExecution, getExecution } from "./executions.ts";
 import type { RunnableRisk } from "./statuses.ts";
 import { hasOpenWindow } from "./windows.ts";
@@ -183,7 +177,7 @@ for (const { dialect, skip } of availableDialects()) {
       );
     });
 
-    test("denial ends the execution as denied; a typed confirmation opens a destructive window", async () => {
+    test("denial ends the execution as denied", async () => {
       const { execution, approval } = await gated("s-a", "config_mutation");
       const result = await decideApproval(store.db, {
         approvalId: approval.id,
@@ -195,15 +189,6 @@ for (const { dialect, skip } of availableDialects()) {
       assert.ok(result.ok);
       assert.equal((await getExecution(store.db, execution.id))?.status, "denied");
       assert.ok(result.followUps.some((f) => f.kind === "publish" && f.event.type === "execution.finished"));
-      await confirmDestructive(store.db, { sessionId: "s-a", target: "lxc:db", by: "op", via: "phrase" });
-      assert.equal(
-        await hasOpenWindow(store.db, { sessionId: "s-a", kind: "destructive", target: "lxc:db" }),
-        true,
-      );
-      assert.equal(
-        await hasOpenWindow(store.db, { sessionId: "s-b", kind: "destructive", target: "lxc:db" }),
-        false,
-      );
     });
 
     test("cancelling a pending execution cancels its approval", async () => {

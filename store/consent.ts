@@ -247,58 +247,6 @@ export async function decideApproval(db: Kysely<Database>, input: ApprovalDecisi
   });
 }
 
-export interface DestructiveConfirmation {
-  sessionId: string;
-  target: string;
-  by: string;
-  via: ConsentVia;
-  now?: Date;
-}
-
-/** A typed confirmation from an operator opens the destructive window for that session + target only. */
-export async function confirmDestructive(
-  db: Kysely<Database>,
-  input: DestructiveConfirmation,
-): Promise<ConsentResult> {
-  const now = input.now ?? new Date();
-  const expiresAt = new Date(now.getTime() + DESTRUCTIVE_WINDOW_MS);
-  await db.transaction().execute(async (tx) => {
-    await openWindow(
-      tx,
-      {
-        sessionId: input.sessionId,
-        kind: "destructive",
-        target: input.target,
-        openedBy: input.by,
-        channel: input.via,
-        expiresAt,
-      },
-      now,
-    );
-    await recordAudit(
-      tx,
-      { by: input.by, sessionId: input.sessionId },
-      {
-        action: "window.destructive.opened",
-        subject: input.target,
-        details: { via: input.via, until: expiresAt.toISOString() },
-      },
-    );
-  });
-  return {
-    ok: true,
-    changes: [
-      {
-        what: `destructive window for ${input.target} open until ${expiresAt.toISOString()}`,
-        subject: `window:destructive:${input.target}`,
-      },
-    ],
-    followUps: [
-      { kind: "enqueue", queue: "agent-turn", data: { sessionId: input.sessionId, reason: "consent" } },
-    ],
-  };
-}
-
 async function approveExecution(
   tx: Executor,
   approvalId: string,

@@ -240,15 +240,6 @@ export async function countFailuresOfKey(
   return Number(row.count);
 }
 
-export async function listOpenExecutions(db: Executor, sessionId?: string): Promise<Execution[]> {
-  let query = db
-    .selectFrom("executions")
-    .selectAll()
-    .where("status", "in", [...OPEN_EXECUTION_STATUSES]);
-  if (sessionId !== undefined) query = query.where("session_id", "=", sessionId);
-  return query.orderBy("created_at").execute();
-}
-
 /** Running rows whose worker stopped heartbeating, and open rows past their deadline. */
 export async function findStaleExecutions(
   db: Executor,

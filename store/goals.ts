@@ -12,19 +12,6 @@ export interface GoalRow {
   createdAt: Date;
 }
 
-export async function activeGoal(db: Executor, sessionId: string): Promise<GoalRow | undefined> {
-  const row = await db
-    .selectFrom("goals")
-    .selectAll()
-    .where("session_id", "=", sessionId)
-    .where("status", "=", "active")
-    .orderBy("id", "desc")
-    .executeTakeFirst();
-  return row
-    ? { id: row.id, goal: row.goal, status: row.status, summary: row.summary, createdAt: row.created_at }
-    : undefined;
-}
-
 /** Closes the active goal (if any) with a status and summary; returns it. */
 export async function closeActiveGoal(
   db: Executor,

@@ -88,18 +88,6 @@ export async function settleRunThread(
   return Number(result.numUpdatedRows) > 0;
 }
 
-export async function finishScheduleRun(
-  db: Kysely<Database>,
-  fireId: string,
-  outcome: ScheduleRunOutcome,
-): Promise<void> {
-  await db
-    .updateTable("schedule_runs")
-    .set({ outcome, finished_at: new Date() })
-    .where("fire_id", "=", fireId)
-    .execute();
-}
-
 /** The latest run of each schedule. */
 export async function lastScheduleRuns(db: Kysely<Database>) {
   const rows = await db

@@ -22,15 +22,3 @@ export async function recordTokenUsage(db: Executor, usage: TokenUsage, now = ne
     })
     .execute();
 }
-
-export async function sessionTokenTotals(
-  db: Executor,
-  sessionId: string,
-): Promise<{ calls: number; totalTokens: number }> {
-  const row = await db
-    .selectFrom("token_usage")
-    .select((eb) => [eb.fn.countAll<string>().as("calls"), eb.fn.sum<string>("total_tokens").as("total")])
-    .where("session_id", "=", sessionId)
-    .executeTakeFirstOrThrow();
-  return { calls: Number(row.calls), totalTokens: Number(row.total ?? 0) };
-}

@@ -103,16 +103,6 @@ export async function releaseTurn(
   }
 }
 
-/** For tests and status output: who holds the session's turn right now. */
-export async function turnHolder(db: Executor, sessionId: string): Promise<string | null> {
-  const row = await db
-    .selectFrom("sessions")
-    .select(["turn_owner", sql<boolean>`turn_expires_at > now()`.as("live")])
-    .where("id", "=", sessionId)
-    .executeTakeFirst();
-  return row?.live ? row.turn_owner : null;
-}
-
 /**
  * Takes the turn a session owes: one a stop interrupted (no holder, `turn_pending`) or one whose
  * holder stopped renewing its lease (a dead process). The conditional UPDATE makes the take-over

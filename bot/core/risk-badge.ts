@@ -28,20 +28,3 @@ export function stepIcon(status: string): string {
       return "▫️";
   }
 }
-
-export function viaLabel(via: string | null): string {
-  switch (via) {
-    case "reaction":
-      return "reaction";
-    case "button":
-      return "button";
-    case "phrase":
-      return "typed phrase";
-    case "slash":
-      return "slash command";
-    case null:
-      return "unknown";
-    default:
-      return via;
-  }
-}
