@@ -1,11 +1,7 @@
-import type { RoomAccessConfig } from "./access.ts";
+import type { RoomAccessConfig } from "./access-rules.ts";
 import type { CardMentions } from "./card.ts";
 
-/**
- * Who a card that waits for a decision calls, per room: `approvers` (everyone listed who may
- * approve there, and the room's Slack operator group), a named on-call list, or `none`.
- */
-export type MentionRule = "approvers" | "none" | readonly string[];
+export type { MentionRule } from "./access-rules.ts";
 
 const MATRIX_USER = /^@[^\s:]+:\S+$/;
 const SLACK_USER = /^[UW][A-Z0-9]{2,}$/;
