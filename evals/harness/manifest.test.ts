@@ -183,4 +183,44 @@ describe("scenario manifests", () => {
       );
     });
   });
+
+  describe("stuck:", () => {
+    test("none means nothing left of any kind", () => {
+      const scenario = parseScenario({ ...base(), expect: { stuck: "none" } }, "probe.yaml");
+      assert.deepEqual(scenario.expect.stuck, { executions: 0, approvals: 0, steps: 0, turns: 0 });
+    });
+    test("an unknown kind is named", () => {
+      assert.match(errorOf({ ...base(), expect: { stuck: { jobs: 0 } } }), /jobs/);
+    });
+  });
+
+  describe("when:", () => {
+    const branch = (step: unknown) => ({ ...base(), operator: [{ say: "hello" }, step] });
+    test("a condition with then and else parses; wait takes several card kinds", () => {
+      const step = {
+        when: { card: "approval", phrase: true },
+        then: [{ type_phrase: "main" }],
+        else: [{ react: "✅", card: "approval" }],
+      };
+      assert.equal(errorOf(branch(step)), "");
+      assert.equal(errorOf(branch({ wait: { card: ["plan", "approval"] } })), "");
+    });
+    test("an unknown condition key is named", () => {
+      const error = errorOf(branch({ when: { cards: "plan" }, then: [{ wait: { quiet: true } }] }));
+      assert.match(error, /cards/);
+      assert.match(error, /at operator\[1\]\.when/);
+    });
+    test("a bad step inside a branch is named by its path", () => {
+      const error = errorOf(branch({ when: { card: "plan" }, then: [{ lab: { stop_host: "beta" } }] }));
+      assert.match(error, /no lab host named beta/);
+      assert.match(error, /at operator\[1\]\.then\[0\]\.lab\.stop_host/);
+    });
+    test("when needs a branch, and branches hold no other when", () => {
+      assert.match(errorOf(branch({ when: { card: "plan" } })), /when needs then, else or both/);
+      const nested = errorOf(
+        branch({ when: { card: "plan" }, then: [{ when: { card: "plan" }, then: [] }] }),
+      );
+      assert.match(nested, /at operator\[1\]\.then\[0\]/);
+    });
+  });
 });

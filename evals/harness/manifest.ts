@@ -7,7 +7,8 @@ import { absentSpec } from "./absent.ts";
 import { scenarioConfig } from "./config-step.ts";
 import { count } from "./count.ts";
 import { labStep } from "./lab-step.ts";
-import { type OperatorAction, operatorAction } from "./operator-schema.ts";
+import { type BaseOperatorAction, type OperatorAction, operatorAction } from "./operator-schema.ts";
+import { stuckSpec } from "./stuck.ts";
 import { plansSpec, sessionSpec } from "./thread-expectations.ts";
 import { timingSpec } from "./timing.ts";
 
@@ -185,6 +186,8 @@ const expectation = z
     wall_ms: count.optional(),
     /** Figures from stored timestamps (evals/harness/timing.ts); `*_ms` bounds fail only beyond a slack. */
     timing: timingSpec.optional(),
+    /** What is left non-terminal at the end, by kind (evals/harness/stuck.ts); `none` for nothing. */
+    stuck: stuckSpec.optional(),
     script_drift: z.boolean().default(false),
   })
   .strict();
@@ -234,9 +237,16 @@ export const scenarioSchema = z
   });
 export type Scenario = z.infer<typeof scenarioSchema>;
 
-/** The lab hosts an operator step acts on, with the key that names each. */
-function hostsNamedBy(action: OperatorAction): [string[], string][] {
-  const named: [string[], string][] = [];
+/** The lab hosts an operator step acts on, with the key that names each (inside then/else too). */
+function hostsNamedBy(action: OperatorAction | BaseOperatorAction): [(string | number)[], string][] {
+  const named: [(string | number)[], string][] = [];
+  if ("when" in action) {
+    for (const host of Object.keys(action.when?.world ?? {})) named.push([["when", "world", host], host]);
+    for (const branch of ["then", "else"] as const)
+      (action[branch] ?? []).forEach((step, i) => {
+        for (const [path, host] of hostsNamedBy(step)) named.push([[branch, i, ...path], host]);
+      });
+  }
   if (action.lab) {
     const { name, host } = labStep(action.lab);
     named.push([["lab", name], host]);

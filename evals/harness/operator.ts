@@ -3,6 +3,8 @@ import type { Homelab } from "../lab/homelab.ts";
 import { sendAlert } from "./alert-step.ts";
 import { performLab } from "./lab-step.ts";
 import type { OperatorAction, WaitFor } from "./manifest.ts";
+import type { BaseOperatorAction } from "./operator-schema.ts";
+import { conditionHolds } from "./state-condition.ts";
 import { type EvalSystem, OPERATOR, SECOND_OPERATOR } from "./system.ts";
 
 const USERS: Record<string, string> = { alice: OPERATOR, bob: SECOND_OPERATOR };
@@ -28,7 +30,14 @@ export class OperatorDriver {
     this.#modelCalls = modelCalls;
   }
 
-  async perform(action: OperatorAction): Promise<void> {
+  async perform(action: OperatorAction | BaseOperatorAction): Promise<void> {
+    if ("when" in action && action.when) {
+      const sessionId = (await this.sessionId(action.when.thread)) ?? "none";
+      const holds = await conditionHolds(this.#system, this.#homelab, sessionId, action.when);
+      const branch = holds ? action.then : action.else;
+      for (const step of branch ?? []) await this.perform(step);
+      return;
+    }
     const { double, room } = this.#system;
     const user = USERS[action.as ?? "alice"] ?? action.as!;
     if (action.say !== undefined) {
@@ -111,8 +120,9 @@ export class OperatorDriver {
     if (spec.ms !== undefined) await new Promise((resolve) => setTimeout(resolve, spec.ms));
     if (spec.card) {
       const want = spec.count ?? 1;
+      const kinds = spec.card;
       await this.#until(
-        `${want} ${spec.card} card(s) in thread ${label}`,
+        `${want} ${kinds.join(" or ")} card(s) in thread ${label}`,
         async () => {
           const sessionId = await this.sessionId(label);
           if (!sessionId) return false;
@@ -120,7 +130,7 @@ export class OperatorDriver {
             .selectFrom("chat_cards")
             .select("message_id")
             .where("session_id", "=", sessionId)
-            .where("kind", "=", spec.card!)
+            .where("kind", "in", kinds)
             .execute();
           return rows.length >= want;
         },

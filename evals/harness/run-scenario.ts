@@ -8,6 +8,7 @@ import type { Scenario } from "./manifest.ts";
 import { scriptOf } from "./model-script.ts";
 import { OperatorDriver } from "./operator.ts";
 import { readPlaceTexts } from "./place-texts.ts";
+import { checkStuck, readStuck, stuckReport } from "./stuck.ts";
 import { BOT, EvalSystem } from "./system.ts";
 import { checkTiming, readTiming, type TimingFigures } from "./timing.ts";
 
@@ -101,6 +102,9 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
       unmatchedModelRequests: model?.unmatched.length ?? 0,
       places: await readPlaceTexts(system.store.db, botPosts, model?.requests),
     });
+    const stuck = await readStuck(system.store.db);
+    checkStuck(scenario.expect.stuck, stuck, evaluated);
+    if (!completed && !scenario.expect.stuck) evaluated.push(...stuckReport(stuck));
     timing = await readTiming(system.store.db);
     await options.inspect?.(system);
     checkTiming(scenario.expect.timing, timing, evaluated, notes);
