@@ -60,7 +60,9 @@ export async function snapshotTree(root: string): Promise<string[]> {
       if (entry.isDirectory()) await walk(path);
       else if (entry.isSymbolicLink())
         lines.push(describe(path.slice(root.length), entry, await readlink(path)));
-      else lines.push(describe(path.slice(root.length), entry, hash(await readFile(path))));
+      else if (entry.isFile())
+        lines.push(describe(path.slice(root.length), entry, hash(await readFile(path))));
+      else lines.push(describe(path.slice(root.length), entry, "special")); // a fifo must not be read
     }
   };
   await walk(root);
