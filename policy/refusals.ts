@@ -257,7 +257,7 @@ const TABLE = {
   },
   routing_owned_by_operator: {
     nextStep:
-      "Tell the operator what you observed and ask them to change the routing (`oikos routing <slug> key=value`, `!oikos routing`, or `oikos import`); record what you saw under a non-routing key instead (e.g. `observed.ip`).",
+      "Call change_routing with what you observed (the operator approves it on a card), or tell the operator; record what you saw under a non-routing key meanwhile (e.g. `observed.ip`).",
     endsTurn: false,
     producers: ["mcp-server/tools/inventory.ts"],
   },
@@ -275,6 +275,18 @@ const TABLE = {
     nextStep: "If the direction is reversed, swap source and target.",
     endsTurn: false,
     producers: ["mcp-server/tools/inventory-graph.ts"],
+  },
+  // ── change_routing (mcp-server/tools/routing.ts) ──
+  routing_change_invalid: {
+    nextStep:
+      "Pass only routing keys (transport, parent, ssh.host, ssh.port, ssh.user, vmid, proxmox.*, jail) of an existing entity, with a change from what it is now.",
+    endsTurn: false,
+    producers: ["mcp-server/tools/routing.ts"],
+  },
+  routing_change_pending: {
+    nextStep: "Wait for the operator to decide on the routing change already on its card; end your turn.",
+    endsTurn: true,
+    producers: ["mcp-server/tools/routing.ts"],
   },
   // ── the execute worker (jobs/execution/routing-stamp.ts) ──
   routing_changed: {

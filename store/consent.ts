@@ -10,6 +10,7 @@ import {
   planDecided,
 } from "./domain-events.ts";
 import { transitionExecution } from "./executions.ts";
+import { decideRoutingApproval } from "./routing-approval.ts";
 import type { Database } from "./schema.ts";
 import { DEFAULT_ASSENT_WINDOW_MS, DESTRUCTIVE_WINDOW_MS, openWindow } from "./windows.ts";
 
@@ -196,6 +197,7 @@ export async function decideApproval(db: Kysely<Database>, input: ApprovalDecisi
         `This is destructive: type exactly \`${approval.required_phrase}\` to approve it (a reaction or button is not enough).`,
       );
     }
+    if (approval.subject === "routing") return decideRoutingApproval(tx, approval, input, now);
     if (!approval.execution_id)
       return consentRefusal("not_found", `Approval ${approval.id} is not bound to an execution.`);
     if (input.decision === "approved")

@@ -18,17 +18,16 @@ export type RoutingChangeResult =
   | { ok: true; slug: string; before: RoutingView; after: RoutingView; changed: boolean }
   | { ok: false; reason: string };
 
-/**
- * The operator's way to re-route an entity (`oikos routing`, `!oikos routing`): only routing keys,
- * a known transport, an owning host that exists. Audited as `routing_changed` with old → new. An
- * execution approved before the change will not run (its routing stamp no longer matches).
- */
-export async function changeRouting(
+/** What a routing patch would do to an entity, without writing it. */
+export type RoutingPreview =
+  | { ok: true; before: RoutingView; after: RoutingView; changed: boolean; attributes: JsonObject }
+  | { ok: false; reason: string };
+
+export async function previewRouting(
   db: Executor,
   slug: string,
   patch: RoutingPatch,
-  context: WriteContext,
-): Promise<RoutingChangeResult> {
+): Promise<RoutingPreview> {
   const entity = await findEntity(db, slug);
   if (!entity) return { ok: false, reason: `there is no entity ${slug}` };
   const notRouting = Object.keys(patch).filter((key) => !isRoutingAttribute(key));
@@ -38,24 +37,42 @@ export async function changeRouting(
       reason: `not routing: ${notRouting.join(", ")} (routing keys are listed in policy/routing.ts; other attributes are the agent's to write)`,
     };
   const before = routingView(entity);
-  const { transport, parent, ...attributes } = patch;
+  const { transport, parent, ...rest } = patch;
   if (transport !== undefined && !ENTITY_TRANSPORTS.includes(transport as EntityTransport))
     return { ok: false, reason: `transport must be one of ${ENTITY_TRANSPORTS.join(", ")}` };
   if (typeof parent === "string" && !(await findEntity(db, parent)))
     return { ok: false, reason: `the owning host ${parent} is not an entity` };
+  const attributes = mergeAttributes(entity.attributes, rest as JsonObject);
   const after: RoutingView = {
     transport: (transport ?? before.transport) as EntityTransport,
     parent: parent === undefined ? before.parent : parent === null ? null : String(parent),
-    attributes: routingAttributes(mergeAttributes(entity.attributes, attributes as JsonObject)),
+    attributes: routingAttributes(attributes),
   };
-  const changed = JSON.stringify(before) !== JSON.stringify(after);
+  return { ok: true, before, after, changed: JSON.stringify(before) !== JSON.stringify(after), attributes };
+}
+
+/**
+ * Applies a routing change for the operator (`oikos routing`, `!oikos routing`, an approved
+ * change_routing): only routing keys, a known transport, an owning host that exists. Audited as
+ * `routing_changed` with old → new. An execution approved before the change will not run (its
+ * routing stamp no longer matches).
+ */
+export async function changeRouting(
+  db: Executor,
+  slug: string,
+  patch: RoutingPatch,
+  context: WriteContext,
+): Promise<RoutingChangeResult> {
+  const preview = await previewRouting(db, slug, patch);
+  if (!preview.ok) return preview;
+  const { before, after, changed } = preview;
   if (changed) {
     await db
       .updateTable("entities")
       .set({
         transport: after.transport,
         parent_slug: after.parent,
-        attributes: JSON.stringify(mergeAttributes(entity.attributes, attributes as JsonObject)),
+        attributes: JSON.stringify(preview.attributes),
         updated_at: new Date(),
       })
       .where("slug", "=", slug)

@@ -254,6 +254,19 @@ export interface ApprovalsTable {
   created_at: Timestamp;
 }
 
+/** migrations/0133: the routing change an approval with subject `routing` applies when approved. */
+export interface RoutingChangesTable {
+  approval_id: string;
+  entity_slug: string;
+  patch: Json<JsonObject>;
+  before: Json<JsonObject>;
+  after: Json<JsonObject>;
+  reason: string;
+  requested_by: string;
+  applied_at: NullableTimestamp;
+  created_at: Generated<Date>;
+}
+
 export interface WindowsTable {
   id: Generated<string>;
   session_id: string;
@@ -467,6 +480,7 @@ export interface Database {
   questions: QuestionsTable;
   executions: ExecutionsTable;
   approvals: ApprovalsTable;
+  routing_changes: RoutingChangesTable;
   windows: WindowsTable;
   classifications: ClassificationsTable;
   feedback: FeedbackTable;

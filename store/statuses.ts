@@ -87,7 +87,7 @@ export const TERMINAL_EXECUTION_STATUS_VALUES = TERMINAL;
 export const APPROVAL_STATUSES = ["pending", "approved", "denied", "expired", "cancelled"] as const;
 export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 
-export const APPROVAL_SUBJECTS = ["execution"] as const;
+export const APPROVAL_SUBJECTS = ["execution", "routing"] as const;
 export type ApprovalSubject = (typeof APPROVAL_SUBJECTS)[number];
 
 export const WINDOW_KINDS = ["assent", "destructive"] as const;

@@ -1,6 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { STEP_RISKS, STEP_STATUSES } from "../../store/plans.ts";
+import { registerRoutingTools } from "./routing.ts";
 import { registerSessionStart } from "./session-start.ts";
 import { completeTask, OUTCOMES } from "./task-complete.ts";
 import type { TaskToolDeps } from "./task-deps.ts";
@@ -23,6 +24,7 @@ export type { TaskToolDeps } from "./task-deps.ts";
  */
 export function registerTaskTools(server: McpServer, deps: TaskToolDeps): void {
   registerSessionStart(server, deps);
+  registerRoutingTools(server, deps);
   defineSessionTool(
     server,
     deps,

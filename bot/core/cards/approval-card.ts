@@ -3,6 +3,7 @@ import type { Database } from "../../../store/schema.ts";
 import { type Card, clock } from "../card.ts";
 import { riskBadge } from "../risk-badge.ts";
 import { decisionLine, executionProgress, snapshotLine } from "./card-lines.ts";
+import { buildRoutingCard } from "./routing-card.ts";
 
 /**
  * One card per gated execution: command, target, risk, purpose. After the decision the same
@@ -19,6 +20,7 @@ export async function buildApprovalCard(
     .where("id", "=", approvalId)
     .executeTakeFirst();
   if (!approval) return undefined;
+  if (approval.subject === "routing") return buildRoutingCard(db, approval, decisionNote);
   const execution = approval.execution_id
     ? await db.selectFrom("executions").selectAll().where("id", "=", approval.execution_id).executeTakeFirst()
     : undefined;
