@@ -257,7 +257,7 @@ const TABLE = {
   },
   routing_owned_by_operator: {
     nextStep:
-      "Call change_routing with what you observed (the operator approves it on a card), or tell the operator; record what you saw under a non-routing key meanwhile (e.g. `observed.ip`).",
+      "Call change_routing with what you observed (the operator approves it on a card), or ask the operator to fix the inventory (`oikos routing`, `oikos import`); record what you saw under a non-routing key meanwhile (e.g. `observed.ip`).",
     endsTurn: false,
     producers: ["mcp-server/tools/inventory.ts"],
   },

@@ -178,6 +178,7 @@ for (const { dialect, skip } of availableDialects()) {
         assert.equal(result.isError, true, result.text);
         assert.match(result.text, /only the operator changes them/);
         assert.match(result.text, /oikos import/);
+        assert.match(result.text, /change_routing/);
       }
       const after = await callTool(mcp.client, "get_entity", { slug: "host:hubris" });
       assert.deepEqual(
