@@ -2,13 +2,15 @@ import type { ParsedScript, SyntaxNode } from "../bash-parser.ts";
 import { proveArgv } from "./argv.ts";
 import type { Dialect, ProofContext, Verdict } from "./context.ts";
 import { MAX_PROOF_DEPTH } from "./context.ts";
+import { declaration, testCommand } from "./declarations.ts";
 import { reachesDevice } from "./devices.ts";
 import { checkEnvironmentAssignment, checkScratchVariable } from "./environment.ts";
-import { checkArithmetic, checkExpansion } from "./expansions.ts";
 import { proofWord } from "./proof-word.ts";
 import { checkRedirect } from "./redirects.ts";
+import { shorten } from "./shorten.ts";
 import { type StdinSource, stdinFromRedirects } from "./stdin.ts";
 import { fixedNames, taintedNames } from "./taint.ts";
+import { WORD_TYPES, word } from "./word.ts";
 
 /**
  * The read-only proof: a command is read-only only when every node of its parse is a kind this
@@ -84,7 +86,7 @@ function statement(node: SyntaxNode, ctx: ProofContext): Verdict {
     case "case_item":
       return caseParts(node, ctx);
     case "test_command":
-      return testCommand(node, ctx);
+      return testCommand(node, ctx, word);
     case "variable_assignment":
       return assignment(node, ctx, false);
     case "variable_assignments":
@@ -117,7 +119,7 @@ function pipeline(node: SyntaxNode, ctx: ProofContext): Verdict {
   return null;
 }
 
-function children(node: SyntaxNode, ctx: ProofContext): Verdict {
+export function children(node: SyntaxNode, ctx: ProofContext): Verdict {
   for (const child of node.children) {
     if (!child.named) continue;
     const verdict = statementOrWord(child, ctx);
@@ -258,162 +260,4 @@ function assignment(node: SyntaxNode, ctx: ProofContext, forCommand: boolean): V
     return checkEnvironmentAssignment(name, literal?.static ? literal.value : value ? null : "");
   }
   return checkScratchVariable(name);
-}
-
-function declaration(node: SyntaxNode, ctx: ProofContext): Verdict {
-  const text = ctx.source.slice(node.start, node.end);
-  const keyword = /^\S+/.exec(text)?.[0] ?? "";
-  const args = node.children.filter((child) => child.named);
-  if (node.type === "unset_command") {
-    for (const arg of args) {
-      const name = ctx.source.slice(arg.start, arg.end);
-      if (name === "-v") continue;
-      const verdict = arg.type === "variable_name" || arg.type === "word" ? checkScratchVariable(name) : "x";
-      if (verdict) return `\`${shorten(text)}\`: ${verdict === "x" ? "unset of a computed name" : verdict}`;
-    }
-    return null;
-  }
-  // Only the printing forms: `declare -p [names]`, `declare -f`, `export -p`, `readonly -p`.
-  const printing = keyword === "declare" || keyword === "typeset" ? ["-p", "-f", "-F"] : ["-p"];
-  if (keyword === "local") return "`local` assigns variables";
-  const first = args[0] ? ctx.source.slice(args[0].start, args[0].end) : "";
-  if (!printing.includes(first)) return `\`${shorten(text)}\` declares or exports variables`;
-  for (const arg of args.slice(1)) {
-    if (arg.type !== "variable_name" && arg.type !== "word") return `\`${shorten(text)}\` assigns`;
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(ctx.source.slice(arg.start, arg.end))) {
-      return `\`${shorten(text)}\` names something other than a variable`;
-    }
-  }
-  return null;
-}
-
-const ARITHMETIC_TESTS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
-const SUBSCRIPT_TESTS = new Set(["-v", "-R"]);
-const TEST_NODES = new Set([
-  "unary_expression",
-  "binary_expression",
-  "parenthesized_expression",
-  "test_operator",
-]);
-
-function testCommand(node: SyntaxNode, ctx: ProofContext): Verdict {
-  const doubleBracket = ctx.source.startsWith("[[", node.start);
-  const visitTest = (n: SyntaxNode): Verdict => {
-    if (n.type === "test_operator") {
-      const op = ctx.source.slice(n.start, n.end);
-      if (SUBSCRIPT_TESTS.has(op)) return `\`${op}\` evaluates a subscript, which can run code`;
-      return null;
-    }
-    if (n.type === "binary_expression" && doubleBracket) {
-      const op = n.children.find((child) => child.type === "test_operator");
-      if (op && ARITHMETIC_TESTS.has(ctx.source.slice(op.start, op.end))) {
-        for (const side of n.children) {
-          if (side === op || !side.named) continue;
-          const verdict = checkArithmetic(ctx.source.slice(side.start, side.end), ctx);
-          if (verdict) return verdict;
-        }
-      }
-    }
-    if (TEST_NODES.has(n.type)) {
-      for (const child of n.children) {
-        if (!child.named) continue;
-        const verdict = visitTest(child);
-        if (verdict) return verdict;
-      }
-      return null;
-    }
-    return n.type === "regex" || n.type === "extglob_pattern" ? null : word(n, ctx);
-  };
-  for (const child of node.children) {
-    if (!child.named) continue;
-    const verdict = visitTest(child);
-    if (verdict) return verdict;
-  }
-  return null;
-}
-
-const WORD_TYPES = new Set([
-  "word",
-  "string",
-  "raw_string",
-  "concatenation",
-  "number",
-  "simple_expansion",
-  "expansion",
-  "command_substitution",
-  "process_substitution",
-  "arithmetic_expansion",
-  "ansi_c_string",
-  "brace_expression",
-  "string_content",
-  "extglob_pattern",
-]);
-
-/** A word is literal text and allowed expansions; substitutions inside it must be proven too. */
-export function word(node: SyntaxNode, ctx: ProofContext): Verdict {
-  const raw = () => ctx.source.slice(node.start, node.end);
-  switch (node.type) {
-    case "word":
-    case "number":
-    case "string_content":
-    case "extglob_pattern":
-    case "variable_name":
-      if (ctx.dialect === "unknown" && raw().includes("\\")) {
-        return `\`${shorten(raw())}\`: backslashes are read differently by the shells a remote login may use`;
-      }
-      if (/(^|[^\\])\$[[({'"]/.test(raw()) && node.type !== "extglob_pattern") {
-        return `\`${shorten(raw())}\` holds an expansion the parser left as text`;
-      }
-      return null;
-    case "raw_string":
-      return ctx.dialect === "unknown" && raw().includes("\\")
-        ? `\`${shorten(raw())}\`: fish reads backslashes inside single quotes`
-        : null;
-    case "ansi_c_string":
-      return ctx.dialect === "bash" ? null : `\`${shorten(raw())}\` is bash-only quoting`;
-    case "brace_expression":
-      return ctx.dialect === "bash" ? null : `\`${shorten(raw())}\` is brace expansion, which sh does not do`;
-    case "string":
-      if (ctx.source[node.start - 1] === "$" && ctx.source[node.start - 2] !== "\\") {
-        return `\`$${shorten(raw())}\` is a locale-translated string, which bash expands again after translation`;
-      }
-      for (const child of node.children) {
-        if (!child.named) continue;
-        const verdict = word(child, ctx);
-        if (verdict) return verdict;
-      }
-      return null;
-    case "concatenation":
-      for (const child of node.children) {
-        if (!child.named) continue;
-        const verdict = word(child, ctx);
-        if (verdict) return verdict;
-      }
-      return null;
-    case "simple_expansion":
-    case "expansion":
-      return checkExpansion(node, ctx);
-    case "arithmetic_expansion": {
-      // `$(( … ))`, or the old `$[ … ]` that bash still evaluates.
-      const text = raw();
-      return checkArithmetic(text.startsWith("$((") ? text.slice(3, -2) : text.slice(2, -1), ctx);
-    }
-    case "command_substitution":
-      if (ctx.dialect === "unknown") return "command substitution in a remote login shell is not proven";
-      if (raw().startsWith("`") && /[\\`]/.test(raw().slice(1, -1))) {
-        return `\`${shorten(raw())}\`: backquotes with backslashes or nested backquotes are parsed again at run time`;
-      }
-      return children(node, ctx);
-    case "process_substitution":
-      if (!raw().startsWith("<(") || ctx.dialect !== "bash")
-        return `\`${shorten(raw())}\` is not a reading process substitution`;
-      return children(node, ctx);
-    default:
-      return `\`${shorten(raw())}\` is a \`${node.type}\` word, which the read-only proof does not cover`;
-  }
-}
-
-export function shorten(text: string): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }
