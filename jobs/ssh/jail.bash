@@ -45,14 +45,15 @@ if [[ $0 == oikos-jail ]]; then
     while read -r j_a _ j_c; do j_m+="$j_a $j_a $j_c"$'\n'; done </proc/self/uid_map
     while read -r j_a _ j_c; do j_g+="$j_a $j_a $j_c"$'\n'; done </proc/self/gid_map
     j_p=$$
-    (
-      # the maps can be written once $j_p (about to exec unshare) is in its new user namespace
-      until { printf '%s' "$j_m" >"/proc/$j_p/uid_map"; } 2>/dev/null; do
-        kill -0 "$j_p" 2>/dev/null && ((SECONDS < 20)) || exit 0
-      done
-      printf '%s' "$j_g" >"/proc/$j_p/gid_map"
-    ) &
-    # -p: this bash may start before the maps are written, while its real and effective ids read
+    # The helper writes the maps from outside, once the jail's bash asks from inside the new user
+    # namespace: it blocks reading a pipe (descriptor 3, a process substitution: those are passed on
+    # exec; a coproc's are not) instead of polling while unshare starts.
+    exec 3> >(
+      exec 2>/dev/null
+      read -r _ || exit 0
+      printf '%s' "$j_m" >"/proc/$j_p/uid_map" && printf '%s' "$j_g" >"/proc/$j_p/gid_map"
+    )
+    # -p: this bash starts before the maps are written, while its real and effective ids read
     # differently; without -p it would "drop privileges" to the unmapped id (65534) for good
     exec "$j_unshare" --user "${j_ns[@]}" -- "$BASH" --posix --noprofile --norc -p -c "$BASH_EXECUTION_STRING" oikos-jail-inner "$1" root
   fi
@@ -60,6 +61,11 @@ if [[ $0 == oikos-jail ]]; then
 fi
 [[ $0 == oikos-jail-inner ]] || j_fail "started as $0"
 
+if [[ $2 == root ]]; then
+  # ask the helper outside for the id maps, then wait the moment it takes to write them
+  printf '\n' >&3
+  exec 3>&-
+fi
 until read -r _ </proc/self/gid_map; do
   ((SECONDS < 20)) || j_fail "the user namespace got no id map"
 done
