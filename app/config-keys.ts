@@ -106,8 +106,8 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     path: "log.file",
     env: "OIKOS_LOG_FILE",
-    doc: "Write logs to this file instead of stderr",
-    defaultText: "(stderr)",
+    doc: "Write the JSON logs to this file instead of stderr. While the terminal chat runs they always go to a file (this one, else `<dataDir>/oikos.log`, said once at start) and warnings and errors also show as one short line",
+    defaultText: "(stderr; `<dataDir>/oikos.log` while the terminal chat runs)",
   },
   {
     path: "inventory.file",

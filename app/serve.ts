@@ -3,6 +3,7 @@ import { compose, type ProcessRole } from "./compose.ts";
 import { loadConfig } from "./config.ts";
 import { type RunningHttpServer, startHttpServer } from "./http-server.ts";
 import { openRuntime } from "./runtime.ts";
+import { terminalLogger } from "./terminal-log.ts";
 
 export interface ServeOptions {
   role: ProcessRole;
@@ -17,7 +18,10 @@ export interface ServeOptions {
  */
 export async function serve(io: CommandIO, options: ServeOptions): Promise<number> {
   const config = loadConfig();
-  const runtime = await openRuntime(config);
+  // With the terminal chat attached, JSON logs would interleave with the conversation.
+  const terminalLog = options.terminal ? terminalLogger(config, io.stderr) : undefined;
+  if (terminalLog) io.stderr.write(`(logs: ${terminalLog.file}; warnings and errors also show here)\n`);
+  const runtime = await openRuntime(config, terminalLog ? { logger: terminalLog.logger } : {});
   let http: RunningHttpServer | undefined;
   const composition = await compose(runtime, options.role);
   composition.ctx.terminalAttached = options.terminal;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -34,8 +34,36 @@ test("`oikos start` with no configuration: help, status on PGlite and the in-pro
       OIKOS_LOG_LEVEL: "info",
     });
     assert.equal(second.code, 0, second.stderr);
-    assert.doesNotMatch(second.stderr, /database migrated/);
+    const log = readFileSync(join(dataDir, "oikos.log"), "utf8");
+    assert.match(log, /"msg":"oikos started"/, "the terminal's log goes to <dataDir>/oikos.log");
+    assert.doesNotMatch(log, /database migrated/);
     assert.match(second.stdout, /PGlite/);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test("a newcomer's `oikos start` session shows no JSON log line: logs go to <dataDir>/oikos.log, said once", async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "oikos-quiet-"));
+  try {
+    const session = await run(["start"], "!help\n!tasks\nhello, is the nas up?\n!entity host:nas\n", {
+      OIKOS_SHELL: "true",
+      OIKOS_DATA_DIR: dataDir,
+      OIKOS_LOG_LEVEL: "debug",
+    });
+    assert.equal(session.code, 0, session.stderr);
+    assert.match(session.stdout, /No model is configured/);
+    assert.match(session.stdout, /There is no entity `host:nas`/);
+    const shown = `${session.stdout}\n${session.stderr}`.split("\n");
+    const json = shown.filter((line) => /^\s*\{.*"(level|msg)"/.test(line));
+    assert.deepEqual(json, [], "no JSON log line in the conversation");
+    const told = session.stderr.split("\n").filter((line) => line.includes("oikos.log"));
+    assert.equal(told.length, 1, "where the log goes is said once");
+    const log = readFileSync(join(dataDir, "oikos.log"), "utf8").trim().split("\n");
+    assert.ok(
+      log.length > 2 && log.every((line) => JSON.parse(line).msg !== undefined),
+      "the file holds the JSON log",
+    );
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
