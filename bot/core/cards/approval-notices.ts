@@ -27,7 +27,7 @@ export async function buildReminderCard(
   now: Date,
 ): Promise<Card | undefined> {
   const a = await approvalWithCommand(db, approvalId);
-  if (!a || a.status !== "pending") return undefined;
+  if (a?.status !== "pending") return undefined;
   const minutes = Math.max(1, Math.round((a.expires_at.getTime() - now.getTime()) / 60_000));
   return {
     kind: "notice",
@@ -48,6 +48,6 @@ export async function buildExpiredNotice(
   approvalId: string,
 ): Promise<string | undefined> {
   const a = await approvalWithCommand(db, approvalId);
-  if (!a || a.status !== "expired") return undefined;
+  if (a?.status !== "expired") return undefined;
   return `⌛ The approval for \`${a.command ?? "?"}\` on \`${a.target ?? "?"}\` expired unanswered at ${clock(a.expires_at)}: nobody decided, so it did not run. Reply in this thread to have the agent ask again.`;
 }
