@@ -2,6 +2,8 @@ import { mkdir } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
 import { Kysely, PGliteDialect, PostgresDialect } from "kysely";
 import pg from "pg";
+import { EMBEDDED_POSTGRESQL_CONF, withoutWasmTierUp } from "./embedded-footprint.ts";
+import { initEmbeddedDataDir } from "./embedded-init.ts";
 import type { Database } from "./schema.ts";
 
 export type DialectName = "postgres" | "pglite";
@@ -37,12 +39,18 @@ export async function openStore(options: StoreOptions): Promise<StoreHandle> {
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: "postgres", describe: describePostgres(options.url), close: () => db.destroy() };
   }
-  if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
-  const pglite = await PGlite.create({
-    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
-    parsers: { [INT8_OID]: (value: string) => value },
-  });
+  if (options.dataDir) {
+    await mkdir(options.dataDir, { recursive: true });
+    if (!options.loadDataDir) await initEmbeddedDataDir(options.dataDir);
+  }
+  const pglite = await withoutWasmTierUp(() =>
+    PGlite.create({
+      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+      parsers: { [INT8_OID]: (value: string) => value },
+      postgresqlconf: EMBEDDED_POSTGRESQL_CONF,
+    }),
+  );
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
   return {
     db,
