@@ -40,11 +40,12 @@ export async function serve(io: CommandIO, options: ServeOptions): Promise<numbe
       });
     }
     await runtime.queue.start();
+    // Before the line that says so: whoever sees "oikos started" may send SIGTERM at once.
+    const stopSignal = waitForSignal();
     runtime.logger.info(
       { role: options.role, database: runtime.store.dialect, queue: runtime.queue.kind },
       "oikos started",
     );
-    const stopSignal = waitForSignal();
     if (options.terminal) {
       // The chat capability serves the terminal in every role that attaches it (chat, all).
       const runTerminal = composition.ctx.runTerminal;
@@ -68,6 +69,8 @@ export async function serve(io: CommandIO, options: ServeOptions): Promise<numbe
     await http?.close();
     await composition.stop();
     await runtime.close();
+    // A stop by signal leaves the terminal chat reading stdin; an open pipe would keep the process alive.
+    if (options.terminal) io.stdin.destroy();
   }
 }
 

@@ -108,3 +108,25 @@ test("`oikos start </dev/null` (systemd, nohup) runs headless until SIGTERM, say
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+test("`oikos start` with the terminal chat on an open pipe stops on SIGTERM (the chat's reader does not keep it alive)", async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "oikos-pipe-"));
+  const child = spawnCli(["start"], {
+    stdin: "pipe",
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "/tmp",
+      OIKOS_DATA_DIR: dataDir,
+      OIKOS_SHELL: "true",
+      OIKOS_LOG_LEVEL: "info",
+    },
+  });
+  try {
+    await child.waitForLog("oikos started");
+    child.kill("SIGTERM");
+    assert.equal(await child.exited, 0, "the process ended although its stdin pipe is still open");
+  } finally {
+    child.kill("SIGKILL");
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
