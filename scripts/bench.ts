@@ -71,6 +71,24 @@ const TARGETS: Target[] = [
     goal: "0 read_only commands that change anything",
   },
   { label: "redact_mb_per_s", value: (f) => f.redact_mb_per_s, ok: (v) => v >= 20, goal: ">= 20" },
+  {
+    label: "rss_idle_mb_embedded",
+    value: (f) => f.rss_idle_mb_embedded,
+    ok: (v) => v <= 250,
+    goal: "<= 250",
+  },
+  {
+    label: "rss_peak_mb_embedded",
+    value: (f) => f.rss_peak_mb_embedded,
+    ok: (v) => v <= 450,
+    goal: "<= 450",
+  },
+  {
+    label: "rss_idle_mb_postgres",
+    value: (f) => f.rss_idle_mb_postgres,
+    ok: (v) => v <= 150,
+    goal: "<= 150",
+  },
 ];
 
 function findBenches(dir: string, out: string[] = []): string[] {
