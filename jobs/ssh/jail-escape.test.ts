@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { access, chmod, copyFile, mkdir } from "node:fs/promises";
+import { access, chmod, copyFile, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { createScratchTree, type ScratchTree } from "../../test-support/jail/scratch-tree.ts";
@@ -10,6 +10,7 @@ import { type SshLab, sshLabUnavailable, startSshLab } from "../../test-support/
 import type { ExecResult } from "./exec-result.ts";
 import { InMemoryHostKeyStore } from "./host-key-store.ts";
 import { jailRefusalNote } from "./jail-refusal.ts";
+import { JAIL_SCRIPT } from "./jail-script.ts";
 import { SshPool } from "./ssh-pool.ts";
 import type { Target } from "./target.ts";
 import { TransportRouter } from "./transport-router.ts";
@@ -351,7 +352,7 @@ describe("the read-only jail against escape attempts (root, local transport)", {
     // open for append and never write: a broken jail still changes nothing
     const result = await router.exec(
       local,
-      `for f in /proc/sys/kernel/hostname /proc/sys/vm/drop_caches /proc/sysrq-trigger /sys/kernel/uevent_helper; do
+      `for f in /proc/sys/kernel/hostname /proc/sys/vm/drop_caches /proc/sysrq-trigger /sys/kernel/uevent_helper /sys/fs/cgroup/cgroup.procs /sys/fs/cgroup/cgroup.freeze; do
          [ -e $f ] || continue; if ( exec 3>>$f ) 2>/dev/null; then echo "OPENED $f"; else echo "refused $f"; fi
        done
        disk=$(awk '$2 == "/" {print $1}' /proc/mounts); [ -b "$disk" ] && { head -c 1 "$disk" >/dev/null 2>&1 && echo "READ $disk" || echo "refused $disk"; }`,
@@ -386,4 +387,57 @@ describe("the read-only jail against escape attempts (root, local transport)", {
       );
     }
   });
+
+  test("jailed as root: mount points whose paths hold a space or a newline are read-only too", async () => {
+    // in a mount namespace of its own, so the machine never sees these mounts
+    const base = await mkdtemp("/var/lib/oikos-jail-odd-");
+    const spaced = `${base}/with space`;
+    const newline = `${base}/new\nline`;
+    const jailed = `touch "${spaced}/x" "${newline}/x"; ls -A "${spaced}" "${newline}"`;
+    const script = [
+      `mkdir "$1" "$2" && mount -t tmpfs odd1 "$1" && mount -t tmpfs odd2 "$2" || exit 99`,
+      `bash --posix --noprofile --norc -c "$3" oikos-jail "$4"`,
+    ].join("\n");
+    try {
+      const result = await capture("unshare", [
+        "--mount",
+        "--propagation",
+        "private",
+        "--",
+        "bash",
+        "-c",
+        script,
+        "odd",
+        spaced,
+        newline,
+        JAIL_SCRIPT,
+        jailed,
+      ]);
+      assert.notEqual(result.code, 99, result.stderr);
+      assert.match(result.stderr, /^oikos-jail:ready\n/);
+      assert.equal((result.stderr.match(/Read-only file system/g) ?? []).length, 2, result.stderr);
+      assert.doesNotMatch(result.stdout, /^x$/m);
+    } finally {
+      await rm(base, { recursive: true, force: true });
+    }
+  });
 });
+
+function capture(
+  program: string,
+  args: string[],
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(program, args, { stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code, stdout, stderr }));
+  });
+}
