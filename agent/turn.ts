@@ -49,7 +49,15 @@ export async function runTurn(
     if (options.stopping?.aborted) throw new TurnInterrupted("oikos is stopping");
     if (options.renew && !(await options.renew())) return "lease_lost";
     const messages = await buildMessages(deps, sessionId);
-    const reply = await modelReply(deps, sessionId, messages, tools, options.abort);
+    // A stop abandons the call at once: its reply would not be acted on, and the resumed turn repeats it.
+    const abandon = [options.stopping, options.abort].filter((signal) => signal !== undefined);
+    const reply = await modelReply(
+      deps,
+      sessionId,
+      messages,
+      tools,
+      abandon.length > 0 ? AbortSignal.any(abandon) : undefined,
+    );
     if (!reply) return "model_failed";
     // A reply that arrives while stopping is not acted on: the resumed turn repeats the call.
     if (options.stopping?.aborted) throw new TurnInterrupted("oikos is stopping");

@@ -70,6 +70,13 @@ const TARGETS: Target[] = [
     ok: (v) => v === 0,
     goal: "0 read_only commands that change anything",
   },
+  {
+    label: "resume_after_kill_ms_p50",
+    value: (f) => f.resume_after_kill_ms_p50,
+    ok: (v) => v < 10_000,
+    goal: "< 10000 ms",
+  },
+  { label: "shutdown_ms_p50", value: (f) => f.shutdown_ms_p50, ok: (v) => v < 5_000, goal: "< 5000 ms" },
   { label: "redact_mb_per_s", value: (f) => f.redact_mb_per_s, ok: (v) => v >= 20, goal: ">= 20" },
   {
     label: "rss_idle_mb_embedded",
