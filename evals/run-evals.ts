@@ -1,6 +1,9 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { sshLabUnavailable } from "../test-support/sshd/ssh-lab.ts";
 import { loadScenarios, type Scenario } from "./harness/manifest.ts";
 import { runScenario, type ScenarioResult } from "./harness/run-scenario.ts";
+import { evalOutputDir } from "./harness/state-dump.ts";
 import { Homelab } from "./lab/homelab.ts";
 
 export interface EvalRunOptions {
@@ -50,6 +53,15 @@ export async function runEvals(options: EvalRunOptions = {}): Promise<ScenarioRe
   return results;
 }
 
+/** The scoreboard next to the failure dumps (evals/harness/state-dump.ts). */
+export async function writeScoreboard(scoreboard: string): Promise<string> {
+  const dir = evalOutputDir();
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, "scoreboard.txt");
+  await writeFile(file, `${scoreboard}\n`);
+  return file;
+}
+
 /** The --json line's entry: exactly the keys it has always had. */
 export function jsonResult(r: ScenarioResult) {
   const { name, passed, failures, tool_calls, model_calls, wall_ms } = r;
@@ -90,6 +102,7 @@ export function formatScoreboard(results: ScenarioResult[]): string {
     lines.push(`${r.name.padEnd(width)}  ${cells.join("  ")}`);
     for (const failure of r.failures) lines.push(`${" ".repeat(width)}    ✗ ${failure.split("\n")[0]}`);
     for (const note of r.notes ?? []) lines.push(`${" ".repeat(width)}    ~ ${note}`);
+    if (r.dump) lines.push(`${" ".repeat(width)}    → final state: ${r.dump}`);
   }
   const passed = results.filter((r) => r.passed).length;
   const wall = results.reduce((sum, r) => sum + r.wall_ms, 0);

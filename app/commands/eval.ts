@@ -8,6 +8,7 @@ export const usage = [
   "hosts with fake toolboxes. Default model: each scenario's scripted model. --model-url points the agent at",
   "a real OpenAI-compatible endpoint (key from OPENAI_API_KEY) scored with the same assertions.",
   '--json: the last line is {"scenarios":[{name,passed,failures,tool_calls,model_calls,wall_ms}]}.',
+  "The scoreboard and a JSON dump of each failed scenario's final state go to OIKOS_EVAL_OUT (default ./eval-results).",
   "Exit code 1 when any scenario fails.",
 ].join("\n");
 
@@ -33,7 +34,9 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     }
   }
   // Loaded on demand: nothing imports evals/ statically, and `oikos help` stays light.
-  const { formatScoreboard, jsonResult, runEvals } = await import("../../evals/run-evals.ts");
+  const { formatScoreboard, jsonResult, runEvals, writeScoreboard } = await import(
+    "../../evals/run-evals.ts"
+  );
   const results = await runEvals({
     names,
     fastOnly: argv.includes("--fast"),
@@ -44,7 +47,9 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
       if (!json) io.stderr.write(`${r.passed ? "PASS" : "FAIL"} ${r.name} (${r.wall_ms} ms)\n`);
     },
   });
-  io.stdout.write(`${formatScoreboard(results)}\n`);
+  const scoreboard = formatScoreboard(results);
+  io.stdout.write(`${scoreboard}\n`);
+  await writeScoreboard(scoreboard);
   if (json) io.stdout.write(`${JSON.stringify({ scenarios: results.map(jsonResult) })}\n`);
   return results.every((r) => r.passed) ? 0 : 1;
 }

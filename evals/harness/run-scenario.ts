@@ -8,6 +8,7 @@ import type { Scenario } from "./manifest.ts";
 import { scriptOf } from "./model-script.ts";
 import { OperatorDriver } from "./operator.ts";
 import { readPlaceTexts } from "./place-texts.ts";
+import { dumpFinalState } from "./state-dump.ts";
 import { checkStuck, readStuck, stuckReport } from "./stuck.ts";
 import { BOT, EvalSystem } from "./system.ts";
 import { checkTiming, readTiming, type TimingFigures } from "./timing.ts";
@@ -23,6 +24,8 @@ export interface ScenarioResult {
   timing?: TimingFigures;
   /** Observations that are not failures (a timing figure over its bound but within the slack). */
   notes?: string[];
+  /** The failed scenario's final state, as a JSON file (evals/harness/state-dump.ts). */
+  dump?: string;
 }
 
 export interface RunOptions {
@@ -52,6 +55,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
   let toolCalls = 0;
   let modelCalls = 0;
   let timing: TimingFigures | undefined;
+  let dump: string | undefined;
   const notes: string[] = [];
   try {
     system = await EvalSystem.start({
@@ -109,6 +113,14 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
     await options.inspect?.(system);
     checkTiming(scenario.expect.timing, timing, evaluated, notes);
     failures.push(...(completed ? evaluated : evaluated.map((f) => `(after timeout) ${f}`)));
+    if (failures.length > 0) {
+      dump = await dumpFinalState(scenario.name, system.store.db, botPosts, model?.requests, failures).catch(
+        (error: unknown) => {
+          failures.push(`state dump failed: ${String(error)}`);
+          return undefined;
+        },
+      );
+    }
     if (failures.length > 0 && process.env.OIKOS_EVAL_DEBUG) await dumpState(system, model);
     if (system.double.violations.length > 0)
       failures.push(`bot sent ${system.double.violations.length} Matrix event(s) violating the spec schemas`);
@@ -129,6 +141,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
     model_calls: modelCalls,
     wall_ms: Math.round(performance.now() - started),
     ...(timing ? { timing } : {}),
+    ...(dump ? { dump } : {}),
     notes,
   };
 }
