@@ -1,5 +1,6 @@
 import type { Capability, ComposeContext } from "../app/compose-context.ts";
 import type { Runtime } from "../app/runtime.ts";
+import { requestRollback } from "../jobs/proxmox/rollback.ts";
 import { parseConsent } from "../policy/consent.ts";
 import { appendMessage } from "../store/messages.ts";
 import { answerOpenQuestion } from "../store/questions.ts";
@@ -13,6 +14,7 @@ import { ChatCore } from "./core/chat-core.ts";
 import { consoleCommands } from "./core/console/console-commands.ts";
 import type { ChatCoreDeps } from "./core/core-deps.ts";
 import { RedactingAdapterMap } from "./core/redacting-adapters.ts";
+import { rollbackAnswer, rollbackCommand } from "./core/rollback-command.ts";
 import { routingCommand } from "./core/routing-command.ts";
 import { ScheduleThreads } from "./core/schedule-threads.ts";
 import { waitForQuietQueue } from "./shell/quiet-queue.ts";
@@ -28,11 +30,18 @@ export const chatCapability: Capability = {
   async start(runtime: Runtime, ctx: ComposeContext) {
     const { config, db, queue, events, logger } = runtime;
     const access = new RoomAccess(roomAccessConfig(config.chat));
+    const rollbackDeps = {
+      db,
+      events,
+      targets: { sshUser: config.ssh.user },
+      approvalTtlMs: config.execution.approvalTtlMs,
+    };
     ctx.commands
       .add(sweepCommand(queue))
       .add(approvalsCommand(db))
       .add(cancelCommand(db))
-      .add(routingCommand(db));
+      .add(routingCommand(db))
+      .add(rollbackCommand(rollbackDeps));
     for (const command of consoleCommands(db)) ctx.commands.add(command);
     if (ctx.role === "worker" || ctx.role === "mcp") return undefined;
     const deps: ChatCoreDeps = {
@@ -56,6 +65,8 @@ export const chatCapability: Capability = {
           })
         ).id,
       answerQuestion: async (input) => (await answerOpenQuestion(db, input)) !== undefined,
+      requestRollback: async (executionId, by) =>
+        rollbackAnswer(await requestRollback(rollbackDeps, { executionId, by })),
     };
     // Every adapter registered here posts and edits through policy redact.
     const adapters = new RedactingAdapterMap();

@@ -223,6 +223,8 @@ export interface ExecutionsTable {
   jail_note: ColumnType<string | null, string | null | undefined, string | null>;
   /** migrations/0140: the snapshot taken before this execution, or why none (store/execution-snapshot.ts). */
   snapshot: NullableJson<JsonObject>;
+  /** migrations/0141: the execution whose snapshot this rollback restores. */
+  rollback_of: ColumnType<string | null, string | null | undefined, string | null>;
   duration_ms: number | null;
   worker_id: string | null;
   heartbeat_at: NullableTimestamp;

@@ -224,7 +224,10 @@ export class CardRenderer {
         return;
       case "task.completed": {
         const card = await buildSummaryCard(this.#db, sessionId, event.outcome);
-        await adapter.post(session.room, session.thread, { card });
+        const ref = await adapter.post(session.room, session.thread, { card });
+        // Registered, so a ⏪ on the summary finds the task it sums up (rollback-gesture.ts).
+        await this.#cards.save({ ref, kind: "summary", sessionId, subjectId: sessionId });
+        if (!adapter.prefersButtons) for (const key of card.reactions ?? []) await adapter.react(ref, key);
         return;
       }
       default:

@@ -7,11 +7,12 @@ import type { AccessLevel } from "./access.ts";
 import { shouldRefuse } from "./access.ts";
 import { type CommandContext, type CommandReply, parseCommand } from "./bot-commands.ts";
 import { reactionKind } from "./card.ts";
-import { CardRefs } from "./card-refs.ts";
+import { type CardRecord, CardRefs } from "./card-refs.ts";
 import type { AnswerVisibility, ChatAdapter, Inbound } from "./chat-adapter.ts";
 import { ConsentHandler } from "./consent-handler.ts";
 import type { ChatCoreDeps } from "./core-deps.ts";
 import { EventLedger } from "./event-ledger.ts";
+import { executionToRollBack, isRollbackReaction } from "./rollback-gesture.ts";
 
 const REFUSAL =
   "Hello! I only take instructions from this room's operators, so I will not act on this. " +
@@ -267,6 +268,10 @@ export class ChatCore {
       await this.#answerByButton(card.subjectId, card.sessionId, Number(event.action.slice(7)), event.user);
       return;
     }
+    if (event.kind === "reaction" && isRollbackReaction(event.key) && this.#deps.requestRollback) {
+      await this.#onRollbackGesture(adapter, card, event, level);
+      return;
+    }
     const decision = event.kind === "reaction" ? reactionKind(event.key) : event.action;
     if (decision !== "approve" && decision !== "deny") return;
     if (event.user === adapter.selfId) {
@@ -285,6 +290,25 @@ export class ChatCore {
       note:
         event.kind === "reaction" ? event.key : `the ${decision === "approve" ? "Approve" : "Deny"} button`,
     });
+  }
+
+  /** ⏪ by an operator: ask for the rollback (a typed confirmation in the task's thread); say why not otherwise. */
+  async #onRollbackGesture(
+    adapter: ChatAdapter,
+    card: CardRecord,
+    event: Inbound & { kind: "reaction" },
+    level: AccessLevel,
+  ): Promise<void> {
+    if (event.user === adapter.selfId) return;
+    if (level === "none") {
+      await this.#consent.ignore(card, event.user, "not_operator", { gesture: event.key });
+      return;
+    }
+    const executionId = await executionToRollBack(this.#deps.db, card);
+    const answer = executionId
+      ? await this.#deps.requestRollback!(executionId, event.user)
+      : "Nothing to roll back here: no snapshot was taken before the changes this card shows.";
+    await adapter.post(card.ref.room, card.ref.thread, { text: answer });
   }
 
   async #answerByButton(

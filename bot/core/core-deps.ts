@@ -29,4 +29,6 @@ export interface ChatCoreDeps {
   recordMessage(input: { sessionId: string; text: string; author: string; eventId: string }): Promise<string>;
   /** Answers the session's open question; false when none was open any more. */
   answerQuestion(input: { sessionId: string; answer: string; by: string }): Promise<boolean>;
+  /** ⏪ on a card: asks to roll an execution's guest back (jobs/proxmox/rollback.ts); the answer for the thread. */
+  requestRollback?(executionId: string, by: string): Promise<string>;
 }

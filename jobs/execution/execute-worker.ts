@@ -13,6 +13,7 @@ import {
 import { recordJailDetection } from "../../store/jail-detection.ts";
 import type { Database, Entity, Execution } from "../../store/schema.ts";
 import type { EventBus } from "../events/port.ts";
+import { noteRollbackFinished } from "../proxmox/rollback.ts";
 import { type SnapshotBeforeConfig, snapshotBeforeExecution } from "../proxmox/snapshot-before.ts";
 import { UnrecoverableJobError } from "../queue/errors.ts";
 import type { InterruptedJob, JobContext, QueuePort } from "../queue/port.ts";
@@ -116,7 +117,12 @@ async function runExecution(
     // Progress for renderers; the command must not wait for them.
     void events.publish(executionStarted(claimed)).catch(() => {});
     const status = await execute(options, workerId, claimed, resolved, job.signal);
-    if (status) await events.publish(executionFinished(claimed, status));
+    if (status) {
+      await noteRollbackFinished(db, claimed, status).catch((error: unknown) =>
+        options.logger?.warn({ err: error, executionId: claimed.id }, "could not mark the rollback done"),
+      );
+      await events.publish(executionFinished(claimed, status));
+    }
   } finally {
     release();
   }

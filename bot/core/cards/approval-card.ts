@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { readExecutionSnapshot } from "../../../store/execution-snapshot.ts";
 import type { Database } from "../../../store/schema.ts";
 import { type Card, clock } from "../card.ts";
 import { riskBadge } from "../risk-badge.ts";
@@ -65,6 +66,10 @@ export async function buildApprovalCard(
     card.lines.push(progress.line);
     const snapshot = snapshotLine(execution.snapshot);
     if (snapshot) card.lines.push(snapshot);
+    const taken = readExecutionSnapshot(execution.snapshot);
+    if (taken?.state === "taken" && !taken.rolledBackAt && !taken.removedAt && execution.finished_at) {
+      card.hint = `React ⏪ to roll \`${taken.guest}\` back to this snapshot (it asks for a typed confirmation first).`;
+    }
     if (progress.output) card.output = progress.output;
   }
   return card;

@@ -1,6 +1,8 @@
 import type { Kysely } from "kysely";
+import { readExecutionSnapshot } from "../../../store/execution-snapshot.ts";
 import type { Database } from "../../../store/schema.ts";
 import type { Card } from "../card.ts";
+import { snapshotLine } from "./card-lines.ts";
 
 /**
  * The completion summary, posted as a threaded reply when a task completes: outcome, what was
@@ -15,8 +17,9 @@ export async function buildSummaryCard(
   const session = await db.selectFrom("sessions").selectAll().where("id", "=", sessionId).executeTakeFirst();
   const executions = await db
     .selectFrom("executions")
-    .select(["status"])
+    .select(["id", "status", "snapshot"])
     .where("session_id", "=", sessionId)
+    .orderBy("created_at")
     .execute();
   const knowledge = await db
     .selectFrom("knowledge")
@@ -57,7 +60,21 @@ export async function buildSummaryCard(
   );
   const left = auto && section(auto.content, "What was left");
   if (left && left !== "nothing") lines.push(`follow-ups: ${left}`);
-  return { kind: "summary", title: `${icon} Task ${outcome}`, lines };
+  const card: Card = { kind: "summary", title: `${icon} Task ${outcome}`, lines };
+  const undoable = executions.filter((e) => {
+    const snapshot = readExecutionSnapshot(e.snapshot);
+    return snapshot?.state === "taken" && !snapshot.rolledBackAt && !snapshot.removedAt;
+  });
+  for (const e of executions) {
+    const line = snapshotLine(e.snapshot);
+    if (line) lines.push(`${line} (before \`${e.id}\`)`);
+  }
+  if (undoable.length > 0) {
+    const latest = undoable.at(-1)!;
+    card.hint = `React ⏪ to roll back to the snapshot taken before \`${latest.id}\` (or \`!oikos rollback ${latest.id}\`); it asks for a typed confirmation first.`;
+    card.reactions = ["⏪"];
+  }
+  return card;
 }
 
 /** The text under `## <heading>` in a markdown document, up to the next heading. */

@@ -13,6 +13,7 @@ import { labAuth } from "../../../test-support/sshd/lab-targets.ts";
 import { type SshLab, startSshLab } from "../../../test-support/sshd/ssh-lab.ts";
 import { createTestStore, type TestStore } from "../../../test-support/store.ts";
 import { createEventBus } from "../../events/create.ts";
+import type { EventBus } from "../../events/port.ts";
 import { registerExecuteWorker } from "../../execution/execute-worker.ts";
 import { createQueue } from "../../queue/create.ts";
 import type { QueuePort } from "../../queue/port.ts";
@@ -32,8 +33,17 @@ export interface PveStack {
   store: TestStore;
   router: TransportRouter;
   queue: QueuePort;
+  events: EventBus;
   /** Creates a queued execution, runs it through the worker and returns the finished row. */
-  execute(target: string, command: string, risk: RunnableRisk, purpose?: string): Promise<Execution>;
+  execute(
+    target: string,
+    command: string,
+    risk: RunnableRisk,
+    purpose?: string,
+    sessionId?: string | null,
+  ): Promise<Execution>;
+  /** Enqueues an already queued execution (an approved one) and waits for its end. */
+  runQueued(executionId: string): Promise<Execution>;
   stop(): Promise<void>;
 }
 
@@ -66,6 +76,7 @@ export async function startPveStack(snapshotBefore: SnapshotBeforeConfig): Promi
   if (!discovered.ok) throw new Error(discovered.reason);
   const queue = createQueue({});
   const events = createEventBus({});
+  const stackEvents = events;
   registerExecuteWorker({
     db: store.db,
     events,
@@ -77,15 +88,28 @@ export async function startPveStack(snapshotBefore: SnapshotBeforeConfig): Promi
     snapshotBefore,
   });
   await queue.start();
+  const runQueued = async (executionId: string): Promise<Execution> => {
+    await queue.enqueue("execute", { executionId }, { jobId: `execute:${executionId}:0` });
+    for (;;) {
+      const current = await store.db
+        .selectFrom("executions")
+        .selectAll()
+        .where("id", "=", executionId)
+        .executeTakeFirstOrThrow();
+      if (TERMINAL_EXECUTION_STATUSES.includes(current.status)) return current;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
   return {
     lab,
     cluster,
     store,
     router,
     queue,
-    async execute(target, command, risk, purpose = "test change") {
+    events: stackEvents,
+    async execute(target, command, risk, purpose = "test change", sessionId = null) {
       const row = await createExecution(store.db, {
-        sessionId: null,
+        sessionId,
         target,
         command,
         commandKey: command,
@@ -96,17 +120,9 @@ export async function startPveStack(snapshotBefore: SnapshotBeforeConfig): Promi
         timeoutMs: 60_000,
         deadlineAt: new Date(Date.now() + 600_000),
       });
-      await queue.enqueue("execute", { executionId: row.id }, { jobId: `execute:${row.id}:0` });
-      for (;;) {
-        const current = await store.db
-          .selectFrom("executions")
-          .selectAll()
-          .where("id", "=", row.id)
-          .executeTakeFirstOrThrow();
-        if (TERMINAL_EXECUTION_STATUSES.includes(current.status)) return current;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      return runQueued(row.id);
     },
+    runQueued,
     async stop() {
       await queue.close();
       await pool.close();

@@ -1,0 +1,111 @@
+import assert from "node:assert/strict";
+import { chmod, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { decideApproval } from "../../store/consent.ts";
+import { readExecutionSnapshot } from "../../store/execution-snapshot.ts";
+import { createSession } from "../../store/sessions.ts";
+import { sshLabUnavailable } from "../../test-support/sshd/ssh-lab.ts";
+import { requestRollback } from "./rollback.ts";
+import { PVE_TARGETS, type PveStack, startPveStack } from "./testing/pve-stack.ts";
+
+const unavailable = await sshLabUnavailable();
+
+describe("rollback to the snapshot taken before a change", {
+  skip: unavailable ? `sshd unavailable: ${unavailable}` : false,
+}, () => {
+  let pve: PveStack;
+  let sessionId: string;
+  before(async () => {
+    pve = await startPveStack({ mode: "destructive" });
+    sessionId = (
+      await createSession(pve.store.db, {
+        platform: "matrix",
+        room: "!ops",
+        thread: "$t1",
+        createdBy: "@alice",
+      })
+    ).id;
+  });
+  after(() => pve?.stop());
+  const deps = () => ({ db: pve.store.db, events: pve.events, targets: PVE_TARGETS });
+
+  test("the guest is back as it was: typed phrase naming the guest, pct rollback --start, marked and audited", async () => {
+    const guestFile = join(pve.cluster.guestDir(101), "version");
+    await writeFile(guestFile, "1.0\n", { mode: 0o666 });
+    await chmod(guestFile, 0o666); // the lab user writes it from inside the "guest"
+    const change = await pve.execute(
+      "lxc:gitea",
+      "echo 2.0-broken > version",
+      "destructive",
+      "apt upgrade",
+      sessionId,
+    );
+    assert.equal(change.status, "completed");
+    assert.equal(await readFile(guestFile, "utf8"), "2.0-broken\n");
+
+    const asked = await requestRollback(deps(), { executionId: change.id, by: "@alice" });
+    assert.ok(asked.ok, asked.ok ? "" : asked.reason);
+    assert.equal(asked.phrase, "rollback lxc:gitea");
+    const rollback = await pve.store.db
+      .selectFrom("executions")
+      .selectAll()
+      .where("id", "=", asked.executionId)
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(
+      [rollback.status, rollback.risk, rollback.target, rollback.rollback_of],
+      ["pending_approval", "destructive", "host:pve1", change.id],
+    );
+    assert.equal(rollback.command, `pct rollback 101 oikos-${change.id.slice(3, 11)} --start 1`);
+
+    // a reaction is not enough, nor the wrong words; the exact phrase is
+    const decide = (typedPhrase?: string) =>
+      decideApproval(pve.store.db, {
+        approvalId: asked.approvalId,
+        sessionId,
+        decision: "approved",
+        by: "@alice",
+        via: typedPhrase ? "phrase" : "reaction",
+        ...(typedPhrase ? { typedPhrase } : {}),
+      });
+    assert.equal((await decide()).ok, false);
+    assert.equal((await decide("rollback lxc:wiki")).ok, false);
+    assert.equal(await readFile(guestFile, "utf8"), "2.0-broken\n", "nothing ran before the phrase");
+    const approved = await decide("`Rollback lxc:gitea`.");
+    assert.equal(approved.ok, true, JSON.stringify(approved));
+
+    const done = await pve.runQueued(asked.executionId);
+    assert.equal(done.status, "completed", done.stderr ?? "");
+    assert.equal(await readFile(guestFile, "utf8"), "1.0\n");
+    const state = await pve.cluster.read();
+    assert.equal(state.guests["101"]!.status, "running", "started again: it ran when the snapshot was taken");
+    assert.equal(state.guests["101"]!.rollbacks, 1);
+
+    const original = await pve.store.db
+      .selectFrom("executions")
+      .select("snapshot")
+      .where("id", "=", change.id)
+      .executeTakeFirstOrThrow();
+    const snapshot = readExecutionSnapshot(original.snapshot);
+    assert.ok(snapshot?.state === "taken" && snapshot.rolledBackAt && snapshot.rolledBackBy === "@alice");
+    const audit = await pve.store.db
+      .selectFrom("audit_log")
+      .select(["action", "actor"])
+      .where("subject", "=", change.id)
+      .execute();
+    assert.deepEqual(audit.map((a) => a.action).sort(), ["rollback.done", "rollback.requested"]);
+
+    const again = await requestRollback(deps(), { executionId: change.id, by: "@alice" });
+    assert.equal(again.ok, false);
+    assert.match(again.ok ? "" : again.reason, /already rolled back/);
+  });
+
+  test("without a snapshot there is nothing to roll back to, and it says why", async () => {
+    const change = await pve.execute("lxc:scratch", "true", "destructive", "t", sessionId);
+    const asked = await requestRollback(deps(), { executionId: change.id, by: "@alice" });
+    assert.equal(asked.ok, false);
+    assert.match(asked.ok ? "" : asked.reason, /no snapshot was taken before it \(rootfs is on local/);
+    const unknown = await requestRollback(deps(), { executionId: "ex-000000000000", by: "@alice" });
+    assert.match(unknown.ok ? "" : unknown.reason, /there is no execution/);
+  });
+});

@@ -1,0 +1,198 @@
+import type { Kysely } from "kysely";
+import {
+  createExecutionApproval,
+  DEFAULT_APPROVAL_TTL_MS,
+  pendingExecutionApproval,
+} from "../../store/approvals.ts";
+import { recordAudit } from "../../store/audit.ts";
+import { approvalRequested } from "../../store/domain-events.ts";
+import {
+  executionSnapshotSchema,
+  readExecutionSnapshot,
+  type TakenSnapshot,
+} from "../../store/execution-snapshot.ts";
+import { createExecution } from "../../store/executions.ts";
+import type { Database, Execution } from "../../store/schema.ts";
+import type { EventBus } from "../events/port.ts";
+import { routingStamp } from "../execution/routing-stamp.ts";
+import { resolveTarget, type TargetDefaults } from "../execution/target-resolver.ts";
+
+export interface RollbackDeps {
+  db: Kysely<Database>;
+  events: EventBus;
+  targets: TargetDefaults;
+  approvalTtlMs?: number;
+}
+
+export type RollbackRequest =
+  | { ok: true; executionId: string; approvalId: string; phrase: string; snapshot: TakenSnapshot }
+  | { ok: false; reason: string };
+
+/** The words an operator types to roll a guest back: they name the guest, as every destructive phrase names its target. */
+export function rollbackPhrase(guest: string): string {
+  return `rollback ${guest}`;
+}
+
+/** `pct rollback <vmid> <snapshot>` (or qm), started again when the guest ran when the snapshot was taken. */
+export function rollbackCommand(snapshot: TakenSnapshot): string {
+  return `${snapshot.tool} rollback ${snapshot.vmid} ${snapshot.name}${snapshot.wasRunning ? " --start 1" : ""}`;
+}
+
+/**
+ * An operator asked to undo an execution (⏪ on its card or summary, `!oikos rollback <execution>`).
+ * Rollback is destructive, so it becomes an execution of its own on the guest's node, pending an
+ * approval whose typed phrase names the guest, in the original task's thread; the worker runs it
+ * once confirmed, and marks the snapshot rolled back when it completes. Audited.
+ */
+export async function requestRollback(
+  deps: RollbackDeps,
+  input: { executionId: string; by: string },
+): Promise<RollbackRequest> {
+  const { db } = deps;
+  const original = await db
+    .selectFrom("executions")
+    .selectAll()
+    .where("id", "=", input.executionId)
+    .executeTakeFirst();
+  if (!original) return { ok: false, reason: `there is no execution ${input.executionId}` };
+  const snapshot = readExecutionSnapshot(original.snapshot);
+  if (snapshot?.state !== "taken") {
+    const why =
+      snapshot?.state === "none"
+        ? `no snapshot was taken before it (${snapshot.reason})`
+        : "no snapshot was taken before it";
+    return { ok: false, reason: `execution ${original.id} cannot be rolled back: ${why}` };
+  }
+  if (snapshot.removedAt)
+    return {
+      ok: false,
+      reason: `its snapshot ${snapshot.name} was removed by retention on ${snapshot.removedAt}`,
+    };
+  if (snapshot.rolledBackAt)
+    return { ok: false, reason: `${snapshot.guest} was already rolled back to ${snapshot.name}` };
+  if (!original.session_id)
+    return { ok: false, reason: `execution ${original.id} belongs to no task thread to confirm in` };
+  const waiting = await db
+    .selectFrom("executions")
+    .select(["id", "status"])
+    .where("rollback_of", "=", original.id)
+    .where("status", "in", ["pending_approval", "approved", "queued", "running"])
+    .executeTakeFirst();
+  if (waiting)
+    return { ok: false, reason: `a rollback of it is already ${waiting.status} (execution ${waiting.id})` };
+  const node = await resolveTarget(db, snapshot.node, deps.targets);
+  if (!node.ok) return { ok: false, reason: `its node cannot be reached: ${node.reason}` };
+
+  const sessionId = original.session_id;
+  const pending = await pendingExecutionApproval(db, sessionId);
+  if (pending) {
+    return {
+      ok: false,
+      reason: `approval ${pending.id} is waiting in that thread: decide it first, then ask again`,
+    };
+  }
+  const phrase = rollbackPhrase(snapshot.guest);
+  const command = rollbackCommand(snapshot);
+  const now = new Date();
+  const expiresAt = new Date(now.getTime() + (deps.approvalTtlMs ?? DEFAULT_APPROVAL_TTL_MS));
+  const made = await db.transaction().execute(async (tx) => {
+    const execution = await createExecution(
+      tx,
+      {
+        sessionId,
+        target: snapshot.node,
+        command,
+        commandKey: command,
+        risk: "destructive",
+        purpose: `roll ${snapshot.guest} back to snapshot ${snapshot.name}, taken before execution ${original.id}`,
+        requestedBy: input.by,
+        status: "pending_approval",
+        timeoutMs: 600_000,
+        deadlineAt: expiresAt,
+        routing: routingStamp(node.target),
+      },
+      now,
+    );
+    const approval = await createExecutionApproval(
+      tx,
+      {
+        sessionId,
+        executionId: execution.id,
+        commandKey: command,
+        target: snapshot.node,
+        risk: "destructive",
+        requiredPhrase: phrase,
+        expiresAt,
+      },
+      now,
+    );
+    // one pending approval per session; throwing undoes the execution row with it (a rare race)
+    if (!approval.created)
+      throw new Error("another approval became pending in that thread meanwhile; ask again");
+    await tx
+      .updateTable("executions")
+      .set({ approval_id: approval.approval.id, rollback_of: original.id })
+      .where("id", "=", execution.id)
+      .execute();
+    await recordAudit(
+      tx,
+      { by: input.by, sessionId },
+      {
+        action: "rollback.requested",
+        subject: original.id,
+        details: { rollback: execution.id, guest: snapshot.guest, snapshot: snapshot.name, command },
+      },
+    );
+    return { executionId: execution.id, approvalId: approval.approval.id };
+  });
+  await deps.events.publish(
+    approvalRequested({ sessionId, approvalId: made.approvalId, executionId: made.executionId }),
+  );
+  return { ok: true, ...made, phrase, snapshot };
+}
+
+/**
+ * The worker's after-run step for a rollback execution: once it completed, the original execution's
+ * snapshot says rolled back (by whom, when) and the rollback is audited.
+ */
+export async function noteRollbackFinished(
+  db: Kysely<Database>,
+  row: Execution,
+  status: string,
+): Promise<void> {
+  if (!row.rollback_of || status !== "completed") return;
+  const original = await db
+    .selectFrom("executions")
+    .select(["id", "snapshot", "session_id"])
+    .where("id", "=", row.rollback_of)
+    .executeTakeFirst();
+  const snapshot = readExecutionSnapshot(original?.snapshot);
+  if (!original || snapshot?.state !== "taken") return;
+  const approval = row.approval_id
+    ? await db
+        .selectFrom("approvals")
+        .select("decided_by")
+        .where("id", "=", row.approval_id)
+        .executeTakeFirst()
+    : undefined;
+  const by = approval?.decided_by ?? row.requested_by;
+  const updated = executionSnapshotSchema.parse({
+    ...snapshot,
+    rolledBackAt: new Date().toISOString(),
+    rolledBackBy: by,
+  });
+  await db
+    .updateTable("executions")
+    .set({ snapshot: JSON.stringify(updated) })
+    .where("id", "=", original.id)
+    .execute();
+  await recordAudit(
+    db,
+    { by, sessionId: original.session_id },
+    {
+      action: "rollback.done",
+      subject: original.id,
+      details: { rollback: row.id, guest: snapshot.guest, snapshot: snapshot.name },
+    },
+  );
+}
