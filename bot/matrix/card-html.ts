@@ -1,5 +1,6 @@
 import type { Card } from "../core/card.ts";
 import { cardToText } from "../core/card.ts";
+import { inlineMarkdownToHtml, markdownToHtml } from "./markdown-html.ts";
 
 /** HTML for Matrix clients (org.matrix.custom.html); the plain body is cardToText. */
 export function cardToHtml(card: Card): string {
@@ -27,20 +28,18 @@ function pill(user: string): string {
   return `<a href="https://matrix.to/#/${escapeHtml(user)}">${escapeHtml(user)}</a>`;
 }
 
+/** An agent message (Markdown) as HTML. */
 export function textToHtml(text: string): string {
-  return text
-    .split("\n")
-    .map((line) => inline(line))
-    .join("<br>");
+  return markdownToHtml(text);
 }
 
 export function plainBody(card: Card): string {
   return cardToText(card);
 }
 
-/** Escapes, then turns `code` spans into <code>. */
+/** Card text: inline Markdown (`code`, **bold**, links), everything else escaped. */
 function inline(text: string): string {
-  return escapeHtml(text).replace(/`([^`]+)`/g, "<code>$1</code>");
+  return inlineMarkdownToHtml(text);
 }
 
 export function escapeHtml(text: string): string {
