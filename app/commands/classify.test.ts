@@ -51,6 +51,10 @@ test("run() reports usage errors with exit code 2", async () => {
   });
   const code = await run(["--bogus"], { stdin: new PassThrough(), stdout, stderr });
   assert.equal(code, 2);
-  assert.match(err, /unknown option --bogus/);
+  assert.ok(err.includes("oikos classify: Unknown option '--bogus'"), err);
+  assert.ok(err.includes("oikos classify [--target-type <type>]"), "the usage follows the reason");
+  err = "";
+  assert.equal(await run(["--target-type"], { stdin: new PassThrough(), stdout, stderr }), 2);
+  assert.ok(err.includes("argument missing"), err);
   assert.equal(await run([], { stdin: new PassThrough(), stdout, stderr }), 2);
 });

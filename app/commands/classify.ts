@@ -2,6 +2,7 @@ import { createInterface } from "node:readline";
 import { z } from "zod";
 import type { Classifier } from "../../policy/classify.ts";
 import { loadClassifier } from "../../policy/classify.ts";
+import { commandArgs } from "../command-args.ts";
 import type { CommandIO } from "../command-module.ts";
 
 export const description =
@@ -17,34 +18,6 @@ const LineSchema = z.object({
   target_type: z.string().min(1).default("host"),
   command: z.string(),
 });
-
-interface Options {
-  targetType: string;
-  jsonl: boolean;
-  command: string | null;
-}
-
-function parseArgs(argv: string[]): Options | string {
-  const options: Options = { targetType: "host", jsonl: false, command: null };
-  const words: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i] as string;
-    if (arg === "--") {
-      words.push(...argv.slice(i + 1));
-      break;
-    }
-    if (arg === "--jsonl") options.jsonl = true;
-    else if (arg === "--target-type" || arg === "-t") {
-      const value = argv[++i];
-      if (!value) return "--target-type needs a value (host, lxc, vm, local …)";
-      options.targetType = value;
-    } else if (arg.startsWith("--target-type=")) options.targetType = arg.slice("--target-type=".length);
-    else if (arg.startsWith("-")) return `unknown option ${arg}`;
-    else words.push(arg);
-  }
-  if (words.length > 0) options.command = words.join(" ");
-  return options;
-}
 
 function classifyLine(
   classifier: Classifier,
@@ -80,20 +53,22 @@ function classifyLine(
 }
 
 export async function run(argv: string[], io: CommandIO): Promise<number> {
-  const options = parseArgs(argv);
-  if (typeof options === "string") {
-    io.stderr.write(`oikos classify: ${options}\n${usage}\n`);
-    return 2;
-  }
+  const args = commandArgs({ name: "classify", usage, io }, argv, {
+    options: { "target-type": { type: "string", short: "t", default: "host" }, jsonl: { type: "boolean" } },
+    allowPositionals: true,
+  });
+  if (!args) return 2;
+  const targetType = args.values["target-type"];
+  const command = args.positionals.length > 0 ? args.positionals.join(" ") : null;
   const classifier = await loadClassifier();
-  if (options.command !== null) {
-    const result = classifier.classify(options.command, options.targetType);
+  if (command !== null) {
+    const result = classifier.classify(command, targetType);
     io.stdout.write(
       `${JSON.stringify({ risk: result.risk, reasons: result.reasons, segments: result.segments })}\n`,
     );
     return 0;
   }
-  if (!options.jsonl) {
+  if (!args.values.jsonl) {
     io.stderr.write(`oikos classify: give a command after -- or use --jsonl\n${usage}\n`);
     return 2;
   }

@@ -1,3 +1,4 @@
+import { commandArgs } from "../command-args.ts";
 import type { CommandIO } from "../command-module.ts";
 
 export const description =
@@ -13,33 +14,24 @@ export const usage = [
 ].join("\n");
 
 export async function run(argv: string[], io: CommandIO): Promise<number> {
-  const json = argv.includes("--json");
-  const names: string[] = [];
-  let modelUrl: string | undefined;
-  let modelName: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const value = () => {
-      const next = argv[++i];
-      if (next === undefined) throw new Error(`${arg} needs a value`);
-      return next;
-    };
-    if (arg === "--scenario") names.push(value());
-    else if (arg.startsWith("--scenario=")) names.push(arg.slice("--scenario=".length));
-    else if (arg === "--model-url") modelUrl = value();
-    else if (arg === "--model") modelName = value();
-    else if (arg !== "--json" && arg !== "--fast") {
-      io.stderr.write(`Unknown argument ${arg}\n${usage}\n`);
-      return 2;
-    }
-  }
+  const args = commandArgs({ name: "eval", usage, io }, argv, {
+    options: {
+      json: { type: "boolean", default: false },
+      scenario: { type: "string", multiple: true, default: [] },
+      fast: { type: "boolean", default: false },
+      "model-url": { type: "string" },
+      model: { type: "string" },
+    },
+  });
+  if (!args) return 2;
+  const { json, scenario: names, fast, "model-url": modelUrl, model: modelName } = args.values;
   // Loaded on demand: nothing imports evals/ statically, and `oikos help` stays light.
   const { formatScoreboard, jsonResult, runEvals, writeScoreboard } = await import(
     "../../evals/run-evals.ts"
   );
   const results = await runEvals({
     names,
-    fastOnly: argv.includes("--fast"),
+    fastOnly: fast,
     modelUrl,
     modelName: modelName ?? process.env.OIKOS_MODEL,
     modelApiKey: modelUrl ? process.env.OPENAI_API_KEY : undefined,

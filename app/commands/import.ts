@@ -6,6 +6,7 @@ import type { ProxmoxImportResult } from "../../store/import/apply-proxmox.ts";
 import { type InventoryFormat, readInventory } from "../../store/import/read-inventory.ts";
 import { DbHostKeyStore } from "../../store/known-hosts.ts";
 import { migrateToLatest } from "../../store/migrate.ts";
+import { commandArgs } from "../command-args.ts";
 import type { CommandIO } from "../command-module.ts";
 import { loadConfig } from "../config.ts";
 import { storeOptions } from "../runtime.ts";
@@ -32,8 +33,13 @@ re-routed and the routing change audited.`;
 const FORMATS: InventoryFormat[] = ["ansible", "ssh-config"];
 
 export async function run(argv: string[], io: CommandIO): Promise<number> {
-  const json = argv.includes("--json");
-  const [format, file, ...extra] = argv.filter((arg) => arg !== "--json");
+  const args = commandArgs({ name: "import", usage, io }, argv, {
+    options: { json: { type: "boolean", default: false } },
+    allowPositionals: true,
+  });
+  if (!args) return 2;
+  const { json } = args.values;
+  const [format, file, ...extra] = args.positionals;
   if (format === "proxmox" && file && extra.length === 0) return importProxmox(file, json, io);
   if (!format || !FORMATS.includes(format as InventoryFormat) || !file || extra.length > 0) {
     io.stderr.write(

@@ -1,6 +1,7 @@
 import { createMcpServer } from "../../mcp-server/server.ts";
 import { serveStdio } from "../../mcp-server/stdio.ts";
 import { STDIO_PRINCIPAL } from "../../policy/principal.ts";
+import { commandArgs } from "../command-args.ts";
 import type { CommandIO } from "../command-module.ts";
 import { compose } from "../compose.ts";
 import { loadConfig } from "../config.ts";
@@ -21,7 +22,9 @@ database it runs the execute workers itself, so do not point it at the data fold
 (set OIKOS_MCP_TOKEN and OIKOS_HTTP_PORT).`;
 
 export async function run(argv: string[], io: CommandIO): Promise<number> {
-  if (!argv.includes("--stdio")) {
+  const args = commandArgs({ name: "mcp", usage, io }, argv, { options: { stdio: { type: "boolean" } } });
+  if (!args) return 2;
+  if (!args.values.stdio) {
     io.stderr.write(`oikos mcp: only --stdio is served from this command.\n${usage}\n`);
     return 2;
   }

@@ -1,5 +1,5 @@
-import { parseArgs } from "node:util";
 import { redactWithReport } from "../../policy/redact.ts";
+import { commandArgs } from "../command-args.ts";
 import type { CommandIO } from "../command-module.ts";
 
 export const description = "remove secrets from text on stdin (a log to share, a config to paste)";
@@ -14,14 +14,9 @@ export const usage = [
 const PIECE_BYTES = 4 * 1024 * 1024;
 
 export async function run(argv: string[], io: CommandIO): Promise<number> {
-  let report = false;
-  try {
-    const { values } = parseArgs({ args: argv, options: { report: { type: "boolean" } }, strict: true });
-    report = values.report === true;
-  } catch (error) {
-    io.stderr.write(`oikos redact: ${(error as Error).message}\n${usage}\n`);
-    return 2;
-  }
+  const args = commandArgs({ name: "redact", usage, io }, argv, { options: { report: { type: "boolean" } } });
+  if (!args) return 2;
+  const report = args.values.report === true;
   const hits = new Map<string, number>();
   const emit = async (text: string): Promise<void> => {
     const result = redactWithReport(text);

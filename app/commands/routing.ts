@@ -8,6 +8,7 @@ import {
   parseRoutingWords,
   routingView,
 } from "../../store/routing-change.ts";
+import { commandArgs } from "../command-args.ts";
 import type { CommandIO } from "../command-module.ts";
 import { loadConfig } from "../config.ts";
 import { storeOptions } from "../runtime.ts";
@@ -27,8 +28,10 @@ new), and an execution approved before the change is refused (routing_changed) i
 somewhere nobody approved. Example: oikos routing lxc:gitea transport=pct-exec parent=host:pve1 vmid=105`;
 
 export async function run(argv: string[], io: CommandIO): Promise<number> {
-  const [slug, ...words] = argv;
-  if (!slug || slug.startsWith("-")) {
+  const args = commandArgs({ name: "routing", usage, io }, argv, { allowPositionals: true });
+  if (!args) return 2;
+  const [slug, ...words] = args.positionals;
+  if (!slug) {
     io.stderr.write(`oikos routing: expected an entity slug.\n${usage}\n`);
     return 2;
   }

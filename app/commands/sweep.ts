@@ -2,6 +2,7 @@ import { registerIdleSweep } from "../../agent/idle-sweep.ts";
 import { sweepContext } from "../../jobs/execution/capability.ts";
 import { registerAllSweeps } from "../../jobs/sweeps/default-sweeps.ts";
 import { formatSweepReports, runSweeps, sweepKinds } from "../../jobs/sweeps/registry.ts";
+import { commandArgs } from "../command-args.ts";
 import type { CommandIO } from "../command-module.ts";
 import { loadConfig } from "../config.ts";
 import { openRuntime } from "../runtime.ts";
@@ -14,8 +15,13 @@ export const usage =
 export async function run(argv: string[], io: CommandIO): Promise<number> {
   registerAllSweeps();
   registerIdleSweep();
-  const json = argv.includes("--json");
-  const kind = argv.find((arg) => !arg.startsWith("--")) ?? "all";
+  const args = commandArgs({ name: "sweep", usage, io }, argv, {
+    options: { json: { type: "boolean", default: false } },
+    allowPositionals: true,
+  });
+  if (!args) return 2;
+  const { json } = args.values;
+  const kind = args.positionals[0] ?? "all";
   if (kind !== "all" && !sweepKinds().includes(kind)) {
     io.stderr.write(`Unknown sweep "${kind}". Known: ${[...sweepKinds(), "all"].join(", ")}\n`);
     return 2;
