@@ -42,3 +42,24 @@ export async function recordJailDetection(
   });
   return true;
 }
+
+/**
+ * The audit line of a read-only execution that ran: inside the jail or not, and why not
+ * (`execution.jail`). Approved executions are audited with their approval.
+ */
+export async function auditExecutionJail(
+  db: Kysely<Database>,
+  execution: { id: string; session_id: string | null; target: string },
+  jailed: boolean,
+  note: string | null,
+): Promise<void> {
+  await recordAudit(
+    db,
+    { by: "oikos", sessionId: execution.session_id },
+    {
+      action: "execution.jail",
+      subject: execution.id,
+      details: { target: execution.target, jailed, ...(note === null ? {} : { note }) },
+    },
+  );
+}

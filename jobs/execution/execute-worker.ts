@@ -10,7 +10,7 @@ import {
   type TerminalExecutionStatus,
   transitionExecution,
 } from "../../store/executions.ts";
-import { recordJailDetection } from "../../store/jail-detection.ts";
+import { auditExecutionJail, recordJailDetection } from "../../store/jail-detection.ts";
 import type { Database, Entity, Execution } from "../../store/schema.ts";
 import type { EventBus } from "../events/port.ts";
 import { noteRollbackFinished } from "../proxmox/rollback.ts";
@@ -200,6 +200,12 @@ async function execute(
     clearInterval(beat);
   }
   if (run?.detected) await noteJailDetection(options, resolved.entity, run.detected);
+  if (row.risk === "read_only" && run !== undefined && run.jailed !== null) {
+    const note = run.note === null ? null : options.redact(safeText(run.note));
+    await auditExecutionJail(db, row, run.jailed, note).catch((error: unknown) =>
+      options.logger?.warn({ err: error, executionId: row.id }, "could not audit the jail of an execution"),
+    );
+  }
   const result = run?.result;
   if (stopReason === "lost") return undefined; // a sweep or cancel already moved the row
   const status =

@@ -45,6 +45,14 @@ describe("read-only runs in the read-only jail: detection, records, the required
     assert.equal((second.json as Json).jail, "jailed");
     assert.equal((await detections("host:alpha")).length, 1, "detected once per target, not per run");
 
+    const audited = await db()
+      .selectFrom("audit_log")
+      .select(["details"])
+      .where("action", "=", "execution.jail")
+      .where("subject", "=", String(json.execution_id))
+      .executeTakeFirst();
+    assert.deepEqual(audited?.details, { target: "host:alpha", jailed: true });
+
     const status = await callTool(
       ssh.client,
       "get_execution_status",
@@ -130,6 +138,14 @@ describe("a target where unshare is refused: detected unavailable; auto runs unj
       .where("subject", "=", "host:alpha")
       .execute();
     assert.equal(audit.length, 1);
+    const unjailed = await db()
+      .selectFrom("audit_log")
+      .select("details")
+      .where("action", "=", "execution.jail")
+      .where("subject", "=", String(json.execution_id))
+      .executeTakeFirst();
+    assert.equal((unjailed?.details as Json | undefined)?.jailed, false);
+    assert.match(String((unjailed?.details as Json | undefined)?.note), /could not start on host:alpha/);
 
     const again = await ssh.run(session, { target: "host:alpha", command: "uptime" });
     assert.match(
