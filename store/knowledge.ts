@@ -1,5 +1,6 @@
 import { type Kysely, sql } from "kysely";
 import { type Executor, recordAudit, type WriteContext } from "./audit.ts";
+import { supersedeSameSubject } from "./knowledge-supersede.ts";
 import type { Database } from "./schema.ts";
 
 import type { KnowledgeKind } from "./statuses.ts";
@@ -29,7 +30,7 @@ export interface KnowledgeInput {
 }
 
 export type UpsertKnowledgeResult =
-  | { status: "created" | "updated"; slug: string; about: string[] }
+  | { status: "created" | "updated"; slug: string; about: string[]; superseded?: string[] }
   | { status: "unknown_entities"; slugs: string[] };
 
 /**
@@ -94,7 +95,11 @@ export async function upsertKnowledge(
       subject: slug,
       details: { kind: input.kind, about },
     });
-    return { status, slug, about: linked };
+    const superseded =
+      status === "created"
+        ? await supersedeSameSubject(tx, { id, slug, kind: input.kind, about: linked }, context)
+        : [];
+    return { status, slug, about: linked, ...(superseded.length > 0 ? { superseded } : {}) };
   });
 }
 
@@ -170,10 +175,11 @@ const SUMMARY_COLUMNS = [
 /**
  * Full-text search (english tsvector, websearch syntax) with a title substring fallback so a query
  * like `gitea` or `host:hubris` also finds titles the stemmer would not match. Best rank first.
+ * Superseded entries are left out unless asked for.
  */
 export async function searchKnowledge(
   db: Executor,
-  filter: { query: string; kind?: KnowledgeKind; about?: string },
+  filter: { query: string; kind?: KnowledgeKind; about?: string; includeSuperseded?: boolean },
   page: { offset: number; limit: number },
 ): Promise<{ entries: KnowledgeSummary[]; hasMore: boolean }> {
   const tsquery = sql`websearch_to_tsquery('english', ${filter.query})`;
@@ -188,6 +194,7 @@ export async function searchKnowledge(
       ]),
     );
   if (filter.kind) query = query.where("knowledge.kind", "=", filter.kind);
+  if (!filter.includeSuperseded) query = query.where("knowledge.superseded_by", "is", null);
   if (filter.about) {
     const about = filter.about;
     query = query.where((eb) =>
@@ -209,17 +216,23 @@ export async function searchKnowledge(
   return { entries: await summarize(db, rows.slice(0, page.limit)), hasMore: rows.length > page.limit };
 }
 
-/** Knowledge linked to an entity: runbooks first, then investigations, then documents; newest first within. */
+/**
+ * Knowledge linked to an entity: runbooks first, then investigations, then documents; newest
+ * first within. Superseded entries only when asked.
+ */
 export async function entityKnowledge(
   db: Executor,
   entitySlug: string,
   page: { offset: number; limit: number },
+  options: { includeSuperseded?: boolean } = {},
 ): Promise<{ entries: KnowledgeSummary[]; hasMore: boolean }> {
-  const rows = await db
+  let query = db
     .selectFrom("knowledge")
     .innerJoin("knowledge_about", "knowledge_about.knowledge_id", "knowledge.id")
     .select([...SUMMARY_COLUMNS])
-    .where("knowledge_about.entity_slug", "=", entitySlug)
+    .where("knowledge_about.entity_slug", "=", entitySlug);
+  if (!options.includeSuperseded) query = query.where("knowledge.superseded_by", "is", null);
+  const rows = await query
     .orderBy(sql`CASE knowledge.kind WHEN 'runbook' THEN 0 WHEN 'investigation' THEN 1 ELSE 2 END`)
     .orderBy("knowledge.updated_at", "desc")
     .offset(page.offset)

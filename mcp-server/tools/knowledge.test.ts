@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { upsertEntities } from "../../store/entities.ts";
+import { createExecution, transitionExecution } from "../../store/executions.ts";
 import { mcpClientSuite } from "../../test-support/mcp-client-suite.ts";
 import { availableDialects } from "../../test-support/store.ts";
 import { callTool } from "../test-support.ts";
@@ -138,6 +139,94 @@ for (const { dialect, skip } of availableDialects()) {
       });
       assert.equal(missing.isError, true);
       assert.match(missing.text, /Did you mean: fix-nfs-permissions-on-strong/);
+    });
+
+    test("a newer entry of the same kind about the same entities supersedes the older; search hides it", async () => {
+      const write = (title: string, about: string[], kind = "investigation") =>
+        callTool(mcp.client, "upsert_knowledge", {
+          title,
+          content: `${title}: zpool scrub findings`,
+          kind,
+          about,
+          tags: [],
+        });
+      await write("ludo pool scrub march", ["pool:ludo-lvm"]);
+      await write("ludo pool scrub runbook", ["pool:ludo-lvm"], "runbook");
+      await write("ludo and strong scrub", ["pool:ludo-lvm", "host:strong"]);
+      const newer = (await write("ludo pool scrub april", ["pool:ludo-lvm"])).json as {
+        superseded?: string[];
+      };
+      assert.deepEqual(
+        newer.superseded,
+        ["ludo-pool-scrub-march"],
+        "same kind and exactly the same entities only",
+      );
+      const hits = (await callTool(mcp.client, "search_knowledge", { query: "scrub" })).json as Entries;
+      assert.deepEqual(hits.entries.map((e) => e.slug).sort(), [
+        "ludo-and-strong-scrub",
+        "ludo-pool-scrub-april",
+        "ludo-pool-scrub-runbook",
+      ]);
+      const all = (
+        await callTool(mcp.client, "search_knowledge", { query: "scrub", include_superseded: true })
+      ).json as {
+        entries: { slug: string; superseded_by?: string }[];
+      };
+      assert.equal(
+        all.entries.find((e) => e.slug === "ludo-pool-scrub-march")?.superseded_by,
+        "ludo-pool-scrub-april",
+      );
+      const linked = (await callTool(mcp.client, "get_entity_knowledge", { slug: "pool:ludo-lvm" }))
+        .json as Entries;
+      assert.ok(!linked.entries.some((e) => e.slug === "ludo-pool-scrub-march"));
+      const [audit] = await mcp.store.db
+        .selectFrom("audit_log")
+        .selectAll()
+        .where("action", "=", "knowledge.supersede")
+        .execute();
+      assert.equal(audit?.subject, "ludo-pool-scrub-april");
+    });
+
+    test("knowledge tools say when oikos last audited an entity, so a same-day re-audit is avoided", async () => {
+      const before = (await callTool(mcp.client, "get_entity_knowledge", { slug: "host:strong" })).json as {
+        last_touched: string;
+      };
+      assert.match(before.last_touched, /never audited by oikos/);
+      const db = mcp.store.db;
+      const run = await createExecution(db, {
+        sessionId: null,
+        target: "host:strong",
+        command: "zpool status",
+        commandKey: "host:strong:zpool status",
+        risk: "read_only",
+        purpose: "audit",
+        requestedBy: "agent",
+        status: "queued",
+        timeoutMs: 60_000,
+        deadlineAt: new Date(Date.now() + 3_600_000),
+        planGeneration: null,
+        stepSeq: null,
+      });
+      await transitionExecution(db, run.id, { from: "queued", to: "running", now: new Date() });
+      await transitionExecution(db, run.id, {
+        from: "running",
+        to: "completed",
+        now: new Date(),
+        set: { exit_code: 0 },
+      });
+      const after = (await callTool(mcp.client, "get_entity_knowledge", { slug: "host:strong" })).json as {
+        last_touched: string;
+      };
+      assert.match(after.last_touched, /last audited (just now|\d+ min ago) \(`zpool status`\)/);
+      assert.match(
+        after.last_touched,
+        /audited today: read its facts and knowledge before running the same checks again/,
+      );
+      const hits = (await callTool(mcp.client, "search_knowledge", { query: "scrub" })).json as {
+        entity_hints: Record<string, string>;
+      };
+      assert.match(hits.entity_hints["host:strong"] ?? "", /last audited/);
+      assert.match(hits.entity_hints["pool:ludo-lvm"] ?? "", /never audited by oikos/);
     });
   });
 }

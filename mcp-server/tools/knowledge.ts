@@ -15,8 +15,9 @@ import {
 import { defineTool } from "../define-tool.ts";
 import { nextCursor, pageFrom, pageInput } from "../pagination.ts";
 import { unknownSlugMessage } from "../suggest.ts";
-import type { ToolDeps } from "../tool-deps.ts";
+import { now, type ToolDeps } from "../tool-deps.ts";
 import { ok, refused } from "../tool-result.ts";
+import { entityHints } from "./entity-hints.ts";
 import { unknownEntity } from "./entity-view.ts";
 
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
@@ -35,6 +36,10 @@ export function registerKnowledgeTools(server: McpServer, deps: ToolDeps): void 
         query: z.string().min(1),
         kind: z.enum(KNOWLEDGE_KINDS).optional(),
         about: z.string().optional().describe("only entries linked to this entity slug"),
+        include_superseded: z
+          .boolean()
+          .optional()
+          .describe("also entries a newer one replaced (default false)"),
         ...pageInput,
       },
       annotations: READ_ONLY,
@@ -44,10 +49,18 @@ export function registerKnowledgeTools(server: McpServer, deps: ToolDeps): void 
       const page = pageFrom(args, 20);
       const { entries, hasMore } = await searchKnowledge(
         deps.db,
-        { query: args.query, kind: args.kind, about: args.about },
+        { query: args.query, kind: args.kind, about: args.about, includeSuperseded: args.include_superseded },
         page,
       );
-      return ok({ entries: entries.map(summaryRow), next_cursor: nextCursor(page, hasMore) });
+      return ok({
+        entries: entries.map(summaryRow),
+        entity_hints: await entityHints(
+          deps.db,
+          entries.flatMap((e) => e.about),
+          now(deps),
+        ),
+        next_cursor: nextCursor(page, hasMore),
+      });
     },
   );
 
@@ -58,16 +71,27 @@ export function registerKnowledgeTools(server: McpServer, deps: ToolDeps): void 
     {
       description:
         "Knowledge linked to an entity, runbooks first (follow a runbook when one fits), then investigations " +
-        "and documents, newest first. Call this before working on an entity.",
-      inputSchema: { slug: z.string().describe("entity slug"), ...pageInput },
+        "and documents, newest first (entries a newer one replaced are left out), and when oikos last audited " +
+        "it (last_touched): do not repeat a same-day audit. Call this before working on an entity.",
+      inputSchema: {
+        slug: z.string().describe("entity slug"),
+        include_superseded: z
+          .boolean()
+          .optional()
+          .describe("also entries a newer one replaced (default false)"),
+        ...pageInput,
+      },
       annotations: READ_ONLY,
     },
     async (args) => {
       if (!(await findEntity(deps.db, args.slug))) return unknownEntity(deps, args.slug);
       const page = pageFrom(args, 20);
-      const { entries, hasMore } = await entityKnowledge(deps.db, args.slug, page);
+      const { entries, hasMore } = await entityKnowledge(deps.db, args.slug, page, {
+        includeSuperseded: args.include_superseded,
+      });
       return ok({
         slug: args.slug,
+        last_touched: (await entityHints(deps.db, [args.slug], now(deps)))[args.slug],
         entries: entries.map(summaryRow),
         next_cursor: nextCursor(page, hasMore),
       });
