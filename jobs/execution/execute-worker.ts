@@ -13,6 +13,7 @@ import {
 import { auditExecutionJail, recordJailDetection } from "../../store/jail-detection.ts";
 import type { Database, Entity, Execution } from "../../store/schema.ts";
 import type { EventBus } from "../events/port.ts";
+import { KeyedSemaphore } from "../keyed-semaphore.ts";
 import { noteRollbackFinished } from "../proxmox/rollback.ts";
 import { type SnapshotBeforeConfig, snapshotBeforeExecution } from "../proxmox/snapshot-before.ts";
 import { UnrecoverableJobError } from "../queue/errors.ts";
@@ -22,7 +23,6 @@ import { safeText } from "../ssh/output-text.ts";
 import type { Target } from "../ssh/target.ts";
 import { type JailedRun, runUnderJailPlan } from "./jailed-run.ts";
 import { routingChangedReason } from "./routing-stamp.ts";
-import { TargetLimiter } from "./target-limiter.ts";
 import { type ResolvedTarget, resolveTarget, type TargetDefaults } from "./target-resolver.ts";
 
 /** What runs a command on a target: jobs/ssh TransportRouter satisfies it. */
@@ -68,7 +68,7 @@ export const MAX_READ_ONLY_ATTEMPTS = 2;
  */
 export function registerExecuteWorker(options: ExecuteWorkerOptions): { workerId: string } {
   const workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
-  const limiter = new TargetLimiter(options.perTargetConcurrency ?? 4);
+  const limiter = new KeyedSemaphore(options.perTargetConcurrency ?? 4);
   options.queue.register("execute", (job) => runExecution(options, workerId, limiter, job), {
     concurrency: options.concurrency ?? 32,
     onInterrupted: (job) => handleInterrupted(options, job),
@@ -99,7 +99,7 @@ export function startExecuteWorker(deps: StartExecuteWorkerDeps): { workerId: st
 async function runExecution(
   options: ExecuteWorkerOptions,
   workerId: string,
-  limiter: TargetLimiter,
+  limiter: KeyedSemaphore,
   job: JobContext<{ executionId: string }>,
 ): Promise<void> {
   const { db, events } = options;
@@ -107,6 +107,7 @@ async function runExecution(
   if (!row) throw new UnrecoverableJobError(`execution ${job.data.executionId} does not exist`);
   if (row.status !== "queued") return; // duplicate delivery, cancelled or expired meanwhile
   const release = await limiter.acquire(row.target, job.signal);
+  if (!release) throw job.signal.reason;
   try {
     // Looking the target up does not depend on winning the claim: both in one round trip's time.
     const [claimed, resolved] = await Promise.all([

@@ -1,4 +1,5 @@
 import type { Client, ConnectConfig } from "ssh2";
+import { KeyedSemaphore } from "../keyed-semaphore.ts";
 import { ChannelOpenError, runOnChannel } from "./channel-exec.ts";
 import { SshConnectionFailedError } from "./errors.ts";
 import {
@@ -52,8 +53,6 @@ interface Slot {
   endpoint: SshEndpoint;
   connection: Live | null;
   connecting: Promise<Live> | null;
-  active: number;
-  waiters: Array<() => void>;
 }
 
 interface Live {
@@ -73,6 +72,8 @@ interface Live {
 export class SshPool {
   readonly #options: Required<Omit<SshPoolOptions, "algorithms">> & Pick<SshPoolOptions, "algorithms">;
   readonly #slots = new Map<string, Slot>();
+  /** Channels in use per slot: at most maxChannelsPerTarget; the rest wait in arrival order. */
+  readonly #channels: KeyedSemaphore;
   readonly #capacityWaiters: Array<() => void> = [];
   #openCount = 0;
   #closed = false;
@@ -95,6 +96,9 @@ export class SshPool {
     if (this.#options.maxConnections < 1 || this.#options.maxChannelsPerTarget < 1) {
       throw new RangeError("maxConnections and maxChannelsPerTarget must be at least 1");
     }
+    this.#channels = new KeyedSemaphore(this.#options.maxChannelsPerTarget, {
+      onIdle: (key) => this.#slotIdle(key),
+    });
   }
 
   /** Run `command` verbatim on `endpoint` (user's login shell interprets it). */
@@ -102,7 +106,8 @@ export class SshPool {
     if (this.#closed) throw new Error("SSH pool is closed");
     const resolved = resolveExecOptions(options);
     const slot = this.#slot(endpoint);
-    if (!(await this.#acquireChannel(slot, resolved.signal))) return cancelledBeforeStart();
+    const releaseChannel = await this.#channels.acquire(slot.key, resolved.signal);
+    if (!releaseChannel) return cancelledBeforeStart();
     try {
       const where = hostPort(endpoint);
       const first = await this.#connection(slot);
@@ -110,7 +115,7 @@ export class SshPool {
         return await runOnChannel(first.live.client, command, resolved, where);
       } catch (error) {
         if (!(error instanceof ChannelOpenError)) throw error;
-        if (!first.live.closed && slot.active > 1) {
+        if (!first.live.closed && this.#channels.held(slot.key) > 1) {
           // a live connection busy with other commands refused one more session: leave it alone
           throw new SshConnectionFailedError(
             where,
@@ -133,7 +138,7 @@ export class SshPool {
         }
       }
     } finally {
-      this.#releaseChannel(slot);
+      releaseChannel();
     }
   }
 
@@ -141,8 +146,8 @@ export class SshPool {
     const targets = [...this.#slots.values()].map((slot) => ({
       key: slot.key,
       connected: slot.connection !== null,
-      activeChannels: slot.active,
-      waiting: slot.waiters.length,
+      activeChannels: this.#channels.held(slot.key),
+      waiting: this.#channels.waiting(slot.key),
     }));
     return {
       connectionsOpened: this.#opened,
@@ -173,48 +178,19 @@ export class SshPool {
     const key = endpointKey(endpoint);
     let slot = this.#slots.get(key);
     if (slot === undefined) {
-      slot = { key, endpoint, connection: null, connecting: null, active: 0, waiters: [] };
+      slot = { key, endpoint, connection: null, connecting: null };
       this.#slots.set(key, slot);
     }
     return slot;
   }
 
-  /** False when `signal` aborted while waiting in line (the place was never taken). */
-  async #acquireChannel(slot: Slot, signal: AbortSignal | undefined): Promise<boolean> {
-    if (signal?.aborted) return false;
-    if (slot.active < this.#options.maxChannelsPerTarget) {
-      slot.active++;
-      return true;
-    }
-    // the releasing command hands its place over without decrementing `active`
-    return new Promise<boolean>((resolve) => {
-      const onAbort = (): void => {
-        const index = slot.waiters.indexOf(take);
-        if (index >= 0) slot.waiters.splice(index, 1);
-        resolve(false);
-      };
-      const take = (): void => {
-        signal?.removeEventListener("abort", onAbort);
-        resolve(true);
-      };
-      slot.waiters.push(take);
-      signal?.addEventListener("abort", onAbort, { once: true });
-    });
-  }
-
-  #releaseChannel(slot: Slot): void {
-    const next = slot.waiters.shift();
-    if (next !== undefined) {
-      next();
-      return;
-    }
-    slot.active--;
-    const live = slot.connection;
-    if (slot.active === 0 && live !== null) {
-      live.lastUsed = Date.now();
-      this.#armIdleTimer(live);
-      this.#wakeCapacityWaiter();
-    }
+  /** The last command on a slot ended: its connection starts idling and frees capacity. */
+  #slotIdle(key: string): void {
+    const live = this.#slots.get(key)?.connection ?? null;
+    if (live === null) return;
+    live.lastUsed = Date.now();
+    this.#armIdleTimer(live);
+    this.#wakeCapacityWaiter();
   }
 
   async #connection(slot: Slot): Promise<{ live: Live; reused: boolean }> {
@@ -296,7 +272,7 @@ export class SshPool {
     let victim: Live | null = null;
     for (const slot of this.#slots.values()) {
       const live = slot.connection;
-      if (slot === except || live === null || slot.active > 0) continue;
+      if (slot === except || live === null || this.#channels.held(slot.key) > 0) continue;
       if (victim === null || live.lastUsed < victim.lastUsed) victim = live;
     }
     return victim;
@@ -333,7 +309,7 @@ export class SshPool {
   #armIdleTimer(live: Live): void {
     this.#disarmIdleTimer(live);
     live.idleTimer = setTimeout(() => {
-      if (live.slot.active === 0) this.#discard(live);
+      if (this.#channels.held(live.slot.key) === 0) this.#discard(live);
     }, this.#options.idleTimeoutMs);
     live.idleTimer.unref();
   }
