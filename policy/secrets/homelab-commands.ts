@@ -132,4 +132,61 @@ export const COMMAND_RULES: readonly HomelabRule[] = [
       { text: "echo St1nPw | passwd --stdin bob", secret: "St1nPw" },
     ],
   },
+  {
+    // Found by an outside look at redaction (issue 13): net-snmp's community (-c) and v3 auth/privacy
+    // pass phrases (-A, -X) on every snmp* tool's command line.
+    id: "snmp-credentials",
+    keywords: ["snmp"],
+    pattern:
+      /(?<=\bsnmp(?!trapd\b)[a-z]{2,12}\b[^\n|;&]{0,512})[ \t]-[cAX][ \t]*(?:"(?<secret>[^"\r\n]{1,1024})"|'(?<secret>[^'\r\n]{1,1024})'|(?<secret>\S{1,1024}))/,
+    examples: [
+      { text: "snmpwalk -v2c -c s3cr3tcommunity 10.0.0.1", secret: "s3cr3tcommunity" },
+      {
+        text: "snmpget -v3 -l authPriv -u admin -a SHA -A Auth9Phrase -x AES -X Priv9Phrase sw1 sysUpTime.0",
+        secret: "Priv9Phrase",
+      },
+    ],
+    keeps: [
+      "snmpwalk -v3 -l authPriv -u admin -a SHA -x AES sw1 system",
+      "snmptrapd -f -Lo -c /etc/snmp/snmptrapd.conf",
+    ],
+  },
+  {
+    // ipmitool -P <password> (the BMC's password on the command line).
+    id: "ipmitool-password",
+    keywords: ["ipmitool"],
+    pattern:
+      /(?<=\bipmitool\b[^\n|;&]{0,512})[ \t]-P[ \t]*(?:"(?<secret>[^"\r\n]{1,1024})"|'(?<secret>[^'\r\n]{1,1024})'|(?<secret>\S{1,1024}))/,
+    examples: [
+      {
+        text: "ipmitool -I lanplus -H 10.0.0.9 -U ADMIN -P Bmc9Passw0rd chassis status",
+        secret: "Bmc9Passw0rd",
+      },
+    ],
+    keeps: ["ipmitool -I lanplus -H 10.0.0.9 -U ADMIN -E chassis status"],
+  },
+  {
+    // openssl enc -k <password>, and the password argument of `openssl passwd`.
+    id: "openssl-password-argument",
+    keywords: ["openssl"],
+    pattern:
+      /(?<=\bopenssl\b[^\n|;&]{0,512})[ \t]-k[ \t]+(?:"(?<secret>[^"\r\n]{1,1024})"|'(?<secret>[^'\r\n]{1,1024})'|(?<secret>\S{1,1024}))|\bopenssl[ \t]+passwd(?:[ \t]+(?:-(?:salt|in)[ \t]+\S{1,256}|-[A-Za-z0-9]{1,8}))*[ \t]+(?:"(?<secret>[^"\r\n]{1,1024})"|'(?<secret>[^'\r\n]{1,1024})'|(?<secret>[^\s<>|;&-]\S{0,1023}))/,
+    examples: [
+      { text: "openssl enc -aes-256-cbc -k EncPassw0rd9 -in backup.tar", secret: "EncPassw0rd9" },
+      { text: "openssl passwd -6 -salt x9 Sh4dowPw9", secret: "Sh4dowPw9" },
+    ],
+    keeps: ["openssl passwd -6 -stdin < pw.txt", "openssl x509 -in cert.pem -noout -text"],
+  },
+  {
+    // A password piped into sudo -S (read from stdin), and a `chpasswd <<< 'user:pass'` here-string.
+    id: "stdin-password",
+    keywords: ["sudo", "chpasswd"],
+    pattern:
+      /\becho[ \t]+(?:-[ne][ \t]+)?(?:"(?<secret>[^"\r\n]{1,1024})"|'(?<secret>[^'\r\n]{1,1024})'|(?<secret>[^\s|]{1,1024}))[ \t]*\|[ \t]*sudo[ \t]+(?:-[A-Za-z]{0,8}[ \t]+)*-[A-Za-z]{0,8}S|\bchpasswd[ \t]*<<<[ \t]*["']?[a-z_][a-z0-9_.-]{0,31}:(?<secret>[^\s"']{1,1024})/,
+    examples: [
+      { text: "echo 'Sud0Passw0rd' | sudo -S apt update", secret: "Sud0Passw0rd" },
+      { text: "chpasswd <<< 'root:Here5tringPw'", secret: "Here5tringPw" },
+    ],
+    keeps: ["echo hello | sudo tee /etc/motd", "sudo -S true < /dev/null"],
+  },
 ];
