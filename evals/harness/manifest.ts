@@ -79,7 +79,7 @@ const reply = z
           .strict(),
       )
       .optional(),
-    fault: z.enum(["empty", "http", "refusal", "drop"]).optional(),
+    fault: z.enum(["empty", "http", "refusal", "drop", "malformed"]).optional(),
     status: z.number().int().optional(),
     delay_ms: z.number().int().min(0).optional(),
   })

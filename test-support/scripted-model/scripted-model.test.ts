@@ -29,6 +29,7 @@ describe("scripted model server through the openai SDK", () => {
         },
         { name: "empty", when: match.lastUserMessage("empty please"), reply: { fault: "empty" } },
         { name: "limit", when: match.lastUserMessage("rate"), reply: { fault: "http", status: 429 } },
+        { name: "cut-off", when: match.lastUserMessage("malformed"), reply: { fault: "malformed" } },
         { name: "report", when: match.toolsOffered(false), reply: { text: "status report" } },
         {
           name: "streamed",
@@ -80,6 +81,13 @@ describe("scripted model server through the openai SDK", () => {
     await assert.rejects(
       client.chat.completions.create({ model: "m", messages: [{ role: "user", content: "rate" }] }),
       (error: unknown) => error instanceof OpenAI.APIError && error.status === 429,
+    );
+  });
+
+  test("fault malformed: a 200 whose body is not JSON fails the client's parse", async () => {
+    await assert.rejects(
+      client.chat.completions.create({ model: "m", messages: [{ role: "user", content: "malformed" }] }),
+      (error: unknown) => error instanceof SyntaxError || /JSON/.test(String(error)),
     );
   });
 

@@ -134,6 +134,14 @@ export async function startScriptedModel(options: ScriptedModelOptions = {}): Pr
       ]);
     }
     if (res.destroyed) return;
+    if (reply.fault === "malformed") {
+      // a 200 whose body is cut off mid-JSON, as a crashing proxy or a truncated stream sends it
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(
+        '{"id":"chatcmpl-malformed","object":"chat.completion","choices":[{"index":0,"message":{"role":"assi',
+      );
+      return;
+    }
     if (reply.fault === "drop") {
       req.socket.destroy();
       return;

@@ -28,14 +28,15 @@ export interface ScriptedToolCall {
 /**
  * What the fixture answers. A normal reply carries text and/or tool calls; a fault replaces it:
  * `empty` (200 with no content and no tool calls), `http` (an error status, e.g. 429 or 500),
- * `refusal` (200 with only a refusal), `drop` (the connection is destroyed without an answer).
+ * `refusal` (200 with only a refusal), `drop` (the connection is destroyed without an answer),
+ * `malformed` (200 with a body cut off mid-JSON).
  * `delayMs` delays any reply; `hold` holds it until a promise the test controls settles.
  */
 export interface ScriptedReply {
   text?: string;
   toolCalls?: ScriptedToolCall[];
   finishReason?: "stop" | "tool_calls" | "length" | "content_filter";
-  fault?: "empty" | "http" | "refusal" | "drop";
+  fault?: "empty" | "http" | "refusal" | "drop" | "malformed";
   /** For fault "http". Default 500. */
   status?: number;
   /** For fault "http": the error message. */
