@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import type { Logger } from "../../app/logger.ts";
 import type { ChatAdapter, InboundSink, MessageRef, Outbound } from "../core/chat-adapter.ts";
 import { toInbound } from "./inbound-event.ts";
@@ -27,6 +28,8 @@ export interface MatrixAdapterOptions {
 }
 
 const JOIN_ATTEMPTS = 5;
+/** Events (and threads) each per-event map remembers. */
+const EVENT_MEMORY = 10_000;
 const lastSeenKey = (room: string) => `last_event:${room}`;
 
 export const ENCRYPTED_ROOM_NOTICE =
@@ -47,11 +50,14 @@ export class MatrixAdapter implements ChatAdapter {
   readonly #options: MatrixAdapterOptions;
   readonly #queues = new RoomSendQueues();
   readonly #abort = new AbortController();
+  // Bounded: a long-running bot sees events without end; the least recently used are forgotten
+  // (an old thread's reply then falls back to its root, an old card's edit is simply sent).
   /** Thread root of events seen or sent (for replies from clients without threads). */
-  readonly #threadOf = new Map<string, string>();
+  readonly #threadOf = new LRUCache<string, string>({ max: EVENT_MEMORY });
   /** Newest event per thread: the target of the thread's reply fallback. */
-  readonly #latest = new Map<string, string>();
-  readonly #lastEdit = new Map<string, string>();
+  readonly #latest = new LRUCache<string, string>({ max: EVENT_MEMORY });
+  /** What each message was last edited to, so an identical edit is not sent again. */
+  readonly #lastEdit = new LRUCache<string, string>({ max: EVENT_MEMORY });
   readonly #encrypted = new Set<string>();
   /** Allowed invites whose join failed: retried on each later sync, up to JOIN_ATTEMPTS in all. */
   readonly #pendingJoins = new Map<string, { inviter: string | undefined; attempts: number }>();
