@@ -103,7 +103,7 @@ export type EntityState = (typeof ENTITY_STATES)[number];
 export const ENTITY_TRANSPORTS = ["ssh", "pct-exec", "qm-guest-exec", "local", "none"] as const;
 export type EntityTransport = (typeof ENTITY_TRANSPORTS)[number];
 
-export const CARD_KINDS = ["plan", "approval", "question", "summary"] as const;
+export const CARD_KINDS = ["plan", "approval", "question", "summary", "pattern"] as const;
 export type CardKind = (typeof CARD_KINDS)[number];
 
 export const JOB_STATUSES = ["waiting", "active", "done", "failed", "interrupted", "cancelled"] as const;

@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from "kysely";
 import type { ChatCardsTable, Database } from "../../store/schema.ts";
 import type { MessageRef } from "./chat-adapter.ts";
 
-export type CardKind = "plan" | "approval" | "question" | "summary";
+export type CardKind = "plan" | "approval" | "question" | "summary" | "pattern";
 
 export interface CardRecord {
   ref: MessageRef;

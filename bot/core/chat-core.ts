@@ -10,6 +10,7 @@ import { reactionKind } from "./card.ts";
 import { type CardRecord, CardRefs } from "./card-refs.ts";
 import type { AnswerVisibility, ChatAdapter, Inbound } from "./chat-adapter.ts";
 import { ConsentHandler } from "./consent-handler.ts";
+import { adoptPattern } from "./console/pattern-commands.ts";
 import type { ChatCoreDeps } from "./core-deps.ts";
 import { EventLedger } from "./event-ledger.ts";
 import { executionToRollBack, isRollbackReaction } from "./rollback-gesture.ts";
@@ -280,6 +281,13 @@ export class ChatCore {
     }
     if (level === "none") {
       await this.#consent.ignore(card, event.user, "not_operator", { gesture });
+      return;
+    }
+    if (card.kind === "pattern") {
+      // ✅ on a pattern card adopts its suggested runbook; anything else leaves it be.
+      const adopted =
+        decision === "approve" ? await adoptPattern(this.#deps.db, card.subjectId, event.user) : undefined;
+      if (adopted && adopted.status !== "nothing") await adapter.edit(card.ref, { card: adopted.card });
       return;
     }
     await this.#consent.onCard(adapter, card, {

@@ -10,6 +10,7 @@ import {
 } from "./entity-edit-commands.ts";
 import { knowledgeCommand } from "./knowledge-command.ts";
 import { metricsCommand } from "./metrics-command.ts";
+import { patternsCommand } from "./pattern-commands.ts";
 import { taskCommand, tasksCommand } from "./task-commands.ts";
 
 /** The operator's console: reads and edits of what oikos holds, answered without the model. */
@@ -25,5 +26,6 @@ export function consoleCommands(db: Kysely<Database>): BotCommand[] {
     entityRetireCommand(db),
     entityDeleteCommand(db),
     metricsCommand(db),
+    patternsCommand(db),
   ];
 }
