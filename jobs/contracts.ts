@@ -12,7 +12,7 @@ export const queuePayloadSchemas = {
     messageId: z.string().min(1).optional(),
   }),
   continue: z.object({ sessionId: z.string().min(1), executionId: z.string().min(1) }),
-  sweep: z.object({ kind: z.enum(["stale", "approvals", "reminders", "idle", "all"]) }),
+  sweep: z.object({ kind: z.enum(["stale", "approvals", "reminders", "idle", "snapshots", "all"]) }),
   learn: z.object({}),
   /** intake/alerts → bot: post an alert group's thread (open) or an update into it. */
   "alert-thread": z.object({
@@ -23,6 +23,8 @@ export const queuePayloadSchemas = {
   "alert-dispatch": z.object({}),
   /** intake/schedules: one fire of a configured schedule (job id `repeat:schedule:<name>:<ms>`). */
   schedule: z.object({ name: z.string().min(1) }),
+  /** jobs/proxmox: the periodic discovery through one node (proxmox.discoveryNodes). */
+  "proxmox-discovery": z.object({ node: z.string().min(1) }),
 } as const;
 
 export type QueueName = keyof typeof queuePayloadSchemas;

@@ -3,6 +3,7 @@ import { runsWorkers } from "../../app/process-role.ts";
 import type { Runtime } from "../../app/runtime.ts";
 import { loadClassifier } from "../../policy/classify.ts";
 import { DbHostKeyStore } from "../../store/known-hosts.ts";
+import { startProxmoxJobs } from "../proxmox/start.ts";
 import { createSshTransport } from "../ssh/create-ssh-transport.ts";
 import { registerAllSweeps } from "../sweeps/default-sweeps.ts";
 import { runSweeps, type SweepContext } from "../sweeps/registry.ts";
@@ -75,6 +76,16 @@ export const executionCapability: Capability = {
       },
       logger,
     });
+    await startProxmoxJobs(
+      {
+        db: runtime.db,
+        queue: runtime.queue,
+        runner: ssh.router,
+        targets: { sshUser: config.ssh.user },
+        logger,
+      },
+      config.proxmox,
+    );
     runtime.queue.register("sweep", async (job) => {
       const reports = await runSweeps(job.data.kind, sweepContext(runtime));
       for (const report of reports) {

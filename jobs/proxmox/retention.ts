@@ -1,0 +1,97 @@
+import type { Kysely } from "kysely";
+import { isOikosSnapshot } from "../../policy/snapshot-before.ts";
+import { executionSnapshotSchema, readExecutionSnapshot } from "../../store/execution-snapshot.ts";
+import { snapshotListSchema } from "../../store/import/proxmox-api.ts";
+import type { Database } from "../../store/schema.ts";
+import { resolveTarget, type TargetDefaults } from "../execution/target-resolver.ts";
+import type { SweepItem } from "../sweeps/registry.ts";
+import { sweepItem } from "../sweeps/registry.ts";
+import type { NodeRunner } from "./node-runner.ts";
+import { pveshGet } from "./read-cluster.ts";
+
+export interface RetentionDeps {
+  db: Kysely<Database>;
+  runner: NodeRunner;
+  targets: TargetDefaults;
+  /** oikos snapshots older than this are removed; 0 keeps them all. */
+  retentionDays: number;
+  now: Date;
+}
+
+/**
+ * The snapshot retention sweep: on every guest oikos ever snapshotted, list the snapshots Proxmox
+ * has (`pvesh get /nodes/{node}/{lxc|qemu}/{vmid}/snapshot`) and remove with `pct`/`qm delsnapshot`
+ * those named like ours (`oikos-` + 8 hex, policy/snapshot-before.ts) and older than the retention —
+ * never any other snapshot. The executions they belonged to say so (rollback is no longer offered).
+ * Returns one item per snapshot removed (or that could not be).
+ */
+export async function sweepOikosSnapshots(deps: RetentionDeps): Promise<SweepItem[]> {
+  if (deps.retentionDays <= 0) return [];
+  const cutoff = deps.now.getTime() - deps.retentionDays * 86_400_000;
+  const rows = await deps.db
+    .selectFrom("executions")
+    .select(["id", "snapshot"])
+    .where("snapshot", "is not", null)
+    .execute();
+  const guests = new Set<string>();
+  for (const row of rows) {
+    const snapshot = readExecutionSnapshot(row.snapshot);
+    if (snapshot?.state === "taken" && !snapshot.removedAt) guests.add(snapshot.guest);
+  }
+  const items: SweepItem[] = [];
+  for (const guest of [...guests].sort()) {
+    const resolved = await resolveTarget(deps.db, guest, deps.targets);
+    if (!resolved.ok || !resolved.target.via || resolved.target.vmid === undefined) continue;
+    const { via, vmid } = resolved.target;
+    const kind = resolved.target.transport === "pct-exec" ? "lxc" : "qemu";
+    const tool = kind === "lxc" ? "pct" : "qm";
+    const node = resolved.entity.attributes["proxmox.node"];
+    if (typeof node !== "string") continue;
+    const read = async (command: string) => {
+      const result = await deps.runner.exec(via, command, { timeoutMs: 60_000 });
+      if (result.exitCode !== 0)
+        throw new Error(`${command}: exit ${result.exitCode}: ${result.stderr.trim()}`);
+      return result.stdout;
+    };
+    let listed: Awaited<ReturnType<typeof pveshGet<typeof snapshotListSchema>>>;
+    try {
+      listed = await pveshGet(read, `/nodes/${node}/${kind}/${vmid}/snapshot`, snapshotListSchema);
+    } catch (error) {
+      items.push({
+        subject: guest,
+        outcome: "failed",
+        detail: error instanceof Error ? error.message : String(error),
+      });
+      continue;
+    }
+    for (const snapshot of listed) {
+      if (!isOikosSnapshot(snapshot.name) || snapshot.snaptime === undefined) continue;
+      if (snapshot.snaptime * 1000 >= cutoff) continue;
+      const item = await sweepItem(`${guest}@${snapshot.name}`, async () => {
+        await read(`${tool} delsnapshot ${vmid} ${snapshot.name}`);
+        await markRemoved(deps, guest, snapshot.name);
+        return `removed (taken ${new Date(snapshot.snaptime! * 1000).toISOString()}, older than ${deps.retentionDays} days)`;
+      });
+      if (item) items.push(item);
+    }
+  }
+  return items;
+}
+
+async function markRemoved(deps: RetentionDeps, guest: string, name: string): Promise<void> {
+  const rows = await deps.db
+    .selectFrom("executions")
+    .select(["id", "snapshot"])
+    .where("snapshot", "is not", null)
+    .execute();
+  for (const row of rows) {
+    const snapshot = readExecutionSnapshot(row.snapshot);
+    if (snapshot?.state !== "taken" || snapshot.guest !== guest || snapshot.name !== name) continue;
+    const updated = executionSnapshotSchema.parse({ ...snapshot, removedAt: deps.now.toISOString() });
+    await deps.db
+      .updateTable("executions")
+      .set({ snapshot: JSON.stringify(updated) })
+      .where("id", "=", row.id)
+      .execute();
+  }
+}

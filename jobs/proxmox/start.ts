@@ -1,0 +1,72 @@
+import type { Kysely } from "kysely";
+import type { Database } from "../../store/schema.ts";
+import type { TargetDefaults } from "../execution/target-resolver.ts";
+import type { QueuePort } from "../queue/port.ts";
+import { registerSweep } from "../sweeps/registry.ts";
+import { discoverProxmox } from "./discover.ts";
+import type { NodeRunner } from "./node-runner.ts";
+import { sweepOikosSnapshots } from "./retention.ts";
+
+export interface ProxmoxJobsConfig {
+  /** proxmox.discoveryNodes: empty = periodic discovery off. */
+  discoveryNodes: string[];
+  discoveryEveryMs: number;
+  snapshotRetentionDays: number;
+}
+
+/** The retention sweep lists snapshots over SSH: once an hour is plenty, whatever the sweep period. */
+const RETENTION_EVERY_MS = 3_600_000;
+
+/**
+ * Where workers run: the `snapshots` sweep kind (retention, at most hourly) and, when nodes are
+ * configured, the `proxmox-discovery` repeat per node. Discovery is off by default.
+ */
+export async function startProxmoxJobs(
+  deps: {
+    db: Kysely<Database>;
+    queue: QueuePort;
+    runner: NodeRunner;
+    targets: TargetDefaults;
+    logger: { info(object: object, message: string): void; warn(object: object, message: string): void };
+  },
+  config: ProxmoxJobsConfig,
+): Promise<void> {
+  let lastRetention = 0;
+  registerSweep("snapshots", async (ctx) => {
+    if (ctx.now.getTime() - lastRetention < RETENTION_EVERY_MS) return [];
+    lastRetention = ctx.now.getTime();
+    return sweepOikosSnapshots({
+      db: ctx.db,
+      runner: deps.runner,
+      targets: deps.targets,
+      retentionDays: config.snapshotRetentionDays,
+      now: ctx.now,
+    });
+  });
+  if (config.discoveryNodes.length === 0) return;
+  deps.queue.register("proxmox-discovery", async (job) => {
+    const outcome = await discoverProxmox(
+      { db: deps.db, runner: deps.runner, targets: deps.targets },
+      job.data.node,
+      "discovery:proxmox",
+    );
+    if (!outcome.ok) {
+      deps.logger.warn({ node: job.data.node, reason: outcome.reason }, "proxmox discovery failed");
+      return;
+    }
+    const { entities, destroyed, moved } = outcome.result;
+    if (entities.created.length + entities.updated.length > 0) {
+      deps.logger.info(
+        { node: job.data.node, created: entities.created, updated: entities.updated, destroyed, moved },
+        "proxmox discovery changed the graph",
+      );
+    }
+  });
+  for (const node of config.discoveryNodes) {
+    await deps.queue.repeat(
+      "proxmox-discovery",
+      { node },
+      { everyMs: config.discoveryEveryMs, key: `proxmox-discovery:${node}` },
+    );
+  }
+}
