@@ -86,6 +86,11 @@ test("oikos mcp --stdio serves the tools to an SDK client; logs stay off stdout"
       listed.entities.map((e) => e.slug),
       ["group:production", "group:proxmox", "group:web"],
     );
+    // stdio is its own principal: it starts its own sessions and owns no chat session.
+    assert.ok(names.includes("start_session"), "an outside client starts its own session");
+    const me = await client.callTool({ name: "whoami", arguments: {} });
+    const whoami = JSON.parse((me.content as { text: string }[])[0]!.text) as { principal: unknown };
+    assert.deepEqual(whoami.principal, { id: "stdio", role: "operator" });
     assert.deepEqual(protocolErrors, []);
   } finally {
     await client.close();
