@@ -47,4 +47,12 @@ export const OUTSIDE_ATTACK_BENIGN: readonly string[] = [
   "ssh -n web1 uptime",
   "ssh web1 uptime",
   "sudo -n -u postgres psql -l",
+  "cat /dev/mapper/$vg-$lv",
+  'grep -r "$p" /var/log',
+  "find / \\( -type f \\) -exec cat {} +",
+  "find / -name x -type f -exec cat {} +",
+  "find / -type d -exec ls -d {} +",
+  "find -L /etc -type f -exec cat {} +",
+  "ps -ef | grep [n]ginx",
+  "cat /proc/$pid/status",
 ];

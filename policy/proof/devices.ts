@@ -72,9 +72,28 @@ export function absolutePath(text: string): string {
   return `/${out.join("/")}`;
 }
 
-/** Why the text, as a path, could open an acting device; null when it cannot. */
+/**
+ * Why the text, as a path, could open an acting device; null when it cannot. After a symlink,
+ * `..` climbs from the link's target, not lexically (`/sys/class/watchdog/watchdog0/subsystem/
+ * ../../../../dev/watchdog` is the watchdog): the part after the last `..` is read from `/` too.
+ */
 function pathVerdict(text: string): Verdict {
-  const path = absolutePath(text);
+  for (const reading of readings(text)) {
+    const verdict = lexicalVerdict(reading, text);
+    if (verdict) return verdict;
+  }
+  return null;
+}
+
+/** The path as written, and, when `..` follows a name that may be a symlink, its tail from `/`. */
+function readings(text: string): string[] {
+  const climb = text.lastIndexOf("../");
+  const before = climb >= 0 ? text.slice(0, climb).replace(/[./]/g, "") : "";
+  return before === "" ? [text] : [`/${text.slice(climb + 3)}`, text];
+}
+
+function lexicalVerdict(candidate: string, text: string): Verdict {
+  const path = absolutePath(candidate);
   if (path === OPAQUE) {
     return `\`${text}\` goes through another process's /proc links, which can lead to any file or device`;
   }
@@ -111,6 +130,11 @@ export function deviceVerdict(word: ProofWord): Verdict {
   if (tail.startsWith("/") && !/[*?[{]/.test(tail)) {
     const verdict = pathVerdict(tail);
     if (verdict) return verdict;
+  }
+  // A fixed prefix into /dev, then run-time text (`/dev/$name`): any device there.
+  const prefix = /^["']?([^$`"'*?[{\\]*)/.exec(word.raw)?.[1] ?? "";
+  if (prefix !== "" && pathParts(`${prefix}x`).some((part) => pathVerdict(part))) {
+    return `\`${word.raw}\` names a device only known at run time (\`${prefix}…\`)`;
   }
   return globMayReachDevices(word.value) ? `\`${word.raw}\` could match a device whose opening acts` : null;
 }
@@ -161,10 +185,12 @@ export function mayHoldDevices(word: ProofWord): boolean {
 
 /** Whether a path the command names may be the watchdog, whose opening reboots the machine. */
 export function mayOpenWatchdog(text: string): boolean {
-  return pathParts(text).some((part) => {
-    const path = absolutePath(part);
-    return path === OPAQUE || /^\/dev\/watchdog[0-9]*$/.test(path);
-  });
+  return pathParts(text).some((part) =>
+    readings(part).some((reading) => {
+      const path = absolutePath(reading);
+      return path === OPAQUE || /^\/dev\/watchdog[0-9]*$/.test(path);
+    }),
+  );
 }
 
 /**

@@ -89,6 +89,9 @@ function statement(node: SyntaxNode, ctx: ProofContext): Verdict {
       return testCommand(node, ctx, word);
     case "variable_assignment":
       return assignment(node, ctx, false);
+    case "file_redirect":
+      // `$(< file)` and a bare `< file`: bash opens the file and runs nothing.
+      return checkRedirect(node, ctx, statement, word);
     case "variable_assignments":
       for (const child of node.children) {
         const verdict = child.named ? assignment(child, ctx, false) : null;

@@ -28,13 +28,28 @@ function firstProgram(
   return null;
 }
 
-/** `-D read`, `-rDread`, `--devices=read`, `--devices read`. */
+/**
+ * `-D read`, `-rDread`, `--devices=read`, `--devices read`; or, when grep recurses, a word only
+ * known at run time that could be one of them.
+ */
 function readsDevices(args: readonly ProofWord[]): boolean {
+  const recursive = args.some(
+    (arg) =>
+      arg.static &&
+      (/^-[A-Za-z0-9]*[rR]/.test(arg.value) ||
+        /^--(recursive|dereference-recursive|directories=recurse)$/.test(arg.value)),
+  );
   return args.some((arg, k) => {
-    if (!arg.static) return false;
+    if (!arg.static) return recursive && arg.mayBeOption;
     if (/^(-[A-Za-z0-9]*Dread|--devices=read)$/.test(arg.value)) return true;
     return /^(-[A-Za-z0-9]*D|--devices)$/.test(arg.value) && args[k + 1]?.value === "read";
   });
+}
+
+function grepDevices(args: readonly ProofWord[], ctx: ProofContext): Verdict {
+  return readsDevices(args)
+    ? mayReboot("`grep -D read` opens every device it meets, the watchdog included", ctx)
+    : null;
 }
 
 function awkCheck(args: readonly ProofWord[], ctx: ProofContext): Verdict {
@@ -141,18 +156,28 @@ export const TEXT_TOOLS: Record<string, ToolSpec> = {
       "--label",
     ],
     // Recursing, grep skips devices unless told to read them (`-D read` opens the watchdog).
-    check: (args, ctx) =>
-      readsDevices(args)
-        ? mayReboot("`grep -D read` opens every device it meets, the watchdog included", ctx)
-        : null,
+    check: grepDevices,
     anyOption: true,
   },
-  egrep: { flags: `ivwxclLoqsHhnr${DIGITS}`, valued: "efABC", anyOption: true, helpers: ["grep"] },
-  fgrep: { flags: `ivwxclLoqsHhnr${DIGITS}`, valued: "efABC", anyOption: true, helpers: ["grep"] },
+  egrep: {
+    flags: `ivwxclLoqsHhnr${DIGITS}`,
+    valued: "efABC",
+    anyOption: true,
+    helpers: ["grep"],
+    check: grepDevices,
+  },
+  fgrep: {
+    flags: `ivwxclLoqsHhnr${DIGITS}`,
+    valued: "efABC",
+    anyOption: true,
+    helpers: ["grep"],
+    check: grepDevices,
+  },
   zgrep: {
     flags: `ivwxclLoqsHhnEF${DIGITS}`,
     valued: "efABC",
     anyOption: true,
+    check: grepDevices,
     helpers: ["gzip", "grep", "sed"],
   },
   wc: { flags: "clmwL", long: ["--lines", "--words", "--bytes", "--chars"], anyOption: true },
