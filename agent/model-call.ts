@@ -1,3 +1,4 @@
+import { retryWithBackoff } from "../jobs/retry.ts";
 import { ModelFault, type ModelPort, type ModelReply, type ModelRequest } from "./model-port.ts";
 import { redactMessages } from "./redact-context.ts";
 
@@ -35,31 +36,41 @@ export async function callModel(
   },
 ): Promise<ModelCallResult> {
   let corrective: string | null = null;
-  let lastFault = new ModelFault("empty", "no attempt made");
-  for (let attempt = 1; attempt <= options.retry.attempts; attempt++) {
-    const messages = redactMessages(
-      corrective ? [...request.messages, { role: "system" as const, content: corrective }] : request.messages,
+  let attempts = 0;
+  try {
+    const reply = await retryWithBackoff(
+      async (attempt) => {
+        attempts = attempt;
+        const messages = redactMessages(
+          corrective
+            ? [...request.messages, { role: "system" as const, content: corrective }]
+            : request.messages,
+        );
+        let reply: ModelReply;
+        try {
+          reply = await model.complete({ ...request, messages });
+          await options.onAttempt?.(reply);
+        } catch (error) {
+          throw error instanceof ModelFault ? error : new ModelFault("connection", String(error));
+        }
+        if (!isEmptyReply(reply)) return reply;
+        corrective =
+          attempt + 1 >= options.retry.attempts
+            ? "Your previous replies were empty. Last attempt: call exactly one tool now (the next plan step, ask_operator " +
+              "or complete_task), or reply with one sentence of status for the operator."
+            : "Your previous reply was empty. Reply now with the next tool call, or a short status for the operator.";
+        throw reply.refusal
+          ? new ModelFault("refusal", `the model refused: ${reply.refusal}`)
+          : new ModelFault(
+              "empty",
+              `the model returned an empty response (finish_reason=${reply.finishReason ?? "none"})`,
+            );
+      },
+      { attempts: options.retry.attempts, baseDelayMs: options.retry.baseDelayMs, sleep: options.sleep },
+      (fault) => ((fault as ModelFault).retryable ? 0 : undefined),
     );
-    try {
-      const reply = await model.complete({ ...request, messages });
-      await options.onAttempt?.(reply);
-      if (!isEmptyReply(reply)) return { ok: true, reply, attempts: attempt };
-      lastFault = reply.refusal
-        ? new ModelFault("refusal", `the model refused: ${reply.refusal}`)
-        : new ModelFault(
-            "empty",
-            `the model returned an empty response (finish_reason=${reply.finishReason ?? "none"})`,
-          );
-      corrective =
-        attempt + 1 >= options.retry.attempts
-          ? "Your previous replies were empty. Last attempt: call exactly one tool now (the next plan step, ask_operator " +
-            "or complete_task), or reply with one sentence of status for the operator."
-          : "Your previous reply was empty. Reply now with the next tool call, or a short status for the operator.";
-    } catch (error) {
-      lastFault = error instanceof ModelFault ? error : new ModelFault("connection", String(error));
-      if (!lastFault.retryable) return { ok: false, fault: lastFault, attempts: attempt };
-    }
-    if (attempt < options.retry.attempts) await options.sleep(options.retry.baseDelayMs * 2 ** (attempt - 1));
+    return { ok: true, reply, attempts };
+  } catch (fault) {
+    return { ok: false, fault: fault as ModelFault, attempts };
   }
-  return { ok: false, fault: lastFault, attempts: options.retry.attempts };
 }

@@ -1,4 +1,5 @@
 import { MatrixError } from "matrix-bot-sdk";
+import { retryWithBackoff } from "../../jobs/retry.ts";
 
 export interface RetryOptions {
   /** Tries in all, the first included. Default 5. */
@@ -19,20 +20,17 @@ export function rateLimitDelay(error: unknown): number | undefined {
 }
 
 /** Runs `send`, and on 429 waits what the server asked (or backs off) and tries again. */
-export async function withRateLimitRetry<T>(send: () => Promise<T>, options: RetryOptions = {}): Promise<T> {
-  const attempts = options.attempts ?? 5;
-  const base = options.baseDelayMs ?? 1000;
-  const max = options.maxDelayMs ?? 30_000;
-  const sleep = options.sleep ?? ((ms: number) => new Promise((r) => setTimeout(r, ms)));
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await send();
-    } catch (error) {
-      const asked = rateLimitDelay(error);
-      if (asked === undefined || attempt >= attempts) throw error;
-      await sleep(Math.min(max, asked > 0 ? asked : base * 2 ** (attempt - 1)));
-    }
-  }
+export function withRateLimitRetry<T>(send: () => Promise<T>, options: RetryOptions = {}): Promise<T> {
+  return retryWithBackoff(
+    send,
+    {
+      attempts: options.attempts ?? 5,
+      baseDelayMs: options.baseDelayMs ?? 1000,
+      maxDelayMs: options.maxDelayMs ?? 30_000,
+      ...(options.sleep ? { sleep: options.sleep } : {}),
+    },
+    rateLimitDelay,
+  );
 }
 
 /**

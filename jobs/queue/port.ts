@@ -124,10 +124,8 @@ export function checkRepeat(options: RepeatOptions): void {
 }
 export const DEFAULT_BACKOFF_MS = 1_000;
 
-/** Delay before retry number `attempt` (1-based count of runs already made). */
-export function backoffDelay(backoffMs: number, attemptsMade: number): number {
-  return backoffMs * 2 ** Math.max(0, attemptsMade - 1);
-}
+/** Delay before retry number `attempt` (1-based count of runs already made): jobs/retry.ts. */
+export { backoffDelay } from "../retry.ts";
 
 /** Which job a reported failure belongs to; `final` false means a retry is scheduled. */
 export interface JobFailure {
