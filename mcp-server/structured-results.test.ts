@@ -16,7 +16,7 @@ import { InProcessQueue } from "../jobs/queue/in-process.ts";
 import { execLocal } from "../jobs/ssh/transport-local.ts";
 import { loadClassifier } from "../policy/classify.ts";
 import { REFUSAL_CODES } from "../policy/refusals.ts";
-import { TOOL_OUTCOME_KINDS } from "../policy/tool-outcome.ts";
+import { outcomeEndsTurn, TOOL_OUTCOME_KINDS } from "../policy/tool-outcome.ts";
 import { upsertEntities } from "../store/entities.ts";
 import { createTestStore, defaultDialect, type TestStore } from "../test-support/store.ts";
 import { createMcpHttpHandler } from "./http.ts";
@@ -246,6 +246,23 @@ describe("typed tool results over real Streamable HTTP", () => {
           ["host:nowhere", "refused", "unknown_target"],
         ],
       );
+      // Every target refused: nothing ran, and the result ends the agent's turn with why per target.
+      const none = assertTyped(
+        (await plain.callTool({
+          name: "run_many",
+          arguments: { targets: ["host:nowhere", "host:gone"], command: "echo many", purpose: "fleet" },
+        })) as CallResult,
+      );
+      assert.equal(none.kind, "fan_out_refused");
+      assert.deepEqual(
+        (none.results as { target: string; code: string }[]).map((r) => [r.target, r.code]),
+        [
+          ["host:nowhere", "unknown_target"],
+          ["host:gone", "unknown_target"],
+        ],
+      );
+      assert.match(String(none.message), /host:nowhere: unknown_target/);
+      assert.equal(outcomeEndsTurn(none), true);
       const inspect = assertTyped(
         (await plain.callTool({
           name: "inspect_path",

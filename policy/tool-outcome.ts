@@ -14,6 +14,9 @@ export const TOOL_OUTCOME_KINDS = {
   approval_requested: { endsTurn: true },
   cancelled: { endsTurn: false },
   fan_out: { endsTurn: false },
+  // run_many / inspect_path where every target was refused: nothing ran, retrying the same call
+  // cannot help, the operator decides (a fleet audit with dead hosts ends here, not at the round cap)
+  fan_out_refused: { endsTurn: true },
   // the task tools (start_session: outside clients only)
   session_started: { endsTurn: false },
   goal_set: { endsTurn: false },

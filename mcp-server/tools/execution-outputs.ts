@@ -107,6 +107,13 @@ const fanOutItem = z.discriminatedUnion("kind", [
   refusalSchema.extend({ target: z.string() }),
 ]);
 
+const refusedTarget = refusalSchema.extend({ target: z.string() });
+
 export const fanOutOutput = outcomeSchema(
   outcome("fan_out", { results: z.array(fanOutItem).describe("one result per target, in request order") }),
+  outcome("fan_out_refused", {
+    results: z.array(refusedTarget).describe("why each target was refused, in request order"),
+    message: z.string().describe("one line per target, and that the turn ends now"),
+    next_step: z.string(),
+  }),
 );

@@ -254,6 +254,10 @@ function runResult(outcome: RunOutcome | Refusal, waitMs: number): ToolResult {
 
 function fanOutResult(result: FanOutItem[] | Refusal, waitMs: number): ToolResult {
   if (!Array.isArray(result)) return runResult(result, waitMs);
+  const refusals = result.flatMap(({ target, outcome }) =>
+    outcome.kind === "refused" ? [{ target, ...outcome }] : [],
+  );
+  if (refusals.length > 0 && refusals.length === result.length) return allRefused(refusals);
   return ok({
     kind: "fan_out",
     results: result.map(({ target, outcome }) =>
@@ -261,6 +265,23 @@ function fanOutResult(result: FanOutItem[] | Refusal, waitMs: number): ToolResul
         ? { target, ...outcome }
         : { target, kind: outcome.kind, ...compact(outcome.execution) },
     ),
+  });
+}
+
+/**
+ * Every target refused: nothing ran, and the same call would be refused the same way, so the turn
+ * ends with why, per target (issue 22: a fleet audit with dead hosts used to spin to the round cap).
+ */
+function allRefused(refusals: (Refusal & { target: string })[]): ToolResult {
+  const lines = refusals.map((r) => `${r.target}: ${r.code} — ${r.reason}`);
+  return ok({
+    kind: "fan_out_refused",
+    results: refusals,
+    message: `Every target was refused, nothing ran:\n${lines.join("\n")}`,
+    next_step:
+      "END YOUR TURN NOW: tell the operator which targets were refused and why (each line above) and what" +
+      " you found on the others so far; do not call run_many or inspect_path again for these targets until" +
+      " the operator answers.",
   });
 }
 
