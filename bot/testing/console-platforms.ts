@@ -65,6 +65,7 @@ export async function startConsolePlatforms(
     access: { operators, admins },
     channels: [SLACK_CHANNEL],
     harness: h,
+    before: (d) => d.addChannel(SLACK_CHANNEL, { members: Object.values(USERS.slack) }),
   });
   let output = "";
   const out = new PassThrough();

@@ -2,7 +2,11 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { getKnowledge, searchKnowledge } from "../../../store/knowledge.ts";
 import { upsertPattern } from "../../../store/learning.ts";
-import { type ConsolePlatforms, startConsolePlatforms } from "../../testing/console-platforms.ts";
+import {
+  type ConsolePlatforms,
+  SLACK_CHANNEL,
+  startConsolePlatforms,
+} from "../../testing/console-platforms.ts";
 import { eventually } from "../../testing/eventually.ts";
 
 const BOT = "@oikos:double.test";
@@ -83,6 +87,26 @@ describe("patterns and adopting a suggested runbook", () => {
       { offset: 0, limit: 5 },
     );
     assert.equal(found.entries[0]?.slug, entry?.slug, "the agent's search finds it");
+  });
+
+  test("Slack: `/oikos patterns` posts the card with an Adopt button; clicking it again changes nothing", async () => {
+    const { double } = c.slack;
+    await double.slashCommand(c.user("slack", "operator"), SLACK_CHANNEL, "/oikos", "patterns");
+    const card = await eventually("pattern card", () =>
+      double.byBot().find((m) => m.text.includes("Recurring root cause")),
+    );
+    assert.match(
+      JSON.stringify(card.blocks),
+      /adopted as runbook/,
+      "adopted on Matrix already: the card says so",
+    );
+    assert.doesNotMatch(JSON.stringify(card.blocks), /oikos:approve/, "no button once adopted");
+    const rows = await c.h.store.db
+      .selectFrom("knowledge")
+      .select("slug")
+      .where("kind", "=", "runbook")
+      .execute();
+    assert.equal(rows.length, 1);
   });
 
   test("terminal: an adopted pattern shows as adopted, with nothing to react to", async () => {
