@@ -120,3 +120,19 @@ export class KyselyJobJournal {
     return Number(result.numDeletedRows);
   }
 }
+
+/** Jobs of `queues` waiting (due before `horizon`) or running, oldest first: a quiet check's view. */
+export async function busyJobs(
+  db: Kysely<Database>,
+  queues: readonly string[],
+  horizon: Date,
+): Promise<{ id: string; status: JobStatus; attempts: number }[]> {
+  return db
+    .selectFrom("queue_jobs")
+    .select(["id", "status", "attempts"])
+    .where("queue", "in", [...queues])
+    .where("status", "in", ["waiting", "active"])
+    .where("run_at", "<=", horizon)
+    .orderBy("id")
+    .execute();
+}

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { chatEventProcessed, markChatEventProcessed, recordChatEvent } from "../../store/chat-events.ts";
 import type { Database } from "../../store/schema.ts";
 
 /**
@@ -21,18 +22,7 @@ export class EventLedger {
     if (this.#inFlight.has(key)) return false;
     this.#inFlight.add(key);
     try {
-      await this.#db
-        .insertInto("chat_events")
-        .values({ platform, event_id: eventId, room })
-        .onConflict((oc) => oc.columns(["platform", "event_id"]).doNothing())
-        .execute();
-      const row = await this.#db
-        .selectFrom("chat_events")
-        .select("processed_at")
-        .where("platform", "=", platform)
-        .where("event_id", "=", eventId)
-        .executeTakeFirstOrThrow();
-      if (row.processed_at !== null) {
+      if ((await recordChatEvent(this.#db, { platform, eventId, room })).processed) {
         this.#inFlight.delete(key);
         return false;
       }
@@ -45,12 +35,7 @@ export class EventLedger {
 
   async finish(platform: string, eventId: string): Promise<void> {
     try {
-      await this.#db
-        .updateTable("chat_events")
-        .set({ processed_at: new Date() })
-        .where("platform", "=", platform)
-        .where("event_id", "=", eventId)
-        .execute();
+      await markChatEventProcessed(this.#db, platform, eventId);
     } finally {
       this.#inFlight.delete(`${platform}\u0000${eventId}`);
     }
@@ -62,12 +47,6 @@ export class EventLedger {
   }
 
   async wasProcessed(platform: string, eventId: string): Promise<boolean> {
-    const row = await this.#db
-      .selectFrom("chat_events")
-      .select("processed_at")
-      .where("platform", "=", platform)
-      .where("event_id", "=", eventId)
-      .executeTakeFirst();
-    return row?.processed_at != null;
+    return chatEventProcessed(this.#db, platform, eventId);
   }
 }

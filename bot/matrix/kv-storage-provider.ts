@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { IFilterInfo, IStorageProvider } from "matrix-bot-sdk";
+import { getKv, putKv } from "../../store/kv.ts";
 import type { Database } from "../../store/schema.ts";
 
 /**
@@ -34,20 +35,11 @@ export class KvStorageProvider implements IStorageProvider {
   }
 
   async storeValue(key: string, value: string): Promise<void> {
-    const now = new Date();
-    await this.#db
-      .insertInto("kv")
-      .values({ key: this.#prefix + key, value: JSON.stringify(value), updated_at: now })
-      .onConflict((oc) => oc.column("key").doUpdateSet({ value: JSON.stringify(value), updated_at: now }))
-      .execute();
+    await putKv(this.#db, this.#prefix + key, value);
   }
 
   async readValue(key: string): Promise<string | null> {
-    const row = await this.#db
-      .selectFrom("kv")
-      .select("value")
-      .where("key", "=", this.#prefix + key)
-      .executeTakeFirst();
-    return typeof row?.value === "string" ? row.value : null;
+    const value = await getKv(this.#db, this.#prefix + key);
+    return typeof value === "string" ? value : null;
   }
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import type { QueuePort } from "../../jobs/queue/port.ts";
+import { busyJobs } from "../../store/queue-journal.ts";
 import type { Database } from "../../store/schema.ts";
 
 const CONVERSATION_QUEUES = ["agent-turn", "execute", "continue"];
@@ -24,14 +25,7 @@ export async function waitForQuietQueue(
   let lastProgress = Date.now();
   let lastSeen = "";
   while (Date.now() < deadline) {
-    const busy = await db
-      .selectFrom("queue_jobs")
-      .select(["id", "status", "attempts"])
-      .where("queue", "in", CONVERSATION_QUEUES)
-      .where("status", "in", ["waiting", "active"])
-      .where("run_at", "<=", new Date(Date.now() + 1000))
-      .orderBy("id")
-      .execute();
+    const busy = await busyJobs(db, CONVERSATION_QUEUES, new Date(Date.now() + 1000));
     quietChecks = busy.length > 0 ? 0 : quietChecks + 1;
     // Two quiet looks in a row: a job finishing can enqueue the next one (continue after execute).
     if (quietChecks >= 2) return;

@@ -1,0 +1,19 @@
+import type { Executor } from "./audit.ts";
+
+// The kv table: small values kept by key (a chat SDK's sync token and filter, markers).
+
+/** Sets `key` to `value` (JSON-encoded, as the column holds it). */
+export async function putKv(db: Executor, key: string, value: unknown, now = new Date()): Promise<void> {
+  const json = JSON.stringify(value);
+  await db
+    .insertInto("kv")
+    .values({ key, value: json, updated_at: now })
+    .onConflict((oc) => oc.column("key").doUpdateSet({ value: json, updated_at: now }))
+    .execute();
+}
+
+/** The value stored at `key`, or undefined. */
+export async function getKv(db: Executor, key: string): Promise<unknown> {
+  const row = await db.selectFrom("kv").select("value").where("key", "=", key).executeTakeFirst();
+  return row?.value;
+}
