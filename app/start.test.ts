@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -122,7 +122,11 @@ test("`oikos start` with the terminal chat on an open pipe stops on SIGTERM (the
     },
   });
   try {
-    await child.waitForLog("oikos started");
+    // With the terminal chat attached the JSON log goes to <dataDir>/oikos.log.
+    await until(() => {
+      const log = join(dataDir, "oikos.log");
+      return existsSync(log) && readFileSync(log, "utf8").includes('"oikos started"');
+    }, child);
     child.kill("SIGTERM");
     assert.equal(await child.exited, 0, "the process ended although its stdin pipe is still open");
   } finally {
@@ -130,3 +134,13 @@ test("`oikos start` with the terminal chat on an open pipe stops on SIGTERM (the
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+async function until(
+  ready: () => boolean,
+  child: { exitCode(): number | null; stderr(): string },
+): Promise<void> {
+  while (!ready()) {
+    if (child.exitCode() !== null) throw new Error(`oikos exited (${child.exitCode()}): ${child.stderr()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -62,13 +62,14 @@ async function measure(
   cwd: string,
   ready: "started" | "settle" = "started",
 ): Promise<Footprint> {
+  const logFile = join(cwd, `${args[0]}-${Date.now()}.log`);
   const child = spawn(process.execPath, [CLI, ...args], {
     cwd,
-    env: { ...cleanEnv(), ...env, OIKOS_LOG_LEVEL: "info" },
+    env: { ...cleanEnv(), ...env, OIKOS_LOG_LEVEL: "info", OIKOS_LOG_FILE: logFile },
     stdio: ["pipe", "pipe", "pipe"],
   });
   try {
-    if (ready === "started") await started(child);
+    if (ready === "started") await started(child, logFile);
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     const status = await readFile(`/proc/${child.pid}/status`, "utf8");
     return { idleMb: kbField(status, "VmRSS") / 1024, peakMb: kbField(status, "VmHWM") / 1024 };
@@ -78,28 +79,16 @@ async function measure(
   }
 }
 
-/** Resolves on the "oikos started" log line (stdout or stderr), rejects if the process ends first. */
-function started(child: ChildProcess): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let seen = "";
-    const timer = setTimeout(
-      () => reject(new Error(`not started after ${START_TIMEOUT_MS} ms: ${seen.slice(-500)}`)),
-      START_TIMEOUT_MS,
-    );
-    const onData = (chunk: Buffer) => {
-      seen += chunk.toString();
-      if (seen.includes('"oikos started"')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout?.on("data", onData);
-    child.stderr?.on("data", onData);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`exited ${code} before starting: ${seen.slice(-500)}`));
-    });
-  });
+/** Resolves once the log file holds the "oikos started" line, rejects if the process ends first. */
+async function started(child: ChildProcess, logFile: string): Promise<void> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`exited ${child.exitCode} before starting`);
+    const log = await readFile(logFile, "utf8").catch(() => "");
+    if (log.includes('"oikos started"')) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`not started after ${START_TIMEOUT_MS} ms`);
 }
 
 function kbField(status: string, field: string): number {
