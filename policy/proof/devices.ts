@@ -78,12 +78,16 @@ export function absolutePath(text: string): string {
  * ../../../../dev/watchdog` is the watchdog): the part after the last `..` is read from `/` too.
  */
 function pathVerdict(text: string): Verdict {
+  // Only a path naming `dev` or `proc` (or climbing with `..`) can end in /dev or /proc.
+  if (!MAY_NAME_DEVICE.test(text)) return null;
   for (const reading of readings(text)) {
     const verdict = lexicalVerdict(reading, text);
     if (verdict) return verdict;
   }
   return null;
 }
+
+const MAY_NAME_DEVICE = /dev|proc|\.\./;
 
 /** The path as written, and, when `..` follows a name that may be a symlink, its tail from `/`. */
 function readings(text: string): string[] {
@@ -185,6 +189,7 @@ export function mayHoldDevices(word: ProofWord): boolean {
 
 /** Whether a path the command names may be the watchdog, whose opening reboots the machine. */
 export function mayOpenWatchdog(text: string): boolean {
+  if (!MAY_NAME_DEVICE.test(text)) return false;
   return pathParts(text).some((part) =>
     readings(part).some((reading) => {
       const path = absolutePath(reading);
