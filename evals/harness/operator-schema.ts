@@ -90,7 +90,7 @@ export type BaseOperatorAction = z.infer<typeof baseAction>;
 /**
  * `when:` branches the script on the state at that moment; every key given must hold:
  * `card` (a card of that kind in the thread still waits for a decision: a proposed plan, a pending
- * approval, an open question; a summary only has to be posted), `status` (the session's status matches, a regular
+ * approval, an open question; other kinds only have to be posted), `status` (the session's status matches, a regular
  * expression), `execution` (an execution of the thread has a status matching), `posted` (a bot
  * message contains the text), `phrase` (the pending approval asks for a typed phrase), `world` (lab variables have these values). `then` runs when it holds,
  * `else` when not; neither may hold another `when`.

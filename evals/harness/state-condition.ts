@@ -53,32 +53,26 @@ export async function conditionHolds(
   return true;
 }
 
-/** A card of this kind in the session still waits for the operator (a summary only has to exist). */
+/** Where a card kind's pending decision is stored, and the status that means "not decided yet". */
+const UNDECIDED: Partial<Record<CardKind, { table: "plans" | "approvals" | "questions"; status: string }>> = {
+  plan: { table: "plans", status: "proposed" },
+  approval: { table: "approvals", status: "pending" },
+  question: { table: "questions", status: "open" },
+};
+
+/** A card of this kind in the session still waits for the operator (other kinds only have to exist). */
 async function awaitsDecision(db: Kysely<Database>, kind: CardKind, sessionId: string): Promise<boolean> {
-  const pending =
-    kind === "plan"
-      ? await db
-          .selectFrom("plans")
-          .select("generation")
-          .where("session_id", "=", sessionId)
-          .where("status", "=", "proposed")
-          .executeTakeFirst()
-      : kind === "approval"
-        ? await db
-            .selectFrom("approvals")
-            .select("id")
-            .where("session_id", "=", sessionId)
-            .where("status", "=", "pending")
-            .executeTakeFirst()
-        : kind === "question"
-          ? await db
-              .selectFrom("questions")
-              .select("id")
-              .where("session_id", "=", sessionId)
-              .where("status", "=", "open")
-              .executeTakeFirst()
-          : true;
-  if (!pending) return false;
+  const undecided = UNDECIDED[kind];
+  if (undecided) {
+    const { table, status } = undecided;
+    const pending = await db
+      .selectFrom(table)
+      .select("session_id")
+      .where("session_id", "=", sessionId)
+      .where("status", "=", status as never)
+      .executeTakeFirst();
+    if (!pending) return false;
+  }
   const card = await db
     .selectFrom("chat_cards")
     .select("message_id")

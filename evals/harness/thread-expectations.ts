@@ -50,18 +50,26 @@ function oneOf(
     failures.push(`${what} ${actual ?? "none"}, expected one of ${wanted.join(", ")}`);
 }
 
+/** Each spec with the session of its thread; a thread that never got one is a failure. */
+async function* withSessions<T extends { thread: string }>(
+  specs: T[],
+  sessionOf: SessionOf,
+  failures: string[],
+): AsyncGenerator<[T, string]> {
+  for (const spec of specs) {
+    const id = await sessionOf(spec.thread);
+    if (id) yield [spec, id];
+    else failures.push(`no session for thread ${spec.thread}`);
+  }
+}
+
 export async function checkSessions(
   db: Kysely<Database>,
   specs: SessionSpec[],
   sessionOf: SessionOf,
   failures: string[],
 ): Promise<void> {
-  for (const spec of specs) {
-    const id = await sessionOf(spec.thread);
-    if (!id) {
-      failures.push(`no session for thread ${spec.thread}`);
-      continue;
-    }
+  for await (const [spec, id] of withSessions(specs, sessionOf, failures)) {
     const row = await db.selectFrom("sessions").selectAll().where("id", "=", id).executeTakeFirstOrThrow();
     if (spec.status && row.status !== spec.status)
       failures.push(`session ${spec.thread}: status ${row.status}, expected ${spec.status}`);
@@ -81,12 +89,7 @@ export async function checkPlans(
   sessionOf: SessionOf,
   failures: string[],
 ): Promise<void> {
-  for (const spec of specs) {
-    const id = await sessionOf(spec.thread);
-    if (!id) {
-      failures.push(`no session for thread ${spec.thread}`);
-      continue;
-    }
+  for await (const [spec, id] of withSessions(specs, sessionOf, failures)) {
     const plans = await db
       .selectFrom("plans")
       .selectAll()
