@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { questionAnswered, questionRaised } from "../../store/domain-events.ts";
+import { answerOpenQuestion, askQuestion } from "../../store/questions.ts";
 import { mentionsSchema } from "../../test-support/matrix-double/event-schemas.ts";
 import { requestExecutionApproval, sessionFor } from "../testing/chat-harness.ts";
 import { type ConsolePlatforms, SLACK_CHANNEL, startConsolePlatforms } from "../testing/console-platforms.ts";
@@ -69,6 +71,40 @@ describe("approval cards mention who can decide", () => {
     const formed = double.mentions.map((m) => m.mention);
     assert.ok(formed.includes("<@U0CAROL>") && formed.includes("<!subteam^S0ONCALL>"));
     assert.deepEqual(double.broadcasts(), []);
+  });
+
+  test("Matrix: an open question calls the approvers too; once answered its card mentions nobody", async () => {
+    const { double, room } = c.matrix;
+    const sent = double.sentBy(BOT).length;
+    const root = double.message(c.user("matrix", "admin"), room, "!oikos help");
+    await eventually("help answered", () => double.sentBy(BOT).length > sent);
+    const sessionId = await sessionFor(c.h, "matrix", room, root, c.user("matrix", "admin"));
+    const question = await askQuestion(c.h.store.db, { sessionId, prompt: "keep 3 or 7 snapshots?" });
+    await c.h.events.publish(questionRaised({ sessionId, questionId: question.id }));
+    const card = await eventually("question card", () =>
+      double.sentBy(BOT).find((e) => String(e.content.body).includes("keep 3 or 7 snapshots?")),
+    );
+    assert.deepEqual((card.content["m.mentions"] as { user_ids?: string[] }).user_ids, [
+      "@alice:double.test",
+      "@bob:double.test",
+    ]);
+    await answerOpenQuestion(c.h.store.db, { sessionId, answer: "7", by: c.user("matrix", "operator") });
+    await c.h.events.publish(questionAnswered({ sessionId, questionId: question.id }));
+    const edit = await eventually("answered card", () =>
+      double
+        .sentBy(BOT)
+        .find((e) =>
+          String((e.content["m.new_content"] as { body?: string } | undefined)?.body ?? "").includes(
+            "answered by",
+          ),
+        ),
+    );
+    assert.deepEqual(edit.content["m.mentions"], {}, "an edit notifies nobody");
+    assert.deepEqual(
+      (edit.content["m.new_content"] as Record<string, unknown>)["m.mentions"],
+      {},
+      "a decided card calls nobody",
+    );
   });
 
   test("terminal: a room whose rule is `none` mentions nobody", async () => {
