@@ -1,5 +1,5 @@
+import type { CardKind } from "../../store/chat-cards.ts";
 import type { Card } from "./card.ts";
-import type { CardKind } from "./card-refs.ts";
 import type { AnswerVisibility } from "./chat-adapter.ts";
 import { type ArgDefs, type ArgValues, parseArgs, splitWords } from "./command-args.ts";
 

@@ -1,13 +1,8 @@
+import type { PostedMessageRef } from "../../store/chat-cards.ts";
 import type { Card, CardAction } from "./card.ts";
 
 /** Where a message lives on a platform: enough to edit it, react to it or reply to it. */
-export interface MessageRef {
-  platform: string;
-  room: string;
-  messageId: string;
-  /** Thread root the message was posted in; null for a top-level message. */
-  thread: string | null;
-}
+export type MessageRef = PostedMessageRef;
 
 /** What the bot says: a card (rendered per platform) or plain text. */
 export type Outbound = { card: Card } | { text: string };

@@ -1,5 +1,6 @@
 import { sameTypedPhrase } from "../../policy/typed-phrase.ts";
 import { recordAudit } from "../../store/audit.ts";
+import { type CardRecord, CardRefs } from "../../store/chat-cards.ts";
 import { questionAnswered } from "../../store/domain-events.ts";
 import type { Session } from "../../store/schema.ts";
 import { createSession, findSessionByThread, touchSession } from "../../store/sessions.ts";
@@ -7,7 +8,6 @@ import type { AccessLevel } from "./access.ts";
 import { shouldRefuse } from "./access.ts";
 import { type CommandContext, type CommandReply, parseCommand } from "./bot-commands.ts";
 import { reactionKind } from "./card.ts";
-import { type CardRecord, CardRefs } from "./card-refs.ts";
 import type { AnswerVisibility, ChatAdapter, Inbound } from "./chat-adapter.ts";
 import { ConsentHandler } from "./consent-handler.ts";
 import { adoptPattern } from "./console/pattern-commands.ts";

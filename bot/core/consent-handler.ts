@@ -1,4 +1,6 @@
 import { recordAudit } from "../../store/audit.ts";
+import type { CardRecord } from "../../store/chat-cards.ts";
+import { splitPlanSubject } from "../../store/chat-cards.ts";
 import {
   approvePlan,
   type ConsentResult,
@@ -7,8 +9,6 @@ import {
   denyPlan,
 } from "../../store/consent.ts";
 import type { Session } from "../../store/schema.ts";
-import type { CardRecord } from "./card-refs.ts";
-import { splitPlanSubject } from "./card-refs.ts";
 import type { ChatAdapter, MessageRef } from "./chat-adapter.ts";
 import type { ChatCoreDeps } from "./core-deps.ts";
 import { applyFollowUps } from "./follow-ups.ts";

@@ -1,8 +1,8 @@
 import type { Kysely } from "kysely";
+import type { CardRecord } from "../../store/chat-cards.ts";
+import { splitPlanSubject } from "../../store/chat-cards.ts";
 import { readExecutionSnapshot } from "../../store/execution-snapshot.ts";
 import type { Database } from "../../store/schema.ts";
-import type { CardRecord } from "./card-refs.ts";
-import { splitPlanSubject } from "./card-refs.ts";
 
 /** ⏪ (and the names platforms give it): ask to roll back what the card shows. */
 export function isRollbackReaction(key: string): boolean {

@@ -1,11 +1,20 @@
 import type { Kysely, Selectable } from "kysely";
-import type { ChatCardsTable, Database } from "../../store/schema.ts";
-import type { MessageRef } from "./chat-adapter.ts";
+import type { ChatCardsTable, Database } from "./schema.ts";
+import type { CardKind } from "./statuses.ts";
 
-export type CardKind = "plan" | "approval" | "question" | "summary" | "pattern";
+export type { CardKind } from "./statuses.ts";
+
+/** Where a posted message lives on its platform (the bot's MessageRef has this shape). */
+export interface PostedMessageRef {
+  platform: string;
+  room: string;
+  messageId: string;
+  /** Thread root the message was posted in; null for a top-level message. */
+  thread: string | null;
+}
 
 export interface CardRecord {
-  ref: MessageRef;
+  ref: PostedMessageRef;
   kind: CardKind;
   sessionId: string | null;
   /** plan: `<sessionId>:<generation>`; approval: approval id; question: question id. */
@@ -89,7 +98,7 @@ export class CardRefs {
     return row && toRecord(row);
   }
 
-  async noteDecision(ref: MessageRef, note: string): Promise<void> {
+  async noteDecision(ref: PostedMessageRef, note: string): Promise<void> {
     await this.#db
       .updateTable("chat_cards")
       .set({ decision_note: note })
@@ -107,7 +116,7 @@ export function splitPlanSubject(subject: string): [string, number] {
 function toRecord(row: Omit<Selectable<ChatCardsTable>, "created_at">): CardRecord {
   return {
     ref: { platform: row.platform, room: row.room, messageId: row.message_id, thread: row.thread },
-    kind: row.kind as CardKind,
+    kind: row.kind,
     sessionId: row.session_id,
     subjectId: row.subject_id,
     decisionNote: row.decision_note,
