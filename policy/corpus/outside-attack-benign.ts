@@ -55,4 +55,6 @@ export const OUTSIDE_ATTACK_BENIGN: readonly string[] = [
   "find -L /etc -type f -exec cat {} +",
   "ps -ef | grep [n]ginx",
   "cat /proc/$pid/status",
+  "getent hosts example.com",
+  "getent passwd $USER",
 ];

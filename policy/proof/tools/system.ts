@@ -74,7 +74,16 @@ export const SYSTEM_TOOLS: Record<string, ToolSpec> = {
   tty: { flags: "s" },
   locale: { flags: "ackmv" },
   printenv: { flags: "0" },
-  getent: { flags: "is", valued: "s" },
+  // `getent hosts NAME` asks DNS: the name is sent away, so it must be fixed text.
+  getent: {
+    flags: "is",
+    valued: "s",
+    check: (args) =>
+      args.some((a) => a.static && /^a?hosts(v[46])?$/.test(a.value)) &&
+      args.some((a) => !a.static && !a.fixedText)
+        ? "`getent hosts` sends the name it looks up to DNS, and a name only known at run time could carry local data away"
+        : null,
+  },
   date: {
     flags: "uRI",
     valued: "dfr",
