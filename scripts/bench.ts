@@ -97,6 +97,18 @@ const TARGETS: Target[] = [
     goal: "<= 450",
   },
   {
+    label: "knowledge_search_ms_p50",
+    value: (f) => f.knowledge_search_ms_p50,
+    ok: (v) => v <= 20,
+    goal: "<= 20 ms (10k entities, 50k documents, Postgres)",
+  },
+  {
+    label: "knowledge_search_ms_p50_pglite",
+    value: (f) => f.knowledge_search_ms_p50_pglite,
+    ok: (v) => v <= 20,
+    goal: "<= 20 ms (10k entities, 50k documents, PGlite)",
+  },
+  {
     label: "rss_idle_mb_postgres",
     value: (f) => f.rss_idle_mb_postgres,
     ok: (v) => v <= 150,

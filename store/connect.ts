@@ -1,5 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { Kysely, PGliteDialect, PostgresDialect } from "kysely";
 import pg from "pg";
 import { EMBEDDED_POSTGRESQL_CONF, withoutWasmTierUp } from "./embedded-footprint.ts";
@@ -49,6 +50,8 @@ export async function openStore(options: StoreOptions): Promise<StoreHandle> {
       ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
       parsers: { [INT8_OID]: (value: string) => value },
       postgresqlconf: EMBEDDED_POSTGRESQL_CONF,
+      // Trigram indexes serve search_knowledge's title substring match (migration 0220).
+      extensions: { pg_trgm },
     }),
   );
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });

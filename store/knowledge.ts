@@ -1,4 +1,4 @@
-import { type Kysely, sql } from "kysely";
+import { type Kysely, type SqlBool, sql } from "kysely";
 import { type Executor, recordAudit, type WriteContext } from "./audit.ts";
 import { supersedeSameSubject } from "./knowledge-supersede.ts";
 import type { Database } from "./schema.ts";
@@ -189,7 +189,8 @@ export async function searchKnowledge(
     .select([...SUMMARY_COLUMNS])
     .where((eb) =>
       eb.or([
-        eb(sql<boolean>`knowledge.search @@ ${tsquery}`, "=", true),
+        // A bare predicate, not `(… @@ …) = true`: the planner only takes an index for the bare form.
+        sql<SqlBool>`knowledge.search @@ ${tsquery}`,
         eb("knowledge.title", "ilike", pattern),
       ]),
     );

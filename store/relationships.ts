@@ -153,6 +153,10 @@ export async function blastRadius(
 ): Promise<BlastRadius> {
   const types = await listRelationshipTypes(db);
   const dependentSideOf = new Map(types.map((t) => [t.name, t.dependentSide]));
+  const typesWhoseDependentIs = (side: "source" | "target") =>
+    types.filter((t) => t.dependentSide === side).map((t) => t.name);
+  const sourceDependent = typesWhoseDependentIs("source");
+  const targetDependent = typesWhoseDependentIs("target");
   const visited = new Set([root]);
   const dependents: BlastRadiusNode[] = [];
   let frontier = [root];
@@ -161,7 +165,14 @@ export async function blastRadius(
     const edges = await db
       .selectFrom("relationships")
       .select(["source_slug", "type", "target_slug"])
-      .where((eb) => eb.or([eb("source_slug", "in", frontier), eb("target_slug", "in", frontier)]))
+      // Only edges whose dependency end is in the frontier: each side is one index's range
+      // (relationships_target, the unique key's source_slug) instead of every edge touching it.
+      .where((eb) =>
+        eb.or([
+          eb.and([eb("target_slug", "in", frontier), eb("type", "in", [...sourceDependent, ""])]),
+          eb.and([eb("source_slug", "in", frontier), eb("type", "in", [...targetDependent, ""])]),
+        ]),
+      )
       .orderBy("source_slug")
       .orderBy("target_slug")
       .execute();
