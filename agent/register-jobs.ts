@@ -48,7 +48,8 @@ export function registerAgentJobs(
         ),
       );
     },
-    { concurrency },
+    // A turn resumes from the transcript: one whose process died is run again, not failed.
+    { concurrency, rerunInterrupted: true },
   );
   ports.queue.register(
     "continue",
@@ -63,7 +64,8 @@ export function registerAgentJobs(
         ),
       );
     },
-    { concurrency },
+    // A turn resumes from the transcript: one whose process died is run again, not failed.
+    { concurrency, rerunInterrupted: true },
   );
   ports.queue.register("learn", async () => {
     const report = await learnFromFeedback(deps.db, clockOf(deps));

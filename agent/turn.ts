@@ -5,6 +5,7 @@ import { appendMessage, recentMessages, type StoredToolCall } from "../store/mes
 import { getSession } from "../store/sessions.ts";
 import { recordTokenUsage } from "../store/token-usage.ts";
 import { type AgentDeps, clockOf, realSleep } from "./agent-deps.ts";
+import { settleDanglingCalls } from "./dangling-calls.ts";
 import { toChatMessages } from "./history.ts";
 import { callModel } from "./model-call.ts";
 import type { ModelReply, ToolSpec } from "./model-port.ts";
@@ -44,6 +45,7 @@ export async function runTurn(
   options: { renew?: () => Promise<boolean> } & TurnSignals = {},
 ): Promise<TurnEnd> {
   const tools = await deps.tools.tools(sessionId);
+  await settleDanglingCalls(deps, sessionId);
   for (let iteration = 0; iteration < deps.options.maxIterations; iteration++) {
     // The checkpoint: every tool result of the last round is stored, so another process can go on from here.
     if (options.stopping?.aborted) throw new TurnInterrupted("oikos is stopping");

@@ -5,6 +5,7 @@ import { createDeployment, deploymentKinds } from "../test-support/oikos-process
 import {
   approvePlan,
   askForPlan,
+  bodies,
   eventually,
   HEADLESS,
   markerLines,
@@ -86,6 +87,43 @@ for (const { kind, skip } of deploymentKinds()) {
         await taskCompleted(task);
         assert.deepEqual(markerLines(task), ["run"], "the approved command ran exactly once");
         assert.equal(resumeNotices(task).length, 1, "the operator is told once that the work resumes");
+        await stopCleanly(child);
+      } finally {
+        child.kill("SIGKILL");
+        await child.exited;
+        await task.model.close();
+        await deployment.dispose();
+      }
+    });
+
+    test("SIGKILL during the execution: the run call is re-attached to its execution, reported interrupted, never run again", async () => {
+      const deployment = await createDeployment(kind, "kill-in-execution");
+      const task = await markerTask(deployment, double, { slowSeconds: 3 });
+      let child = startOikos(task, GRACE);
+      try {
+        await child.waitForLog(HEADLESS);
+        await approvePlan(task, await askForPlan(task));
+        await eventually("the command started", () =>
+          markerLines(task).includes("start") ? true : undefined,
+        );
+        child.kill("SIGKILL");
+        await child.exited;
+        child = startOikos(task, GRACE);
+        await eventually("the interruption reported", () =>
+          bodies(task).some((b) => /interrupted/i.test(b)) ? true : undefined,
+        );
+        await eventually("the resumed turn answered", () =>
+          task.model.requests.some((r) =>
+            r.body.messages.some(
+              (m) => typeof m.content === "string" && m.content.includes('"kind":"reattached"'),
+            ),
+          )
+            ? true
+            : undefined,
+        );
+        // A killed process does not kill the command it started (a remote one goes on too): it may finish once.
+        const starts = markerLines(task).filter((line) => line === "start");
+        assert.equal(starts.length, 1, "the interrupted mutating command never started again");
         await stopCleanly(child);
       } finally {
         child.kill("SIGKILL");

@@ -36,6 +36,7 @@ interface Registration {
   handler: JobHandler<unknown>;
   concurrency: number;
   onInterrupted?: RegisterOptions<unknown>["onInterrupted"];
+  rerunInterrupted: boolean;
 }
 
 // BullMQ's deferred-failure text for a job whose lock expired more than maxStalledCount times.
@@ -87,6 +88,7 @@ export class BullmqQueue implements QueuePort {
       handler: handler as JobHandler<unknown>,
       concurrency: Math.max(1, options.concurrency ?? 1),
       onInterrupted: options.onInterrupted as Registration["onInterrupted"],
+      rerunInterrupted: options.rerunInterrupted ?? false,
     });
     if (this.#started) this.#startWorker(queue);
   }
@@ -218,14 +220,17 @@ export class BullmqQueue implements QueuePort {
       autorun: false,
       lockDuration: this.#lockDurationMs,
       stalledInterval: this.#stalledIntervalMs,
-      maxStalledCount: 0, // see the class comment: a stalled job is interrupted, not re-run
+      // See the class comment: a stalled job is interrupted, not re-run, unless it resumes from durable state.
+      maxStalledCount: registration.rerunInterrupted ? 1 : 0,
     });
     worker.on("error", (error) => this.#onError(error, infraFailure(queue)));
     worker.on("failed", (job, error) => {
       const id = job?.id ? decodeJobId(job.id) : "-";
       // moveToFailed sets finishedOn only when no retry follows.
       const failure = { id, queue, attempt: job?.attemptsMade ?? 0, final: job?.finishedOn !== undefined };
-      if (error.message !== SHUTDOWN_REASON) this.#onError(error, failure);
+      // A stall is a crash recovered here (onInterrupted records it), not a failure to report.
+      if (error.message !== SHUTDOWN_REASON && error.message !== STALLED_REASON)
+        this.#onError(error, failure);
       if (job && error.message === STALLED_REASON) {
         void this.#interrupted(registration, queue, job, "the worker stopped while this job was running");
       }

@@ -35,6 +35,7 @@ interface Registration {
   handler: JobHandler<unknown>;
   concurrency: number;
   onInterrupted?: RegisterOptions<unknown>["onInterrupted"];
+  rerunInterrupted: boolean;
 }
 
 interface IntervalRepeat {
@@ -109,6 +110,7 @@ export class InProcessQueue implements QueuePort {
       handler: handler as JobHandler<unknown>,
       concurrency: Math.max(1, options.concurrency ?? 1),
       onInterrupted: options.onInterrupted as Registration["onInterrupted"],
+      rerunInterrupted: options.rerunInterrupted ?? false,
     });
     this.#pump(queue);
   }
@@ -201,7 +203,7 @@ export class InProcessQueue implements QueuePort {
         continue;
       }
       const job = fromJournal(row, row.queue);
-      if (row.status === "active") {
+      if (row.status === "active" && !this.#handlers.get(row.queue)?.rerunInterrupted) {
         await this.#recordInterrupted(job, "the process stopped while this job was running");
       } else {
         this.#live.set(job.id, job);

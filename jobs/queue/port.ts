@@ -37,6 +37,11 @@ export interface RegisterOptions<T> {
    * Use it to record domain state (e.g. mark the execution interrupted). Default: none.
    */
   onInterrupted?: (job: InterruptedJob<T>) => Promise<void>;
+  /**
+   * A job whose process died mid-run is run again instead (once), for handlers that resume from
+   * durable state (an agent turn). onInterrupted is then not called for it.
+   */
+  rerunInterrupted?: boolean;
 }
 
 export interface EnqueueOptions {

@@ -31,6 +31,8 @@ export interface MarkerTask {
 export interface MarkerTaskOptions {
   /** Hold the model's reply of this step until `release()`: a model call in flight. */
   hold?: "plan" | "run";
+  /** The command writes `start`, sleeps this many seconds, then writes `run`: an execution in flight. */
+  slowSeconds?: number;
 }
 
 export function registerMatrixUsers(double: MatrixDouble): void {
@@ -48,6 +50,10 @@ export async function markerTask(
   const held = Promise.withResolvers<void>();
   if (!options.hold) held.resolve();
   const holdFor = (step: "plan" | "run") => (options.hold === step ? { hold: held.promise } : {});
+  // The output line is not in the command's text, so the script sees the result, not the request.
+  const command = options.slowSeconds
+    ? `echo start >> ${marker} && sleep ${options.slowSeconds} && echo run >> ${marker} && printf 'marker %s\n' appended`
+    : `echo run >> ${marker} && printf 'marker %s\n' appended`;
   const model = await startScriptedModel({
     script: [
       {
@@ -102,7 +108,7 @@ export async function markerTask(
               name: "run",
               arguments: {
                 target: "host:workstation",
-                command: `echo run >> ${marker} && echo marker appended`,
+                command,
                 purpose: "the operator asked for it",
                 step_seq: 1,
               },
