@@ -17,3 +17,18 @@ export async function getKv(db: Executor, key: string): Promise<unknown> {
   const row = await db.selectFrom("kv").select("value").where("key", "=", key).executeTakeFirst();
   return row?.value;
 }
+
+/** Sets `key` only when it is absent: true when this call set it (a claim), false when it was taken. */
+export async function claimKv(db: Executor, key: string, value: unknown): Promise<boolean> {
+  const claimed = await db
+    .insertInto("kv")
+    .values({ key, value: JSON.stringify(value) })
+    .onConflict((oc) => oc.column("key").doNothing())
+    .returning("key")
+    .executeTakeFirst();
+  return claimed !== undefined;
+}
+
+export async function deleteKv(db: Executor, key: string): Promise<void> {
+  await db.deleteFrom("kv").where("key", "=", key).execute();
+}

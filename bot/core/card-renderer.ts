@@ -2,7 +2,11 @@ import type { Kysely } from "kysely";
 import type { Logger } from "../../app/logger.ts";
 import type { EventBus } from "../../jobs/events/port.ts";
 import type { DomainEvent } from "../../jobs/events/types.ts";
+import { approvalIdsOfExecution } from "../../store/approvals.ts";
 import { type CardKind, type CardRefs, planSubject } from "../../store/chat-cards.ts";
+import { getExecution } from "../../store/executions.ts";
+import { claimKv, deleteKv } from "../../store/kv.ts";
+import { pendingCardSubjects } from "../../store/pending-card-subjects.ts";
 import type { Database } from "../../store/schema.ts";
 import { getSession } from "../../store/sessions.ts";
 import type { Card, CardMentions } from "./card.ts";
@@ -12,7 +16,6 @@ import { buildPlanCard } from "./cards/plan-card.ts";
 import { buildQuestionCard } from "./cards/question-card.ts";
 import { buildSummaryCard } from "./cards/summary-card.ts";
 import type { ChatAdapter, MessageRef } from "./chat-adapter.ts";
-import { pendingCardSubjects } from "./pending-card-subjects.ts";
 import type { ScheduleThreads } from "./schedule-threads.ts";
 
 interface Place {
@@ -103,10 +106,7 @@ export class CardRenderer {
       work.push(
         this.#inOrder(sessionId, "recover", async () => {
           if (await this.#cards.bySubject(platform, kind, subjectId)) return;
-          await this.#db
-            .deleteFrom("kv")
-            .where("key", "=", claimKey(platform, kind, subjectId))
-            .execute();
+          await deleteKv(this.#db, claimKey(platform, kind, subjectId));
           await this.#postSubject(sessionId, kind, subjectId);
         }),
       );
@@ -249,18 +249,10 @@ export class CardRenderer {
   }
 
   async #refreshExecution(adapter: ChatAdapter, executionId: string): Promise<void> {
-    const execution = await this.#db
-      .selectFrom("executions")
-      .select(["id", "session_id", "plan_generation", "step_seq", "approval_id"])
-      .where("id", "=", executionId)
-      .executeTakeFirst();
+    const execution = await getExecution(this.#db, executionId);
     if (!execution) return;
-    const approvals = await this.#db
-      .selectFrom("approvals")
-      .select("id")
-      .where("execution_id", "=", executionId)
-      .execute();
-    for (const approval of approvals) await this.refreshApproval(adapter, approval.id);
+    for (const approvalId of await approvalIdsOfExecution(this.#db, executionId))
+      await this.refreshApproval(adapter, approvalId);
     if (execution.session_id && execution.plan_generation !== null) {
       await this.refreshPlan(adapter, execution.session_id, execution.plan_generation);
     }
@@ -275,13 +267,7 @@ export class CardRenderer {
   ): Promise<void> {
     const { adapter } = place;
     const key = claimKey(adapter.platform, kind, subjectId);
-    const claimed = await this.#db
-      .insertInto("kv")
-      .values({ key, value: JSON.stringify({ at: new Date() }) })
-      .onConflict((oc) => oc.column("key").doNothing())
-      .returning("key")
-      .executeTakeFirst();
-    if (!claimed) {
+    if (!(await claimKv(this.#db, key, { at: new Date() }))) {
       await this.#refresh(adapter, kind, subjectId, () => build());
       return;
     }
@@ -291,14 +277,14 @@ export class CardRenderer {
       const built = await build();
       card = built && this.#withMentions(adapter, place.room, built);
       if (!card) {
-        await this.#db.deleteFrom("kv").where("key", "=", key).execute();
+        await deleteKv(this.#db, key);
         return;
       }
       ref = await adapter.post(place.room, place.thread, { card });
     } catch (error) {
       // Nothing was posted: release the claim so the card can still be posted, or consent
       // would find no card to answer. Retried on this session's next event (and at start-up).
-      await this.#db.deleteFrom("kv").where("key", "=", key).execute();
+      await deleteKv(this.#db, key);
       const retries = this.#unposted.get(place.sessionId) ?? new Map<string, () => Promise<void>>();
       retries.set(key, () => this.#postOnce(place, kind, subjectId, build));
       this.#unposted.set(place.sessionId, retries);

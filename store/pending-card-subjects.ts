@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
-import { type CardKind, planSubject } from "../../store/chat-cards.ts";
-import type { Database } from "../../store/schema.ts";
+import { type CardKind, planSubject } from "./chat-cards.ts";
+import type { Database } from "./schema.ts";
 
 export interface PendingCardSubject {
   sessionId: string;
