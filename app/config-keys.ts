@@ -40,6 +40,12 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     defaultText: "oikos",
   },
   {
+    path: "redis.lockMs",
+    env: "OIKOS_QUEUE_LOCK_MS",
+    doc: "A worker's hold on a running job lasts this long unless renewed; the jobs of a dead worker are recovered within about twice this",
+    defaultText: "30000",
+  },
+  {
     path: "http.enabled",
     env: "OIKOS_HTTP_ENABLED",
     doc: "Serve `/healthz`, `/metrics` and `/mcp` over HTTP",

@@ -57,7 +57,13 @@ const roomId = z
 export const ConfigSchema = z.object({
   dataDir: z.string().min(1).default("./data"),
   database: z.object({ url: url.optional() }).prefault({}),
-  redis: z.object({ url: url.optional(), prefix: z.string().min(1).default("oikos") }).prefault({}),
+  redis: z
+    .object({
+      url: url.optional(),
+      prefix: z.string().min(1).default("oikos"),
+      lockMs: int(2_000, 600_000).default(30_000),
+    })
+    .prefault({}),
   http: z
     .object({
       enabled: bool.optional(),

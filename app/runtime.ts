@@ -39,6 +39,7 @@ export async function openRuntime(config: Config, options: OpenRuntimeOptions = 
     const queue = createQueue({
       redisUrl: config.redis.url,
       prefix: config.redis.prefix,
+      lockMs: config.redis.lockMs,
       journal: new KyselyJobJournal(store.db),
       logger,
     });

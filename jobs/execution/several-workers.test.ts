@@ -97,7 +97,7 @@ describe("three `oikos worker` processes, one killed with SIGKILL midway", { ski
     const command = (p: Planned) =>
       p.readOnly
         ? `sleep 0.2; cat ${join(p.host.stateDir, "tags", `r-${p.n}`)}`
-        : `sleep 0.2; hostname >> ${join(p.host.stateDir, `m-${p.n}`)}`;
+        : `hostname >> ${join(p.host.stateDir, `m-${p.n}`)}; sleep 0.5`;
 
     for (let i = 0; i < 3; i++) {
       const dataDir = join(dir, `worker${i}`);
@@ -140,18 +140,30 @@ describe("three `oikos worker` processes, one killed with SIGKILL midway", { ski
       ids.set(outcome.execution.execution_id, p);
     }
 
-    // Midway: kill the worker holding the most running executions.
-    await until(() => started >= EXECUTIONS / 4, "a quarter of the executions to start", 60_000);
-    const running = await store.db
-      .selectFrom("executions")
-      .select(["worker_id", (eb) => eb.fn.countAll<string>().as("n")])
-      .where("status", "=", "running")
-      .groupBy("worker_id")
-      .orderBy("n", "desc")
-      .execute();
-    const victimId = running[0]?.worker_id ?? "";
+    // Midway: kill a worker while it runs commands of both kinds (or, failing that, the busiest one).
+    let victimId = "";
+    await until(
+      async () => {
+        const running = await store.db
+          .selectFrom("executions")
+          .select(["worker_id", "risk", (eb) => eb.fn.countAll<string>().as("n")])
+          .where("status", "=", "running")
+          .groupBy(["worker_id", "risk"])
+          .execute();
+        const byWorker = new Map<string, Set<string>>();
+        for (const row of running) {
+          if (!row.worker_id) continue;
+          byWorker.set(row.worker_id, (byWorker.get(row.worker_id) ?? new Set()).add(row.risk));
+        }
+        victimId = [...byWorker].find(([, risks]) => risks.size === 2)?.[0] ?? "";
+        if (!victimId && started >= EXECUTIONS / 2) victimId = running[0]?.worker_id ?? "";
+        return victimId !== "";
+      },
+      "a worker running commands of both kinds",
+      60_000,
+    );
     const victim = workers.find((worker) => victimId.includes(`:${worker.pid}:`));
-    assert.ok(victim, `no worker of ours runs anything: ${JSON.stringify(running)}`);
+    assert.ok(victim, `the running worker ${victimId} is not one of ours`);
     victim.kill("SIGKILL");
     await victim.exited;
 

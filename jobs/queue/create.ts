@@ -8,6 +8,8 @@ export interface CreateQueueOptions {
   redisUrl?: string;
   /** Redis key prefix (BullMQ only). Default "oikos". */
   prefix?: string;
+  /** BullMQ only: a running job's lock, and how often workers look for expired ones. Default 30 000. */
+  lockMs?: number;
   /** Durable journal for the in-process queue (store/queue-journal.ts); default in memory. */
   journal?: JobJournal;
   /** pino-compatible logger; failed jobs are logged at error level. */
@@ -25,7 +27,8 @@ export function createQueue(options: CreateQueueOptions = {}): QueuePort {
           logger.error({ err: error, job }, job.final ? "job failed" : "job failed, will retry")
       : undefined);
   if (options.redisUrl) {
-    return new BullmqQueue({ redisUrl: options.redisUrl, prefix: options.prefix, onError });
+    const lock = options.lockMs ? { lockDurationMs: options.lockMs, stalledIntervalMs: options.lockMs } : {};
+    return new BullmqQueue({ redisUrl: options.redisUrl, prefix: options.prefix, onError, ...lock });
   }
   return new InProcessQueue({ journal: options.journal, onError });
 }

@@ -55,6 +55,8 @@ export function startWorker(env: {
       OIKOS_SSH_KEY: env.lab.privateKeyPath,
       OIKOS_SSH_USER: env.lab.username,
       OIKOS_LOG_LEVEL: "info",
+      // Recover the killed worker's jobs within seconds, not the default minute.
+      OIKOS_QUEUE_LOCK_MS: "5000",
     },
   });
 }
