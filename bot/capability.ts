@@ -3,6 +3,7 @@ import type { Runtime } from "../app/runtime.ts";
 import { requestRollback } from "../jobs/proxmox/rollback.ts";
 import { parseConsent } from "../policy/consent.ts";
 import { appendMessage } from "../store/messages.ts";
+import { proposedPlanGenerations } from "../store/plans.ts";
 import { answerOpenQuestion } from "../store/questions.ts";
 import { roomAccessConfig } from "./access-config.ts";
 import { RoomAccess } from "./core/access.ts";
@@ -144,13 +145,8 @@ function registerAlertThreads(
     logger,
     maxConcurrent: config.alerts.maxConcurrent,
     refreshPlans: async (adapter, sessionId) => {
-      const plans = await db
-        .selectFrom("plans")
-        .select("generation")
-        .where("session_id", "=", sessionId)
-        .where("status", "=", "proposed")
-        .execute();
-      for (const plan of plans) await renderer.refreshPlan(adapter, sessionId, plan.generation);
+      for (const generation of await proposedPlanGenerations(db, sessionId))
+        await renderer.refreshPlan(adapter, sessionId, generation);
     },
   });
   // One at a time: an update must never race the post that opens its thread.

@@ -236,3 +236,14 @@ export async function planAdherence(
   const done = plan.steps.filter((step) => step.status === "done").length;
   return { done, total: plan.steps.length, ratio: done / plan.steps.length };
 }
+
+/** The generations of a session's plans still waiting for a decision. */
+export async function proposedPlanGenerations(db: Executor, sessionId: string): Promise<number[]> {
+  const rows = await db
+    .selectFrom("plans")
+    .select("generation")
+    .where("session_id", "=", sessionId)
+    .where("status", "=", "proposed")
+    .execute();
+  return rows.map((row) => row.generation);
+}

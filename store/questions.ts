@@ -93,3 +93,8 @@ export async function answerOpenQuestion(
     .executeTakeFirst();
   return row ? toRow(row) : undefined;
 }
+
+/** One question row by id, whatever its status. */
+export async function getQuestion(db: Executor, id: string) {
+  return db.selectFrom("questions").selectAll().where("id", "=", id).executeTakeFirst();
+}
