@@ -251,6 +251,8 @@ export class CardRenderer {
   async #refreshExecution(adapter: ChatAdapter, executionId: string): Promise<void> {
     const execution = await getExecution(this.#db, executionId);
     if (!execution) return;
+    // A rollback changes what the undone execution's cards say ("⏪ rolled back").
+    if (execution.rollback_of) await this.#refreshExecution(adapter, execution.rollback_of);
     for (const approvalId of await approvalIdsOfExecution(this.#db, executionId))
       await this.refreshApproval(adapter, approvalId);
     if (execution.session_id && execution.plan_generation !== null) {

@@ -8,6 +8,7 @@ import { scenarioConfig } from "./config-step.ts";
 import { count } from "./count.ts";
 import { labStep } from "./lab-step.ts";
 import { type BaseOperatorAction, type OperatorAction, operatorAction } from "./operator-schema.ts";
+import { expectProxmox, proxmoxBlock } from "./proxmox-step.ts";
 import { stuckSpec } from "./stuck.ts";
 import { plansSpec, sessionSpec } from "./thread-expectations.ts";
 import { timingSpec } from "./timing.ts";
@@ -174,6 +175,8 @@ const expectation = z
       .optional(),
     goals: z.object({ thread: z.string().optional(), statuses: z.array(z.string()) }).optional(),
     world: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+    /** The simulated Proxmox cluster at the end (evals/harness/proxmox-step.ts). */
+    proxmox: expectProxmox.optional(),
     world_calls: z
       .array(z.object({ host: z.string(), tool: z.string(), args: z.string().optional(), count }))
       .optional(),
@@ -198,6 +201,8 @@ export const scenarioSchema = z
     name: z.string().regex(/^[a-z0-9-]+$/),
     replays: z.string(),
     fast: z.boolean().default(false),
+    /** Lab hosts that play Proxmox nodes, guest worlds, and the discovery run before the operator speaks. */
+    proxmox: proxmoxBlock.optional(),
     /** Shown first under a failing scenario: what a failure here most likely means (a known product gap). */
     on_failure: z.string().optional(),
     timeout_s: z.number().min(5).default(90),

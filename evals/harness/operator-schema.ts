@@ -41,7 +41,7 @@ type Verb = keyof typeof VERBS;
 const baseShape = {
   say: z.string().optional(),
   react: z.string().optional(),
-  card: z.enum(["plan", "approval", "question"]).optional(),
+  card: z.enum(["plan", "approval", "question", "summary"]).optional(),
   thread: z.string().optional(),
   as: z.string().optional(),
   wait: waitFor.optional(),

@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { type EntityInput, upsertEntities } from "../../store/entities.ts";
 import { type KnowledgeInput, upsertKnowledge } from "../../store/knowledge.ts";
+import type { ProxmoxCluster } from "../../test-support/proxmox/proxmox-lab.ts";
 import { type ScriptedModelServer, startScriptedModel } from "../../test-support/scripted-model/index.ts";
 import type { Homelab } from "../lab/homelab.ts";
 import { evaluate, readToolFacts } from "./assertions.ts";
@@ -8,6 +9,7 @@ import type { Scenario } from "./manifest.ts";
 import { scriptOf } from "./model-script.ts";
 import { OperatorDriver } from "./operator.ts";
 import { readPlaceTexts } from "./place-texts.ts";
+import { checkProxmox, setUpProxmox } from "./proxmox-step.ts";
 import { dumpFinalState } from "./state-dump.ts";
 import { checkStuck, readStuck, stuckReport } from "./stuck.ts";
 import { BOT, EvalSystem } from "./system.ts";
@@ -52,6 +54,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
   }
   const failures: string[] = [];
   let system: EvalSystem | undefined;
+  let cluster: ProxmoxCluster | undefined;
   let toolCalls = 0;
   let modelCalls = 0;
   let timing: TimingFigures | undefined;
@@ -68,6 +71,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
       config: scenario.config,
     });
     await seed(system, scenario, homelab);
+    if (scenario.proxmox) cluster = await setUpProxmox(system, homelab, scenario.proxmox);
     const countModelCalls = async () =>
       model
         ? model.requests.length
@@ -106,6 +110,8 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
       unmatchedModelRequests: model?.unmatched.length ?? 0,
       places: await readPlaceTexts(system.store.db, botPosts, model?.requests),
     });
+    if (cluster && scenario.expect.proxmox)
+      evaluated.push(...(await checkProxmox(scenario.expect.proxmox, cluster)));
     const stuck = await readStuck(system.store.db);
     checkStuck(scenario.expect.stuck, stuck, evaluated);
     if (!completed && !scenario.expect.stuck) evaluated.push(...stuckReport(stuck));
@@ -131,6 +137,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
   } finally {
     await system?.stop().catch((error: unknown) => failures.push(`shutdown: ${String(error)}`));
     await model?.close();
+    await cluster?.stop();
   }
   if (failures.length > 0 && scenario.on_failure) failures.unshift(`hint: ${scenario.on_failure.trim()}`);
   return {
