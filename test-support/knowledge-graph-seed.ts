@@ -87,12 +87,15 @@ export async function seedBigGraph(db: Kysely<Database>, size: BigGraphSize = BI
     INSERT INTO relationships (source_slug, target_slug, type)
     SELECT 'service:s' || i, 'lxc:g' || (1 + i % ${guests}), 'runs-on'
     FROM generate_series(1, ${services}) AS i`.execute(db);
-  // 97 bodies of 60 words each (made once), so documents differ without one subquery per row.
+  // 97 bodies (made once) of 6 operations words among 40 rarer ones: a common word is in about
+  // one document in six, as in a real runbook collection; documents differ without a per-row subquery.
   await sql`
     INSERT INTO knowledge (slug, kind, title, content, tags)
     WITH bodies AS (
-      SELECT b, string_agg((${words})[1 + ((b * 7 + k * 13 + k * k) % ${n})], ' ') AS body
-      FROM generate_series(0, 96) AS b, generate_series(1, 60) AS k GROUP BY b
+      SELECT b, string_agg(CASE WHEN k <= 6
+          THEN (${words})[1 + abs(hashtext(b || ':' || k)) % ${n}]
+          ELSE 'term' || abs(hashtext(k || ':' || b)) % 3000 END, ' ') AS body
+      FROM generate_series(0, 96) AS b, generate_series(1, 46) AS k GROUP BY b
     )
     SELECT 'doc-' || i,
       (ARRAY['runbook','investigation','document'])[1 + i % 3],
