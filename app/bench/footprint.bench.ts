@@ -40,7 +40,13 @@ export default async function footprintBench(): Promise<Record<string, number>> 
       const postgres = await measure(["start"], { ...env, OIKOS_SHELL: "true" }, dir);
       figures.rss_idle_mb_postgres = postgres.idleMb;
       figures.rss_peak_mb_postgres = postgres.peakMb;
-      figures.rss_idle_mb_worker = (await measure(["worker"], env, dir)).idleMb;
+      // A worker shares the queue through Redis: measured only where one answers.
+      const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+      try {
+        figures.rss_idle_mb_worker = (await measure(["worker"], { ...env, REDIS_URL: redisUrl }, dir)).idleMb;
+      } catch (error) {
+        process.stderr.write(`  (oikos worker not measured: ${(error as Error).message.slice(0, 300)})\n`);
+      }
       figures.rss_idle_mb_mcp_stdio = (await measure(["mcp", "--stdio"], env, dir, "settle")).idleMb;
     } finally {
       await database.drop();
@@ -65,11 +71,15 @@ async function measure(
   const logFile = join(cwd, `${args[0]}-${Date.now()}.log`);
   const child = spawn(process.execPath, [CLI, ...args], {
     cwd,
-    env: { ...cleanEnv(), ...env, OIKOS_LOG_LEVEL: "info", OIKOS_LOG_FILE: logFile },
+    env: { ...cleanEnv(), ...env, OIKOS_LOG_LEVEL: "info", OIKOS_LOG_FILE: logFile, OIKOS_HTTP_PORT: "0" },
     stdio: ["pipe", "pipe", "pipe"],
   });
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-2000);
+  });
   try {
-    if (ready === "started") await started(child, logFile);
+    if (ready === "started") await started(child, logFile, () => stderr);
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     const status = await readFile(`/proc/${child.pid}/status`, "utf8");
     return { idleMb: kbField(status, "VmRSS") / 1024, peakMb: kbField(status, "VmHWM") / 1024 };
@@ -80,10 +90,13 @@ async function measure(
 }
 
 /** Resolves once the log file holds the "oikos started" line, rejects if the process ends first. */
-async function started(child: ChildProcess, logFile: string): Promise<void> {
+async function started(child: ChildProcess, logFile: string, stderr: () => string): Promise<void> {
   const deadline = Date.now() + START_TIMEOUT_MS;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`exited ${child.exitCode} before starting`);
+    if (child.exitCode !== null) {
+      const log = await readFile(logFile, "utf8").catch(() => "");
+      throw new Error(`exited ${child.exitCode} before starting: ${stderr()}${log.slice(-600)}`);
+    }
     const log = await readFile(logFile, "utf8").catch(() => "");
     if (log.includes('"oikos started"')) return;
     await new Promise((resolve) => setTimeout(resolve, 200));
