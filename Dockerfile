@@ -14,5 +14,5 @@ USER node
 ENV OIKOS_DATA_DIR=/app/data OIKOS_SHELL=false OIKOS_HTTP_HOST=0.0.0.0 OIKOS_HTTP_PORT=8420
 EXPOSE 8420
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s CMD node -e "fetch('http://127.0.0.1:8420/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-ENTRYPOINT ["/usr/bin/tini", "--", "node", "app/cli.ts"]
+ENTRYPOINT ["/usr/bin/tini", "--", "node", "bin/oikos.js"]
 CMD ["start"]

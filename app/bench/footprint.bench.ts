@@ -5,7 +5,8 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 
-const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
+// What users run (npm start, the systemd unit): the entry with the compile cache.
+const CLI = fileURLToPath(new URL("../../bin/oikos.js", import.meta.url));
 /** The definition of "idle": RSS 10 s after the process said it started. */
 const SETTLE_MS = 10_000;
 const START_TIMEOUT_MS = 180_000;
