@@ -1,5 +1,5 @@
 /** Consent choices a card offers as buttons (Slack) or reactions (Matrix, terminal). */
-export type CardAction = "approve" | "deny" | `option:${number}`;
+export type CardAction = "approve" | "deny" | "rollback" | `option:${number}`;
 
 /**
  * A platform-free card. Lines are plain text in which `backticks` mark code; each adapter turns

@@ -269,7 +269,8 @@ export class ChatCore {
       await this.#answerByButton(card.subjectId, card.sessionId, Number(event.action.slice(7)), event.user);
       return;
     }
-    if (event.kind === "reaction" && isRollbackReaction(event.key) && this.#deps.requestRollback) {
+    const rollback = event.kind === "reaction" ? isRollbackReaction(event.key) : event.action === "rollback";
+    if (rollback && this.#deps.requestRollback) {
       await this.#onRollbackGesture(adapter, card, event, level);
       return;
     }
@@ -304,12 +305,13 @@ export class ChatCore {
   async #onRollbackGesture(
     adapter: ChatAdapter,
     card: CardRecord,
-    event: Inbound & { kind: "reaction" },
+    event: Inbound & { kind: "reaction" | "button" },
     level: AccessLevel,
   ): Promise<void> {
     if (event.user === adapter.selfId) return;
     if (level === "none") {
-      await this.#consent.ignore(card, event.user, "not_operator", { gesture: event.key });
+      const gesture = event.kind === "reaction" ? event.key : event.action;
+      await this.#consent.ignore(card, event.user, "not_operator", { gesture });
       return;
     }
     const executionId = await executionToRollBack(this.#deps.db, card);

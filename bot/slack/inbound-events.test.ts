@@ -81,6 +81,7 @@ test("buttons: only our action ids with a known choice", () => {
   });
   assert.equal(buttonToInbound(click("oikos:approve"))?.action, "approve");
   assert.equal(buttonToInbound(click("oikos:option:3"))?.action, "option:3");
+  assert.equal(buttonToInbound(click("oikos:rollback"))?.action, "rollback");
   for (const bad of ["oikos:delete", "oikos:option:0", "oikos:option:x", "approve", "oikos:"])
     assert.equal(buttonToInbound(click(bad)), undefined, bad);
 });

@@ -127,10 +127,11 @@ export function reactionToInbound(
   };
 }
 
-/** The choices our buttons carry (`oikos:approve`, `oikos:deny`, `oikos:option:2`). */
+/** The choices our buttons carry (`oikos:approve`, `oikos:deny`, `oikos:rollback`, `oikos:option:2`). */
 const cardActionSchema = z.union([
   z.literal("approve"),
   z.literal("deny"),
+  z.literal("rollback"),
   z.string().regex(/^option:[1-9]\d{0,2}$/),
 ]);
 

@@ -71,8 +71,9 @@ export async function buildSummaryCard(
   }
   if (undoable.length > 0) {
     const latest = undoable.at(-1)!;
-    card.hint = `React ⏪ to roll back to the snapshot taken before \`${latest.id}\` (or \`!oikos rollback ${latest.id}\`); it asks for a typed confirmation first.`;
+    card.hint = `React ⏪ (or press Roll back) to roll back to the snapshot taken before \`${latest.id}\` (or \`!oikos rollback ${latest.id}\`); it asks for a typed confirmation first.`;
     card.reactions = ["⏪"];
+    card.actions = [{ id: "rollback", label: "Roll back", style: "danger" }];
   }
   return card;
 }
