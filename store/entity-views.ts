@@ -74,24 +74,30 @@ export async function lastTouched(db: Executor, slugs: readonly string[]): Promi
   const out = new Map<string, LastTouched>();
   if (slugs.length === 0) return out;
   for (const slug of slugs) out.set(slug, { ranAt: null, ranCommand: null, writtenAt: null });
-  const runs = await db
-    .selectFrom("executions")
-    .select(["target", "command", "finished_at"])
-    .where("target", "in", [...slugs])
-    .where("finished_at", "is not", null)
-    .where("status", "in", ["completed", "failed", "timed_out"])
-    .orderBy("finished_at", "desc")
-    .execute();
+  // The latest finished run per target only (executions_target_finished, migrations/0220): a
+  // host's whole history would otherwise come back on every search that mentions it.
+  const [runs, writes] = await Promise.all([
+    db
+      .selectFrom("executions")
+      .distinctOn("target")
+      .select(["target", "command", "finished_at"])
+      .where("target", "in", [...slugs])
+      .where("finished_at", "is not", null)
+      .where("status", "in", ["completed", "failed", "timed_out"])
+      .orderBy("target")
+      .orderBy("finished_at", "desc")
+      .execute(),
+    db
+      .selectFrom("entity_attribute_changes")
+      .select(["entity_slug", (eb) => eb.fn.max("changed_at").as("at")])
+      .where("entity_slug", "in", [...slugs])
+      .groupBy("entity_slug")
+      .execute(),
+  ]);
   for (const run of runs) {
     const entry = out.get(run.target)!;
     if (entry.ranAt === null) Object.assign(entry, { ranAt: run.finished_at, ranCommand: run.command });
   }
-  const writes = await db
-    .selectFrom("entity_attribute_changes")
-    .select(["entity_slug", (eb) => eb.fn.max("changed_at").as("at")])
-    .where("entity_slug", "in", [...slugs])
-    .groupBy("entity_slug")
-    .execute();
   for (const write of writes) out.get(write.entity_slug)!.writtenAt = new Date(write.at);
   return out;
 }
