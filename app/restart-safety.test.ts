@@ -61,6 +61,13 @@ for (const { kind, skip } of deploymentKinds()) {
         await taskCompleted(task);
         assert.deepEqual(markerLines(task), ["run"], "the approved command ran exactly once");
         assert.ok(resumeNotices(task).length <= 1, `told once at most: ${resumeNotices(task).join(" | ")}`);
+        await eventually("the final plan card shows every step's stored status", () => {
+          const plan =
+            bodies(task)
+              .filter((b) => b.includes("📋 Plan"))
+              .at(-1) ?? "";
+          return plan.includes("✅ 1.") && !plan.includes("▫️") ? true : undefined;
+        });
         await stopCleanly(child);
       } finally {
         child.kill("SIGKILL");

@@ -7,6 +7,7 @@ import { type CardKind, type CardRefs, planSubject } from "../../store/chat-card
 import { getExecution } from "../../store/executions.ts";
 import { claimKv, deleteKv } from "../../store/kv.ts";
 import { pendingCardSubjects } from "../../store/pending-card-subjects.ts";
+import { currentPlan } from "../../store/plans.ts";
 import type { Database } from "../../store/schema.ts";
 import { getSession } from "../../store/sessions.ts";
 import type { Card, CardMentions } from "./card.ts";
@@ -223,6 +224,10 @@ export class CardRenderer {
         await adapter.typing?.(session.room, event.active);
         return;
       case "task.completed": {
+        // complete_task has committed: the plan card is redrawn from the database, so every step
+        // (the write-back one too) shows its stored status. A redraw that changes nothing edits nothing.
+        const plan = await currentPlan(this.#db, sessionId);
+        if (plan) await this.refreshPlan(adapter, sessionId, plan.plan.generation);
         const card = await buildSummaryCard(this.#db, sessionId, event.outcome);
         const ref = await adapter.post(session.room, session.thread, { card });
         // Registered, so a ⏪ on the summary finds the task it sums up (rollback-gesture.ts).

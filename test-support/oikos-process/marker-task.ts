@@ -87,6 +87,8 @@ export async function markerTask(
               name: "update_entity_attributes",
               arguments: { slug: "host:workstation", attributes: { "oikos.marker": marker } },
             },
+            // The model closes the write-back step itself; only the final redraw shows it.
+            { name: "update_plan_step", arguments: { seq: 2, status: "done" } },
             {
               name: "complete_task",
               arguments: { outcome: "success", summary: SUMMARY, verification: "echo said marker appended" },
