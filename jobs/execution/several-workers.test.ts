@@ -96,7 +96,7 @@ describe("three `oikos worker` processes, one killed with SIGKILL midway", { ski
       await writeFile(join(p.host.stateDir, "tags", `r-${p.n}`), `${p.n}\n`);
     const command = (p: Planned) =>
       p.readOnly
-        ? `sleep 0.2; cat ${join(p.host.stateDir, "tags", `r-${p.n}`)}`
+        ? `sleep 0.5; cat ${join(p.host.stateDir, "tags", `r-${p.n}`)}`
         : `hostname >> ${join(p.host.stateDir, `m-${p.n}`)}; sleep 0.5`;
 
     for (let i = 0; i < 3; i++) {
