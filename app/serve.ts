@@ -1,3 +1,4 @@
+import { flushCompileCache } from "node:module";
 import type { CommandIO } from "./command-module.ts";
 import { compose, type ProcessRole } from "./compose.ts";
 import { loadConfig } from "./config.ts";
@@ -46,6 +47,9 @@ export async function serve(io: CommandIO, options: ServeOptions): Promise<numbe
       { role: options.role, database: runtime.store.dialect, queue: runtime.queue.kind },
       "oikos started",
     );
+    // Everything a start loads is compiled now: keep it for the next start (bin/oikos.js enables the
+    // cache; a server's process rarely reaches the normal exit that would write it).
+    flushCompileCache();
     if (options.terminal) {
       // The chat capability serves the terminal in every role that attaches it (chat, all).
       const runTerminal = composition.ctx.runTerminal;
