@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { access, chmod, copyFile, mkdir, mkdtemp, rm } from "node:fs/promises";
+import { access, chmod, copyFile, mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { createScratchTree, type ScratchTree } from "../../test-support/jail/scratch-tree.ts";
@@ -207,7 +207,10 @@ describe("the read-only jail against escape attempts (lab user over ssh)", {
   test("jailed: a new user and mount namespace (full capabilities there) cannot make the tree writable", {
     skip: python ? false : "no /usr/bin/python3 on this machine",
   }, async () => {
-    const result = await router.exec(target, `${python} ${NESTED_USERNS} ${tree.root}`, { jail: true });
+    // The script goes in the command itself: the jail has a private /tmp, and a checkout under /tmp
+    // (as CI's clean clone may be) is not visible inside it.
+    const script = (await readFile(NESTED_USERNS, "utf8")).replaceAll("'", "'\\''");
+    const result = await router.exec(target, `${python} -c '${script}' ${tree.root}`, { jail: true });
     assertJailed(result, "nested user namespace");
     assert.match(result.stdout, /^unshare ok$/m, "the attempt really got its own namespaces");
     assert.doesNotMatch(result.stdout, /^remount-rw ok|^remount-root-rw ok|^remount-bind-rw ok|^WROTE/m);
