@@ -11,6 +11,8 @@ const ROUTING_KEYS = new Set([
   "proxmox.vmid",
   "proxmox.node",
   "proxmox.host",
+  // discovery matches guests and nodes by cluster: whoever sets it decides what gets re-routed
+  "proxmox.cluster",
   "ansible_host",
   "ansible_port",
   "ansible_user",

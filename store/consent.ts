@@ -42,7 +42,9 @@ export type ConsentRefusalCode =
   | "other_session"
   | "already_decided"
   | "expired"
-  | "typed_confirmation_required";
+  | "typed_confirmation_required"
+  /** what the card showed no longer holds (a routing change whose entity was re-routed since) */
+  | "stale";
 
 export interface PlanDecision {
   sessionId: string;

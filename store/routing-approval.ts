@@ -102,7 +102,7 @@ type RoutingFollowUp =
 
 export type RoutingDecisionResult =
   | { ok: true; changes: { what: string; subject: string }[]; followUps: RoutingFollowUp[] }
-  | { ok: false; code: "already_decided" | "not_found"; message: string };
+  | { ok: false; code: "already_decided" | "not_found" | "stale"; message: string };
 
 /**
  * An operator's decision on a pending routing approval (store/consent.ts decideApproval hands it
@@ -122,6 +122,18 @@ export async function decideRoutingApproval(
     .executeTakeFirst();
   if (!change)
     return { ok: false, code: "not_found", message: `Approval ${approval.id} has no routing change.` };
+  if (input.decision === "approved") {
+    // The card showed before → after; a patch applied to routing that changed since (another approved
+    // change, discovery) would produce a route nobody was shown.
+    const now_ = await previewRouting(tx, change.entity_slug, change.patch as RoutingPatch);
+    const shown: unknown = typeof change.before === "string" ? JSON.parse(change.before) : change.before;
+    if (!now_.ok || canonical(now_.before) !== canonical(shown))
+      return {
+        ok: false,
+        code: "stale",
+        message: `The routing of ${change.entity_slug} changed since this card was posted; nothing was applied. Ask the agent to request the change again (change_routing) so the card shows the current route.`,
+      };
+  }
   const decided = await tx
     .updateTable("approvals")
     .set({ status: input.decision, decided_by: input.by, channel: input.via, decided_at: now })
@@ -183,4 +195,13 @@ export async function decideRoutingApproval(
       { kind: "enqueue", queue: "agent-turn", data: { sessionId, reason: "consent" } },
     ],
   };
+}
+
+/** JSON with keys sorted: jsonb does not keep the key order the value was written with. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
 }
