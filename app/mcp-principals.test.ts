@@ -209,6 +209,9 @@ describe("MCP principals over real HTTP (`oikos start`, Postgres)", {
 
       for (const [tool, args] of [
         ["run", { target: "local:oikos", command: "uptime", purpose: "x" }],
+        ["run_many", { targets: ["local:oikos"], command: "uptime", purpose: "x" }],
+        ["inspect_path", { targets: ["local:oikos"], path: "/etc" }],
+        ["get_execution_status", { execution_id: "e1" }],
         ["get_execution_status", { execution_id: executionId }],
         ["set_goal", { goal: "something else entirely" }],
         ["propose_plan", { steps: [{ title: "reboot it", target: "local:oikos", risk: "destructive" }] }],
@@ -235,13 +238,16 @@ describe("MCP principals over real HTTP (`oikos start`, Postgres)", {
     }
   });
 
-  test("a read token reads, and cannot call run, start a session or write", async () => {
+  test("a read token reads records, and cannot run anything (even read-only), start a session or write", async () => {
     const reader = await client(TOKENS.reader);
     try {
       const listed = await callTool(reader, "list_entities", {});
       assert.equal(listed.isError, false, listed.text);
       for (const [tool, args] of [
         ["run", { target: "local:oikos", command: "uptime", purpose: "x" }],
+        ["run_many", { targets: ["local:oikos"], command: "uptime", purpose: "x" }],
+        ["inspect_path", { targets: ["local:oikos"], path: "/etc" }],
+        ["get_execution_status", { execution_id: "e1" }],
         ["start_session", { title: "let me in" }],
         ["update_entity_attributes", { slug: "local:oikos", attributes: { note: "mine now" } }],
       ] as const) {

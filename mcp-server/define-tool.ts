@@ -2,6 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import { isOikosError } from "../app/errors.ts";
+import type { ToolAccess } from "../policy/principal.ts";
 import { REDACTED, redact } from "../policy/redact.ts";
 import { refusal } from "../policy/refusals.ts";
 import type { WriteContext } from "../store/audit.ts";
@@ -26,6 +27,8 @@ export interface ToolDefinition<Shape extends z.ZodRawShape> {
   /** The structured result's schema (mcp-server/output-schema.ts outcomeSchema), declared as MCP `outputSchema`. */
   outputSchema?: z.ZodObject;
   annotations?: ToolAnnotations;
+  /** Who may call it (policy/principal.ts): `records` lets read tokens in; everything else is `operator`. */
+  access: ToolAccess;
 }
 
 /**
@@ -56,8 +59,7 @@ export function defineTool<Shape extends z.ZodRawShape>(
       );
     }
     try {
-      const readOnly = definition.annotations?.readOnlyHint === true;
-      const gate = await principalGate(deps, name, readOnly, sessionId);
+      const gate = await principalGate(deps, name, definition.access, sessionId);
       if (gate) return gate;
       return redactResult(
         await handler(args, { sessionId, write: { by: deps.principal.id, sessionId }, extra }),

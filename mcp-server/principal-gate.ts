@@ -1,4 +1,4 @@
-import { mayCallTool, ownsSession } from "../policy/principal.ts";
+import { mayCallTool, ownsSession, type ToolAccess } from "../policy/principal.ts";
 import { refusal } from "../policy/refusals.ts";
 import { recordAudit } from "../store/audit.ts";
 import type { ToolDeps } from "./tool-deps.ts";
@@ -13,11 +13,11 @@ import { refused, type ToolResult } from "./tool-result.ts";
 export async function principalGate(
   deps: ToolDeps,
   tool: string,
-  readOnly: boolean,
+  access: ToolAccess,
   sessionId: string | null,
 ): Promise<ToolResult | null> {
   const { principal } = deps;
-  if (!mayCallTool(principal, readOnly)) {
+  if (!mayCallTool(principal, access)) {
     return refused(
       refusal(
         "read_only_principal",

@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { AGENT_PRINCIPAL, mayCallTool, ownsSession, STDIO_PRINCIPAL, tokenPrincipal } from "./principal.ts";
+import {
+  AGENT_PRINCIPAL,
+  mayCallTool,
+  ownsSession,
+  STDIO_PRINCIPAL,
+  TOOL_ACCESS,
+  tokenPrincipal,
+} from "./principal.ts";
 
 test("a session belongs to exactly the principal that owns it; a token can never pass for the agent", () => {
   const ci = tokenPrincipal("ci", "operator");
@@ -13,12 +20,11 @@ test("a session belongs to exactly the principal that owns it; a token can never
   assert.equal(ownsSession(tokenPrincipal("ci", "read"), "mcp:cj"), false);
 });
 
-test("the read role calls read-only tools only; operators call every tool", () => {
+test("the read role calls record-reading tools only; operators call every tool", () => {
   const reader = tokenPrincipal("grafana", "read");
-  assert.equal(mayCallTool(reader, true), true);
-  assert.equal(mayCallTool(reader, false), false);
+  assert.equal(mayCallTool(reader, "records"), true);
+  assert.equal(mayCallTool(reader, "operator"), false);
   for (const principal of [AGENT_PRINCIPAL, STDIO_PRINCIPAL, tokenPrincipal("ci", "operator")]) {
-    assert.equal(mayCallTool(principal, false), true);
-    assert.equal(mayCallTool(principal, true), true);
+    for (const access of TOOL_ACCESS) assert.equal(mayCallTool(principal, access), true);
   }
 });

@@ -6,7 +6,7 @@
  * are the session's, so lending a session id would lend the operator's consent.
  */
 export const PRINCIPAL_ROLES = ["operator", "read"] as const;
-/** `operator`: every tool; `read`: only tools annotated read-only (no run, no writes, no sessions). */
+/** `operator`: every tool; `read`: only tools that read oikos's own records (no run, no writes, no sessions). */
 export type PrincipalRole = (typeof PRINCIPAL_ROLES)[number];
 
 export interface Principal {
@@ -30,7 +30,17 @@ export function ownsSession(principal: Principal, owner: string): boolean {
   return principal.id === owner;
 }
 
-/** Whether `principal` may call a tool; `readOnly` is the tool's readOnlyHint annotation. */
-export function mayCallTool(principal: Principal, readOnly: boolean): boolean {
-  return principal.role === "operator" || readOnly;
+/**
+ * Who a tool is for, declared by every tool. `records`: it only reads oikos's own records (inventory,
+ * knowledge, graph). `operator`: everything else — writes, sessions, and running commands on hosts,
+ * even read-only ones (`run_many`'s readOnlyHint tells a client it changes nothing; it still reaches
+ * into the fleet, which a read token must not). Separate from the MCP annotation on purpose: a hint
+ * a client reads is not a permission.
+ */
+export const TOOL_ACCESS = ["records", "operator"] as const;
+export type ToolAccess = (typeof TOOL_ACCESS)[number];
+
+/** Whether `principal` may call a tool declared for `access`. */
+export function mayCallTool(principal: Principal, access: ToolAccess): boolean {
+  return principal.role === "operator" || access === "records";
 }

@@ -304,7 +304,7 @@ const TABLE = {
   },
   read_only_principal: {
     nextStep:
-      "This token may call read-only tools only (list_entities, get_entity, search_knowledge …); ask the operator for an operator token if you must change something.",
+      "This token may only read oikos's records (list_entities, get_entity, search_knowledge …); running commands on hosts, sessions and writes need an operator token: ask the operator for one.",
     endsTurn: false,
     producers: ["mcp-server/principal-gate.ts"],
   },

@@ -43,6 +43,7 @@ export function registerExecutionTools(server: McpServer, deps: ExecutionToolDep
     deps,
     "run",
     {
+      access: "operator",
       description:
         "Run one shell command on one target (entity slug). Every command is classified and gated: read-only runs at " +
         "once; config_mutation needs an approved plan (or its own approval); destructive needs an operator's typed " +
@@ -83,6 +84,7 @@ export function registerExecutionTools(server: McpServer, deps: ExecutionToolDep
     deps,
     "get_execution_status",
     {
+      access: "operator",
       description:
         "Status and (redacted, capped) output of an execution started by run / run_many in this session. Waits up to a " +
         "few seconds for it to finish when wait is true.",
@@ -117,6 +119,7 @@ export function registerExecutionTools(server: McpServer, deps: ExecutionToolDep
     deps,
     "cancel_execution",
     {
+      access: "operator",
       description:
         "Cancel an execution of this session: one waiting for approval or in the queue is cancelled at once; a running " +
         "one is signalled (TERM, then KILL) and ends `cancelled`.",
@@ -173,6 +176,7 @@ export function registerExecutionTools(server: McpServer, deps: ExecutionToolDep
     deps,
     "run_many",
     {
+      access: "operator",
       description:
         "Run one READ-ONLY command on many targets in parallel (fleet checks: uptime, df -h, docker ps …). Each target " +
         "is gated like run; a mutating command is refused (use run). Returns one result per target.",
@@ -197,6 +201,7 @@ export function registerExecutionTools(server: McpServer, deps: ExecutionToolDep
     deps,
     "inspect_path",
     {
+      access: "operator",
       description:
         "Everything about one path on many targets in one call: mount (findmnt), df -h, ls -la and stat. Use it " +
         "instead of several run calls when a path's storage, permissions or owner matter.",

@@ -37,6 +37,7 @@ export function registerGraphTools(server: McpServer, deps: ToolDeps): void {
         ...pageInput,
       },
       annotations: READ_ONLY,
+      access: "records",
     },
     async (args) => {
       if (!(await findEntity(deps.db, args.slug))) return unknownEntity(deps, args.slug);
@@ -62,6 +63,7 @@ export function registerGraphTools(server: McpServer, deps: ToolDeps): void {
         `links each. Bounded to depth ${BLAST_MAX_DEPTH} and ${BLAST_MAX_NODES} entities. Check it before a restart or upgrade.`,
       inputSchema: { slug: z.string().describe("entity slug") },
       annotations: READ_ONLY,
+      access: "records",
     },
     async ({ slug }) => {
       if (!(await findEntity(deps.db, slug))) return unknownEntity(deps, slug);
@@ -86,6 +88,7 @@ export function registerGraphTools(server: McpServer, deps: ToolDeps): void {
     deps,
     "create_relationship",
     {
+      access: "operator",
       description:
         "Record a typed edge between two entities, e.g. (service:nextcloud, lxc:nextcloud, runs-on). Types and " +
         "the entity types they connect are fixed data; an invalid type is refused with the valid list. Idempotent.",

@@ -35,6 +35,7 @@ export function registerInventoryTools(server: McpServer, deps: ToolDeps): void 
         "Who this MCP connection acts as (its principal and role) and which oikos session (goal, status) the calls belong to.",
       inputSchema: {},
       annotations: READ_ONLY,
+      access: "records",
     },
     async (_args, { sessionId }) => {
       const session = sessionId
@@ -71,6 +72,7 @@ export function registerInventoryTools(server: McpServer, deps: ToolDeps): void 
           .describe(`default ${STALE_AFTER_DAYS}`),
       },
       annotations: READ_ONLY,
+      access: "records",
     },
     async ({ stale_after_days }) => {
       const at = now(deps);
@@ -111,6 +113,7 @@ export function registerInventoryTools(server: McpServer, deps: ToolDeps): void 
         ...pageInput,
       },
       annotations: READ_ONLY,
+      access: "records",
     },
     async (args) => {
       const page = pageFrom(args);
@@ -133,6 +136,7 @@ export function registerInventoryTools(server: McpServer, deps: ToolDeps): void 
         "before relying on them), relation counts and linked knowledge titles.",
       inputSchema: { slug: z.string().describe("entity slug, e.g. lxc:gitea") },
       annotations: READ_ONLY,
+      access: "records",
     },
     async ({ slug }) => {
       const entity = await findEntity(deps.db, slug);
@@ -162,6 +166,7 @@ export function registerInventoryTools(server: McpServer, deps: ToolDeps): void 
     deps,
     "update_entity_attributes",
     {
+      access: "operator",
       description:
         "Write back facts you verified about an entity (versions, ports, paths, vmid…). Shallow merge into its " +
         "attributes; a null value removes a key. Each changed key is recorded with who and when. Never store secrets.",

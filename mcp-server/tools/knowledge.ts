@@ -43,6 +43,7 @@ export function registerKnowledgeTools(server: McpServer, deps: ToolDeps): void 
         ...pageInput,
       },
       annotations: READ_ONLY,
+      access: "records",
     },
     async (args) => {
       if (args.about && !(await findEntity(deps.db, args.about))) return unknownEntity(deps, args.about);
@@ -82,6 +83,7 @@ export function registerKnowledgeTools(server: McpServer, deps: ToolDeps): void 
         ...pageInput,
       },
       annotations: READ_ONLY,
+      access: "records",
     },
     async (args) => {
       if (!(await findEntity(deps.db, args.slug))) return unknownEntity(deps, args.slug);
@@ -108,6 +110,7 @@ export function registerKnowledgeTools(server: McpServer, deps: ToolDeps): void 
         slug: z.string().describe("knowledge slug from search_knowledge or get_entity_knowledge"),
       },
       annotations: READ_ONLY,
+      access: "records",
     },
     async ({ slug }) => {
       const entry = await getKnowledge(deps.db, slug);
@@ -133,6 +136,7 @@ export function registerKnowledgeTools(server: McpServer, deps: ToolDeps): void 
     deps,
     "upsert_knowledge",
     {
+      access: "operator",
       description:
         "Write back what you learned: a runbook (repeatable procedure), investigation (what was wrong and how it " +
         "was found/fixed) or document. The slug comes from the title, so the same title updates the entry in " +

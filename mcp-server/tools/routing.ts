@@ -33,6 +33,7 @@ export function registerRoutingTools(server: McpServer, deps: TaskToolDeps): voi
     deps,
     "change_routing",
     {
+      access: "operator",
       description:
         "Ask the operator to change where an entity's commands run (transport, parent host, ssh.host/port/user, vmid, " +
         "proxmox.*, jail): posts a card with the old and new routing; NOTHING changes until an operator approves it, " +

@@ -26,6 +26,7 @@ export function registerSessionStart(server: McpServer, deps: TaskToolDeps): voi
     deps,
     "start_session",
     {
+      access: "operator",
       description:
         `Start an oikos session of your own and get its id. Pass the id on every later call in request _meta ` +
         `"${SESSION_META_KEY}" (or header ${SESSION_HEADER}); run, plan and task tools need it. Only this client ` +

@@ -30,6 +30,7 @@ export function registerTaskTools(server: McpServer, deps: TaskToolDeps): void {
     deps,
     "set_goal",
     {
+      access: "operator",
       description:
         "Record the operator's goal for this task (first call of every task, and again when the operator gives a new " +
         "direction: the previous goal is closed as superseded and its open plan steps replaced). Then research read-only " +
@@ -45,6 +46,7 @@ export function registerTaskTools(server: McpServer, deps: TaskToolDeps): void {
     deps,
     "propose_plan",
     {
+      access: "operator",
       description:
         "Propose the whole plan ONCE (every step, in order, each with its risk). A plan with any non-read-only step is " +
         "shown to the operator for approval and your turn ends. A write-back step is appended when missing. REFUSED once " +
@@ -75,6 +77,7 @@ export function registerTaskTools(server: McpServer, deps: TaskToolDeps): void {
     deps,
     "update_plan_step",
     {
+      access: "operator",
       description:
         "Advance the plan: mark a step running before its run, done after verifying, or failed / skipped / blocked. Steps " +
         "complete in seq order. status replaced needs replaced_reason (wrong_diagnosis, scope_change, blocked, superseded, " +
@@ -96,6 +99,7 @@ export function registerTaskTools(server: McpServer, deps: TaskToolDeps): void {
     deps,
     "ask_operator",
     {
+      access: "operator",
       description:
         "Ask the operator a question and end your turn: before pivoting to a subsystem the goal did not mention, when " +
         "choosing between fixing in place and migrating, or when the goal is ambiguous. Offer options when you can.",
@@ -114,6 +118,7 @@ export function registerTaskTools(server: McpServer, deps: TaskToolDeps): void {
     deps,
     "complete_task",
     {
+      access: "operator",
       description:
         `Close the task with outcome ${OUTCOMES.join(" | ")}. Success is REFUSED while executions are still open and ` +
         "after live discovery without entity write-back. Before success, restate the operator's actual goal and verify " +
