@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { MatrixDouble } from "../../test-support/matrix-double/matrix-double.ts";
+import { median } from "../../test-support/median.ts";
 import { createDeployment } from "../../test-support/oikos-process/deployment.ts";
 import {
   ALICE,
@@ -34,7 +35,10 @@ export default async function restartBench(): Promise<Record<string, number>> {
   } finally {
     await double.close();
   }
-  return { resume_after_kill_ms_p50: median(resume), shutdown_ms_p50: median(shutdown) };
+  return {
+    resume_after_kill_ms_p50: Math.round(median(resume)),
+    shutdown_ms_p50: Math.round(median(shutdown)),
+  };
 }
 
 async function resumeAfterKill(double: MatrixDouble): Promise<number> {
@@ -84,9 +88,4 @@ async function shutdownWithTurnInFlight(double: MatrixDouble): Promise<number> {
     await task.model.close();
     await deployment.dispose();
   }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return Math.round(sorted[Math.floor(sorted.length / 2)]!);
 }

@@ -8,6 +8,7 @@ import { access, constants, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { median } from "../../test-support/median.ts";
 import { labAuth, labSshTarget } from "../../test-support/sshd/lab-targets.ts";
 import { type LabHost, sshLabUnavailable, startSshLab } from "../../test-support/sshd/ssh-lab.ts";
 import { InMemoryHostKeyStore } from "../ssh/host-key-store.ts";
@@ -175,10 +176,4 @@ async function firstInstalled(paths: readonly string[]): Promise<string | null> 
     }
   }
   return null;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }

@@ -4,6 +4,8 @@
  * lab user, and on this machine as root through the local transport (root's jail also writes the
  * identity id maps from outside, the slower path).
  */
+
+import { median } from "../../test-support/median.ts";
 import { labAuth, labSshTarget } from "../../test-support/sshd/lab-targets.ts";
 import { sshLabUnavailable, startSshLab } from "../../test-support/sshd/ssh-lab.ts";
 import { InMemoryHostKeyStore } from "../ssh/host-key-store.ts";
@@ -69,9 +71,4 @@ async function overhead(
     plain.push(unjailed);
   }
   return { overhead: median(differences), unjailed: median(plain) };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((x, y) => x - y);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 }

@@ -1,4 +1,5 @@
 import { createTestSession, startExecutionStack } from "../../jobs/execution/testing/execution-stack.ts";
+import { median } from "../../test-support/median.ts";
 import { sshLabUnavailable, startSshLab } from "../../test-support/sshd/ssh-lab.ts";
 import { callTool } from "../test-support.ts";
 
@@ -56,10 +57,4 @@ export default async function (): Promise<Record<string, number>> {
     await stack.close();
     await lab.stop();
   }
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }

@@ -1,5 +1,6 @@
 import { AGENT_PRINCIPAL } from "../../policy/principal.ts";
 import { BIG_GRAPH, entityCount, seedBigGraph } from "../../test-support/knowledge-graph-seed.ts";
+import { median } from "../../test-support/median.ts";
 import { createTestStore, type TestDialect } from "../../test-support/store.ts";
 import { connectInMemoryClient } from "../in-memory.ts";
 import { createMcpServer } from "../server.ts";
@@ -81,10 +82,4 @@ export default async function (): Promise<Record<string, number>> {
     }
   }
   return figures;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
