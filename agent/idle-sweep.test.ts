@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { match } from "../test-support/scripted-model/index.ts";
-import { IDLE_MS, sweepIdleSessions } from "./idle-sweep.ts";
+import { runSweeps } from "../jobs/sweeps/registry.ts";
+import { IDLE_MS, registerIdleSweep, sweepIdleSessions } from "./idle-sweep.ts";
 import { after, call, goalThenPlan } from "./testing/script.ts";
 import { sessionFeedback, sessionRow, turnReleased } from "./testing/session-queries.ts";
 import { harnessForSuite } from "./testing/suite-harness.ts";
@@ -90,5 +91,55 @@ describe("idle sweep: a forgotten complete_task is nudged once, then closed as p
       .orderBy("status")
       .execute();
     assert.deepEqual(rows.map((r) => r.status).sort(), ["awaiting_approval", "awaiting_input"]);
+  });
+});
+
+describe("idle sweep: a turn owed by a process that is gone is resumed without a restart", () => {
+  const harness = harnessForSuite({ agentJobs: true });
+
+  /** A turn held by a process on another machine that stopped renewing its lease at `expiresAt`. */
+  const heldByRemoteWorker = (sessionId: string, expiresAt: Date) =>
+    harness()
+      .store.db.updateTable("sessions")
+      .set({ turn_owner: "other-host:4242:0badf00d:turn", turn_expires_at: expiresAt })
+      .where("id", "=", sessionId)
+      .execute();
+
+  const idleSweep = async () => {
+    const h = harness();
+    registerIdleSweep();
+    const [report] = await runSweeps("idle", {
+      db: h.store.db,
+      events: h.events,
+      queue: h.queue,
+      now: new Date(),
+      heartbeatStaleMs: 60_000,
+    });
+    return report!.items;
+  };
+
+  test("a dead remote worker's lease ran out: one sweep resumes the turn once, said once", async () => {
+    const h = harness();
+    await h.useScript([
+      { name: "answer", when: match.lastUserMessage("disk"), reply: { text: "The disk is at 40%." } },
+    ]);
+    const sessionId = await h.newSession();
+    await h.say(sessionId, "how full is the disk?");
+    await heldByRemoteWorker(sessionId, new Date(Date.now() + 60_000));
+    assert.deepEqual(await idleSweep(), [], "a live lease is never taken over");
+
+    await heldByRemoteWorker(sessionId, new Date(Date.now() - 1000));
+    assert.deepEqual(await idleSweep(), [
+      { subject: `session:${sessionId}`, outcome: "changed", detail: "owed turn: resume enqueued" },
+    ]);
+    await turnReleased(h, sessionId);
+    await h.model.waitForRequests(1);
+    assert.deepEqual(await idleSweep(), [], "resumed once: the next sweep finds nothing owed");
+    assert.equal(h.model.requests.length, 1);
+    assert.equal(h.model.requests[0]!.step, "answer");
+    const notices = h.published.filter(
+      (e) => e.type === "agent.message" && e.text.startsWith("oikos restarted; resuming"),
+    );
+    assert.equal(notices.length, 1, "the operator is told once");
   });
 });

@@ -6,6 +6,7 @@ import { agentMessage } from "../store/domain-events.ts";
 import { OPEN_EXECUTION_STATUSES } from "../store/executions.ts";
 import { appendMessage } from "../store/messages.ts";
 import { completeSessionTask } from "../store/task-completion.ts";
+import { resumeOwedTurns } from "./resume.ts";
 
 /** Idle this long → one nudge turn; idle this long again after the nudge → closed as partial. */
 export const IDLE_MS = 2 * 60_000;
@@ -17,9 +18,10 @@ export const IDLE_MS = 2 * 60_000;
  */
 export async function sweepIdleSessions(
   ctx: Pick<SweepContext, "db" | "events" | "queue" | "now">,
-  options: { idleMs?: number } = {},
+  options: { idleMs?: number; skip?: readonly string[] } = {},
 ): Promise<SweepItem[]> {
   const idleMs = options.idleMs ?? IDLE_MS;
+  const skip = new Set(options.skip ?? []);
   const cutoff = new Date(ctx.now.getTime() - idleMs);
   const candidates = await ctx.db
     .selectFrom("sessions as s")
@@ -62,6 +64,7 @@ export async function sweepIdleSessions(
     .execute();
   const items: SweepItem[] = [];
   for (const session of candidates) {
+    if (skip.has(session.id)) continue;
     const item = await sweepItem(`session:${session.id}`, () =>
       session.nudged_at === null
         ? nudge(ctx, session.id)
@@ -130,7 +133,32 @@ async function close(
   return "idle: closed as partial";
 }
 
+/**
+ * Turns owed by a process that is gone (its lease ran out: a dead remote worker, or a stop that left
+ * the turn pending) are resumed from here too, not only when a process starts: a live process picks
+ * them up within one sweep period. A consent turn counts as lost only after `idleMs`. Returns the
+ * sessions resumed.
+ */
+export function resumeOwedTurnsFromSweep(
+  ctx: Pick<SweepContext, "db" | "queue" | "now">,
+  options: { idleMs?: number } = {},
+): Promise<string[]> {
+  const consentDecidedBefore = new Date(ctx.now.getTime() - (options.idleMs ?? IDLE_MS));
+  return resumeOwedTurns(ctx, ctx.now, { consentDecidedBefore });
+}
+
 /** Adds the `idle` kind to the sweeps framework (the `sweep` queue, the start-up pass and `oikos sweep idle`). */
 export function registerIdleSweep(): void {
-  registerSweep("idle", (ctx) => sweepIdleSessions(ctx));
+  registerSweep("idle", async (ctx) => {
+    const resumed = await resumeOwedTurnsFromSweep(ctx);
+    const items = resumed.map(
+      (sessionId): SweepItem => ({
+        subject: `session:${sessionId}`,
+        outcome: "changed",
+        detail: "owed turn: resume enqueued",
+      }),
+    );
+    // A session resumed now is not idle: its turn is on its way.
+    return [...items, ...(await sweepIdleSessions(ctx, { skip: resumed }))];
+  });
 }

@@ -7,19 +7,31 @@ import type { Database } from "../store/schema.ts";
 import { sessionsOwingTurns } from "../store/turn-lease.ts";
 import { isDeadOwner } from "./turn-owner.ts";
 
+export interface ResumeOptions {
+  /**
+   * Only plans decided before this count as a consent turn that never began. At start-up every one
+   * does (no turn of this process can be on its way); the idle sweep passes a past moment, so a
+   * consent turn still waiting in a busy queue is not taken for a lost one.
+   */
+  consentDecidedBefore?: Date;
+}
+
 /**
- * At start-up: every session that owes a turn gets one `agent-turn` (reason resume). Owed: a turn a
- * stop interrupted at a checkpoint, a turn whose process died holding the lease (a dead process on
- * this host at once; elsewhere when its short lease runs out, the next start or the idle sweep), and
- * an approved plan whose consent turn never began (the process died between ✅ and the turn).
+ * At start-up and from the idle sweep (jobs/sweeps, agent/idle-sweep.ts): every session that owes a
+ * turn gets one `agent-turn` (reason resume). Owed: a turn a stop interrupted at a checkpoint, a turn
+ * whose process died holding the lease (a dead process on this host at once; elsewhere, a dead remote
+ * worker, when its short lease runs out: the idle sweep of any live process finds it within its
+ * period), and an approved plan whose consent turn never began (the process died between ✅ and the turn).
  * The resume job takes the owed turn with one conditional update, so it runs once however many
- * processes start; it says "oikos restarted; resuming …" in the thread before the model is called again.
+ * processes start or sweep; it says "oikos restarted; resuming …" in the thread before the model is
+ * called again.
  */
 export async function resumeOwedTurns(
   deps: { db: Kysely<Database>; queue: Pick<QueuePort, "enqueue"> },
   now: Date = new Date(),
+  options: ResumeOptions = {},
 ): Promise<string[]> {
-  await markUnstartedConsentTurns(deps.db);
+  await markUnstartedConsentTurns(deps.db, options.consentDecidedBefore);
   const held = await deps.db
     .selectFrom("sessions")
     .select("turn_owner")
@@ -39,16 +51,27 @@ export async function resumeOwedTurns(
 }
 
 /** A plan approved (card says so) whose turn left no decision note: the consent turn is owed. */
-async function markUnstartedConsentTurns(db: Kysely<Database>): Promise<void> {
-  const candidates = await db
+async function markUnstartedConsentTurns(db: Kysely<Database>, decidedBefore?: Date): Promise<void> {
+  let query = db
     .selectFrom("sessions")
     .select("id")
     .where("status", "in", ["awaiting_approval", "executing"])
     // an outside client's session is its own to drive: the agent never takes its turns
     .where("principal", "=", AGENT_PRINCIPAL.id)
     .where("turn_owner", "is", null)
-    .where("turn_pending", "=", false)
-    .execute();
+    .where("turn_pending", "=", false);
+  if (decidedBefore) {
+    query = query.where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom("plans as p")
+          .select("p.generation")
+          .whereRef("p.session_id", "=", "sessions.id")
+          .where("p.status", "=", "approved")
+          .where("p.decided_at", "<", decidedBefore),
+      ),
+    );
+  }
+  const candidates = await query.execute();
   for (const { id } of candidates) {
     const plan = await currentPlan(db, id);
     if (plan?.plan.status !== "approved" || !plan.plan.needsApproval) continue;
