@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { match } from "../test-support/scripted-model/index.ts";
 import { runSweeps } from "../jobs/sweeps/registry.ts";
+import { match } from "../test-support/scripted-model/index.ts";
 import { IDLE_MS, registerIdleSweep, sweepIdleSessions } from "./idle-sweep.ts";
 import { after, call, goalThenPlan } from "./testing/script.ts";
 import { sessionFeedback, sessionRow, turnReleased } from "./testing/session-queries.ts";
