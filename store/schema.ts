@@ -101,6 +101,9 @@ export interface SessionsTable {
   goal: string | null;
   outcome: Outcome | null;
   summary: string | null;
+  /** migrations/0230: complete_task's verification and what it left open, as given. */
+  verification: ColumnType<string | null, string | null | undefined, string | null>;
+  left_open: ColumnType<string | null, string | null | undefined, string | null>;
   created_by: string;
   /** migrations/0131: the principal that owns it (policy/principal.ts); 'agent' for chat sessions. */
   principal: Generated<string>;

@@ -149,6 +149,8 @@ export async function completeSessionTask(
         status: outcome === "failure" ? "failed" : "done",
         outcome,
         summary: input.summary,
+        verification: input.verification ?? null,
+        left_open: input.left_open ?? null,
         closed_at: at,
         updated_at: at,
         last_activity_at: at,
