@@ -1,3 +1,6 @@
+import { effectOf, type SyscallEffect } from "./constants.ts";
+import { parseSignalCall } from "./signal-call.ts";
+
 /**
  * Reads an oracle trace (strace -f, see runner.ts) and lists what a command claimed read-only
  * actually attempted: running a program the classifier did not name, opening a file for writing,
@@ -12,80 +15,8 @@ export interface Violation {
   why: string;
 }
 
-/** Syscalls that change state whatever their arguments. */
-const ALWAYS = new Set([
-  "unlink",
-  "unlinkat",
-  "rmdir",
-  "rename",
-  "renameat",
-  "renameat2",
-  "link",
-  "linkat",
-  "symlink",
-  "symlinkat",
-  "mkdir",
-  "mkdirat",
-  "mknod",
-  "mknodat",
-  "truncate",
-  "ftruncate",
-  "chmod",
-  "fchmod",
-  "fchmodat",
-  "chown",
-  "fchown",
-  "lchown",
-  "fchownat",
-  "utime",
-  "utimes",
-  "utimensat",
-  "futimesat",
-  "setxattr",
-  "lsetxattr",
-  "fsetxattr",
-  "removexattr",
-  "lremovexattr",
-  "fremovexattr",
-  "mount",
-  "umount2",
-  "pivot_root",
-  "chroot",
-  "swapon",
-  "swapoff",
-  "reboot",
-  "kexec_load",
-  "kexec_file_load",
-  "init_module",
-  "finit_module",
-  "delete_module",
-  "sethostname",
-  "setdomainname",
-  "settimeofday",
-  "clock_settime",
-  "adjtimex",
-  "clock_adjtime",
-  "acct",
-  "quotactl",
-  "setns",
-  "unshare",
-  "process_vm_writev",
-  "execveat",
-  "move_mount",
-  "fsopen",
-  "fsmount",
-  "open_tree",
-  "mount_setattr",
-  "open_by_handle_at",
-]);
-const SIGNALS = new Set([
-  "kill",
-  "tkill",
-  "tgkill",
-  "rt_sigqueueinfo",
-  "rt_tgsigqueueinfo",
-  "pidfd_send_signal",
-]);
+/** Effects that change state whatever the arguments (test-support/oracle/constants.ts). */
+const ALWAYS: ReadonlySet<SyscallEffect> = new Set(["removes", "changes", "system", "powers"]);
 const WRITE_FLAGS = /O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND|O_TMPFILE/;
 /** Opens for writing that change nothing: the bit bucket, and bash probing for a terminal. */
 const HARMLESS_WRITE_TARGETS = new Set(["/dev/null", "/dev/tty"]);
@@ -146,7 +77,8 @@ function judgeCall(
   named: ReadonlySet<string>,
   ownPids: ReadonlySet<number>,
 ): string | null {
-  if (ALWAYS.has(syscall)) return `${syscall} changes state`;
+  const effect = effectOf(syscall);
+  if (effect && ALWAYS.has(effect)) return `${syscall} changes state`;
   if (syscall === "execve") {
     const program = firstString(args);
     if (program === null) return "execve of a program whose path strace could not show";
@@ -161,18 +93,16 @@ function judgeCall(
     if (path !== null && (HARMLESS_WRITE_TARGETS.has(path) || BASH_HEREDOC_TEMP.test(path))) return null;
     return `opens \`${path ?? "?"}\` for writing`;
   }
-  if (SIGNALS.has(syscall)) return judgeSignal(syscall, args, ownPids);
-  if (syscall === "ptrace" && /PTRACE_(ATTACH|SEIZE|POKE)/.test(args)) return "attaches to another process";
+  if (effect === "signals") return judgeSignal(syscall, args, ownPids);
+  if (effect === "traces" && /PTRACE_(ATTACH|SEIZE|POKE)/.test(args)) return "attaches to another process";
   return null;
 }
 
 function judgeSignal(syscall: string, args: string, ownPids: ReadonlySet<number>): string | null {
-  const parts = args.split(",").map((part) => part.trim());
   if (syscall === "pidfd_send_signal") return "signals a process through a pidfd";
-  const target = Number(syscall === "tgkill" || syscall === "rt_tgsigqueueinfo" ? parts[1] : parts[0]);
-  const signal = syscall === "tgkill" || syscall === "rt_tgsigqueueinfo" ? parts[2] : parts[1];
-  if (signal === "0" || signal === undefined) return null;
-  if (Number.isNaN(target)) return `signals \`${parts[0]}\``;
+  const { target, targetText, signal } = parseSignalCall(syscall, args);
+  if (signal === "0" || signal === undefined || target === undefined) return null;
+  if (Number.isNaN(target)) return `signals \`${targetText}\``;
   if (target === 0) return null;
   if (target === -1) return "signals every process it may";
   if (ownPids.has(Math.abs(target))) return null;

@@ -1,4 +1,6 @@
 import type { Risk } from "../../policy/risk.ts";
+import { effectOf } from "./constants.ts";
+import { parseSignalCall } from "./signal-call.ts";
 
 /**
  * What a command did in the oracle's sandbox, as effects a person can read, and the least risk
@@ -13,48 +15,6 @@ export interface Observation {
 
 const LINE = /^(\d+)\s+([a-z0-9_]+)\((.*)$/;
 const START = /^\d+\s+execve\("\/usr\/bin\/bash", \["\/usr\/bin\/bash", "--noprofile", "--norc", "-c", /;
-const REMOVE = new Set([
-  "unlink",
-  "unlinkat",
-  "rmdir",
-  "rename",
-  "renameat",
-  "renameat2",
-  "truncate",
-  "ftruncate",
-]);
-const CHANGE = new Set([
-  "mkdir",
-  "mkdirat",
-  "mknod",
-  "mknodat",
-  "link",
-  "linkat",
-  "symlink",
-  "symlinkat",
-  "chmod",
-  "fchmod",
-  "fchmodat",
-  "chown",
-  "fchown",
-  "lchown",
-  "fchownat",
-  "utime",
-  "utimes",
-  "utimensat",
-  "futimesat",
-  "setxattr",
-  "lsetxattr",
-  "fsetxattr",
-  "removexattr",
-  "mount",
-  "umount2",
-  "swapon",
-  "swapoff",
-  "sethostname",
-  "settimeofday",
-  "clock_settime",
-]);
 const SCRATCH = /^\/(tmp|var\/tmp|dev\/shm)\//;
 
 export function observe(trace: string): Observation {
@@ -71,26 +31,27 @@ export function observe(trace: string): Observation {
     const syscall = match[2] as string;
     const args = (match[3] as string).replace(/\)\s+=\s+.*$/, "");
     const path = /"((?:[^"\\]|\\.)*)"/.exec(args)?.[1] ?? "";
-    if (/^(open|openat|openat2|creat)$/.test(syscall)) {
+    const effect = effectOf(syscall);
+    if (effect === "opens") {
       if (syscall !== "creat" && !/O_WRONLY|O_RDWR|O_CREAT|O_TRUNC|O_APPEND/.test(args)) continue;
       if (path === "/dev/null" || path === "/dev/tty" || /^\/tmp\/sh-thd/.test(path)) continue;
       const truncates = /O_TRUNC/.test(args) || syscall === "creat";
       effects.push(`${truncates ? "truncates" : "opens for writing"} ${path}`);
       raise(truncates && !SCRATCH.test(path) ? "destructive" : "config_mutation");
-    } else if (REMOVE.has(syscall)) {
+    } else if (effect === "removes") {
       effects.push(`${syscall} ${path}`);
       raise(SCRATCH.test(path) ? "config_mutation" : "destructive");
-    } else if (CHANGE.has(syscall)) {
+    } else if (effect === "changes" || effect === "system") {
       effects.push(`${syscall} ${path}`.trim());
       raise("config_mutation");
-    } else if (syscall === "reboot") {
-      effects.push("reboot");
+    } else if (effect === "powers") {
+      effects.push(syscall);
       raise("destructive");
-    } else if (/^(kill|tkill|tgkill)$/.test(syscall)) {
-      const [target = "", signal = ""] = args.split(",").map((part) => part.trim());
-      if (signal === "0" || target === "0") continue;
-      if (target === "1" || target === "-1") {
-        effects.push(`sends ${signal} to ${target === "1" ? "init" : "every process"}`);
+    } else if (effect === "signals") {
+      const { target, signal } = parseSignalCall(syscall, args);
+      if (signal === "0" || target === 0) continue;
+      if (target === 1 || target === -1) {
+        effects.push(`sends ${signal} to ${target === 1 ? "init" : "every process"}`);
         raise("destructive");
       }
     }
