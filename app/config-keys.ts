@@ -146,6 +146,12 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     defaultText: "10000",
   },
   {
+    path: "ssh.maxConnections",
+    env: "OIKOS_SSH_MAX_CONNECTIONS",
+    doc: "SSH connections kept open across all targets (per worker); above it the least recently used idle one is closed",
+    defaultText: "128",
+  },
+  {
     path: "execution.waitMs",
     env: "OIKOS_RUN_WAIT_MS",
     doc: "How long `run` waits for a result before returning the execution id",

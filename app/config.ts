@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { alertsSchema, schedulesSchema } from "../intake/config.ts";
+import { DEFAULT_MAX_CONNECTIONS } from "../jobs/ssh/pool-limits.ts";
 import { DEFAULT_JAIL_MODE, JAIL_MODES } from "../policy/jail.ts";
 import { SNAPSHOT_BEFORE_MODES } from "../policy/snapshot-before.ts";
 import { CONFIG_KEYS } from "./config-keys.ts";
@@ -97,6 +98,7 @@ export const ConfigSchema = z.object({
       user: z.string().min(1).default("root"),
       knownHostsFile: z.string().min(1).optional(),
       connectTimeoutMs: int(100, 600_000).default(10_000),
+      maxConnections: int(1, 10_000).default(DEFAULT_MAX_CONNECTIONS),
     })
     .prefault({}),
   execution: z

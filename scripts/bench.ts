@@ -58,6 +58,26 @@ const TARGETS: Target[] = [
     goal: "<= 0.2",
   },
   {
+    label: "fanout100_cold / pssh",
+    inputs: ["fanout100_cold_ms", "fanout100_pssh_ms"],
+    value: ratio("fanout100_cold_ms", "fanout100_pssh_ms"),
+    ok: (v) => v <= 0.5,
+    goal: "<= 0.5 (100 loopback sshd hosts, fresh connections)",
+  },
+  {
+    label: "fanout100_warm / pssh",
+    inputs: ["fanout100_warm_ms", "fanout100_pssh_ms"],
+    value: ratio("fanout100_warm_ms", "fanout100_pssh_ms"),
+    ok: (v) => v <= 0.15,
+    goal: "<= 0.15 (pooled)",
+  },
+  {
+    label: "fanout100_rss_mb",
+    value: (f) => f.fanout100_rss_mb,
+    ok: () => true,
+    goal: "reported (peak RSS of the process fanning out to 100 hosts)",
+  },
+  {
     label: "gated_run_overhead_ms_p50",
     value: (f) => f.gated_run_overhead_ms_p50,
     ok: (v) => v < 50,

@@ -61,6 +61,7 @@ export const executionCapability: Capability = {
       ...(config.ssh.privateKeyPath ? { privateKeyPath: config.ssh.privateKeyPath } : {}),
       ...(config.ssh.knownHostsFile ? { knownHostsFile: config.ssh.knownHostsFile } : {}),
       connectTimeoutMs: config.ssh.connectTimeoutMs,
+      pool: { maxConnections: config.ssh.maxConnections },
       hostKeyStore: new DbHostKeyStore(runtime.db),
     });
     startExecuteWorker({

@@ -9,6 +9,7 @@ import {
   resolveExecOptions,
 } from "./exec-result.ts";
 import type { HostKeyStore } from "./host-key-store.ts";
+import { DEFAULT_MAX_CONNECTIONS } from "./pool-limits.ts";
 import type { SshAuth } from "./ssh-auth.ts";
 import { connectSsh } from "./ssh-connect.ts";
 import { endpointKey, hostPort, type SshEndpoint } from "./target.ts";
@@ -19,7 +20,7 @@ export interface SshPoolOptions {
   hostKeys: HostKeyStore;
   /** Accept and remember a host key seen for the first time. Default true. */
   trustOnFirstUse?: boolean;
-  /** Open connections across all targets; the least recently used idle one is closed to make room. Default 64. */
+  /** Open connections across all targets; the least recently used idle one is closed to make room. Default 128. */
   maxConnections?: number;
   /** Commands running at once on one target; more wait in line. OpenSSH allows 10 per connection (MaxSessions). Default 8. */
   maxChannelsPerTarget?: number;
@@ -85,7 +86,7 @@ export class SshPool {
   constructor(options: SshPoolOptions) {
     this.#options = {
       trustOnFirstUse: true,
-      maxConnections: 64,
+      maxConnections: DEFAULT_MAX_CONNECTIONS,
       maxChannelsPerTarget: 8,
       idleTimeoutMs: 5 * 60_000,
       keepaliveIntervalMs: 15_000,
