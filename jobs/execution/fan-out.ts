@@ -2,7 +2,8 @@ import { type Refusal, refusal } from "../../policy/refusals.ts";
 import { type ExecutionResult, type RunService, resultOf } from "./run-service.ts";
 import { waitForResult } from "./wait-for-result.ts";
 
-export const MAX_FAN_OUT_TARGETS = 64;
+/** A 100-host fleet in one call; the tool result gives each target an equal share of the model's budget. */
+export const MAX_FAN_OUT_TARGETS = 128;
 
 export interface FanOutRequest {
   sessionId: string | null;

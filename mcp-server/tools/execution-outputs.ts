@@ -110,7 +110,11 @@ const fanOutItem = z.discriminatedUnion("kind", [
 const refusedTarget = refusalSchema.extend({ target: z.string() });
 
 export const fanOutOutput = outcomeSchema(
-  outcome("fan_out", { results: z.array(fanOutItem).describe("one result per target, in request order") }),
+  outcome("fan_out", {
+    summary: z.string().describe("one line: how many targets completed, which never started or were refused"),
+    next_step: z.string().optional().describe("set when some targets did not run: what to do about them"),
+    results: z.array(fanOutItem).describe("one result per target, in request order"),
+  }),
   outcome("fan_out_refused", {
     results: z.array(refusedTarget).describe("why each target was refused, in request order"),
     message: z.string().describe("one line per target, and that the turn ends now"),

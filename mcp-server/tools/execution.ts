@@ -1,8 +1,8 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { type ExecutionView, jailLine, nextStepFor } from "../../jobs/execution/execution-view.ts";
-import { type FanOutItem, inspectPathCommand, runMany } from "../../jobs/execution/fan-out.ts";
-import { framedView, frameOutput } from "../../jobs/execution/output-frame.ts";
+import { nextStepFor } from "../../jobs/execution/execution-view.ts";
+import { inspectPathCommand, MAX_FAN_OUT_TARGETS, runMany } from "../../jobs/execution/fan-out.ts";
+import { framedView } from "../../jobs/execution/output-frame.ts";
 import { type RunOutcome, type RunService, resultOf } from "../../jobs/execution/run-service.ts";
 import { type Refusal, refusal } from "../../policy/refusals.ts";
 import { cancelPendingExecution } from "../../store/consent.ts";
@@ -12,13 +12,14 @@ import { defineTool } from "../define-tool.ts";
 import { requireSession } from "../session-context.ts";
 import type { ToolDeps } from "../tool-deps.ts";
 import { gateRefused, ok, refused, type ToolResult } from "../tool-result.ts";
+import { compactExecution } from "./compact-execution.ts";
 import {
-  type CompactExecution,
   cancelExecutionOutput,
   executionStatusOutput,
   fanOutOutput,
   runOutput,
 } from "./execution-outputs.ts";
+import { fanOutResult } from "./fan-out-result.ts";
 
 export interface ExecutionToolDeps extends ToolDeps {
   /** The gated run service (jobs/execution). Without it the execution tools are not registered. */
@@ -31,7 +32,7 @@ const purpose = z
   .min(1)
   .max(500)
   .describe("why you run this, in one sentence (shown to the operator)");
-const targets = z.array(slug).min(1).max(64);
+const targets = z.array(slug).min(1).max(MAX_FAN_OUT_TARGETS);
 
 /** run, get_execution_status, cancel_execution, run_many, inspect_path. */
 export function registerExecutionTools(server: McpServer, deps: ExecutionToolDeps): void {
@@ -192,7 +193,7 @@ export function registerExecutionTools(server: McpServer, deps: ExecutionToolDep
         purpose: args.purpose,
         requestedBy: write.by,
       });
-      return fanOutResult(result, service.options.waitMs);
+      return fanOutResult(result);
     },
   );
 
@@ -217,7 +218,7 @@ export function registerExecutionTools(server: McpServer, deps: ExecutionToolDep
         purpose: args.purpose ?? `inspect ${args.path}`,
         requestedBy: write.by,
       });
-      return fanOutResult(result, service.options.waitMs);
+      return fanOutResult(result);
     },
   );
 }
@@ -227,7 +228,7 @@ function runResult(outcome: RunOutcome | Refusal, waitMs: number): ToolResult {
     case "finished":
       return ok({
         kind: "finished",
-        ...compact(outcome.execution),
+        ...compactExecution(outcome.execution),
         next_step: nextStepFor(outcome.execution),
       });
     case "pending":
@@ -255,58 +256,4 @@ function runResult(outcome: RunOutcome | Refusal, waitMs: number): ToolResult {
     case "refused":
       return gateRefused(outcome);
   }
-}
-
-function fanOutResult(result: FanOutItem[] | Refusal, waitMs: number): ToolResult {
-  if (!Array.isArray(result)) return runResult(result, waitMs);
-  const refusals = result.flatMap(({ target, outcome }) =>
-    outcome.kind === "refused" ? [{ target, ...outcome }] : [],
-  );
-  if (refusals.length > 0 && refusals.length === result.length) return allRefused(refusals);
-  return ok({
-    kind: "fan_out",
-    results: result.map(({ target, outcome }) =>
-      outcome.kind === "refused"
-        ? { target, ...outcome }
-        : { target, kind: outcome.kind, ...compact(outcome.execution) },
-    ),
-  });
-}
-
-/**
- * Every target refused: nothing ran, and the same call would be refused the same way, so the turn
- * ends with why, per target (issue 22: a fleet audit with dead hosts used to spin to the round cap).
- */
-function allRefused(refusals: (Refusal & { target: string })[]): ToolResult {
-  const lines = refusals.map((r) => `${r.target}: ${r.code} — ${r.reason}`);
-  return ok({
-    kind: "fan_out_refused",
-    results: refusals,
-    message: `Every target was refused, nothing ran:\n${lines.join("\n")}`,
-    next_step:
-      "END YOUR TURN NOW: tell the operator which targets were refused and why (each line above) and what" +
-      " you found on the others so far; do not call run_many or inspect_path again for these targets until" +
-      " the operator answers.",
-  });
-}
-
-/** The fields a model needs; nulls and bookkeeping left out to save context. */
-function compact(view: ExecutionView): CompactExecution {
-  const out: CompactExecution = {
-    execution_id: view.execution_id,
-    status: view.status,
-    exit_code: view.exit_code,
-    stdout: frameOutput(view, "stdout", view.stdout),
-  };
-  if (view.stderr) out.stderr = frameOutput(view, "stderr", view.stderr);
-  if (view.stdout_binary) out.stdout_binary = "yes: the output is binary, stdout holds a printable preview";
-  if (view.stderr_binary) out.stderr_binary = "yes: binary, stderr holds a printable preview";
-  if (view.output_truncated)
-    out.output_truncated = `yes: ${view.output_bytes} bytes in all, head and tail kept`;
-  if (view.duration_ms !== null) out.duration_ms = view.duration_ms;
-  if (view.reason) out.reason = view.reason;
-  const jail = jailLine(view);
-  if (jail) out.jail = jail;
-  if (!view.finished) out.next_step = nextStepFor(view);
-  return out;
 }
