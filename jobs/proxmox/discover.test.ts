@@ -182,6 +182,27 @@ describe("Proxmox discovery over SSH", {
     assert.equal(calls.filter((c) => c.tool === "pct" && c.args[0] === "exec").at(-1)?.node, "pve2");
   });
 
+  test("a guest the operator reaches over SSH by its name keeps that name when Proxmox renames it", async () => {
+    // The inventory reaches the router VM over SSH with no ssh.host: its name is where commands go.
+    await upsertEntities(
+      store.db,
+      [{ slug: "vm:router", type: "vm", name: "router", transport: "ssh", attributes: {} }],
+      { by: "import:ansible" },
+    );
+    const before = await resolveTarget(store.db, "vm:router", targets);
+    assert.ok(before.ok && before.target.ssh?.host === "router");
+    await cluster.update((state) => {
+      state.guests["201"]!.name = "edge";
+    });
+    const outcome = await discover();
+    assert.ok(outcome.ok);
+    const router = await entity(store.db, "vm:router");
+    assert.equal(router.name, "router");
+    assert.equal(router.transport, "ssh");
+    const after = await resolveTarget(store.db, "vm:router", targets);
+    assert.ok(after.ok && after.target.ssh?.host === "router", "the route did not move");
+  });
+
   test("a node that cannot be read writes nothing", async () => {
     await lab.writeTool(
       "pve1",

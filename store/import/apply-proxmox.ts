@@ -144,7 +144,9 @@ export async function applyProxmoxDiscovery(
     inputs.push({
       slug,
       type: GUEST_TYPE[guest.kind],
-      name: guest.name,
+      // A guest on its own route may be reached by its name (the resolver's last SSH fallback):
+      // renaming it would move where commands go without the audited routing change.
+      name: keepsOwnRoute && existing ? existing.name : guest.name,
       state: guestState(guest.status),
       ...(keepsOwnRoute ? {} : { transport: GUEST_TRANSPORT[guest.kind] }),
       ...(keepsOwnRoute || moves ? {} : { parentSlug: parent }),
