@@ -34,9 +34,10 @@ interface GoApi {
   inSize: number;
   outAddress: number;
   errAddress: number;
+  /** Four int32: pending flag, input length, node limit, result (see go/main.go). */
+  callAddress: number;
   tokens: string[];
   types: string[];
-  parse(length: number, limit: number): number;
 }
 
 /** The little of the WebAssembly global this needs (TypeScript's ES lib does not declare it). */
@@ -52,6 +53,8 @@ const Wasm = (globalThis as unknown as { WebAssembly: WasmGlobal }).WebAssembly;
 interface GoRuntime {
   importObject: object;
   run(instance: WasmInstance): Promise<void>;
+  /** Enters the Go program once (wasm_exec's own entry for events); Go's handler reads `call`. */
+  _resume(): void;
 }
 
 let loaded: SecondParser | undefined;
@@ -84,14 +87,32 @@ function createSecondParser(): SecondParser {
   const decoder = new TextDecoder();
   const types = [...api.types];
   const tokens = [...api.tokens];
+  // Views over Go's memory, made again only when the memory grows (which detaches the buffer).
+  let buffer: ArrayBuffer | undefined;
+  let input = new Uint8Array(0);
+  let call = new Int32Array(0);
+  const views = (): void => {
+    if (buffer === memory.buffer) return;
+    buffer = memory.buffer;
+    input = new Uint8Array(buffer, api.inAddress, api.inSize);
+    call = new Int32Array(buffer, api.callAddress, 4);
+  };
   return {
     typeName: (code) => types[code] ?? "Unknown",
     token: (code) => tokens[code] ?? "",
     parse(source: string): SecondParse {
-      const input = new Uint8Array(memory.buffer, api.inAddress, api.inSize);
+      views();
       const { read, written } = encoder.encodeInto(source, input);
       if (read < source.length) return { ok: false, error: "the command is too long for the second parser" };
-      const count = api.parse(written, NODE_LIMIT);
+      call[1] = written;
+      call[2] = NODE_LIMIT;
+      call[3] = 0;
+      call[0] = 1;
+      go._resume();
+      // The parse may have grown Go's memory: the old views are detached.
+      views();
+      if (call[0] !== 0) throw new Error("the second bash parser did not answer");
+      const count = call[3] as number;
       if (count < 0) {
         return { ok: false, error: decoder.decode(new Uint8Array(memory.buffer, api.errAddress, -count)) };
       }

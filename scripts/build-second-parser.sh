@@ -12,7 +12,7 @@ if [ ! -x /usr/bin/go ] || [ ! -d /usr/share/gocode/src/mvdan.cc/sh/v3/syntax ];
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cp "$out/go/main.go" "$work/main.go"
+cp "$out/go/main.go" "$out/go/linkname.s" "$work/"
 (cd "$work" && GO111MODULE=off GOPATH=/usr/share/gocode GOOS=js GOARCH=wasm \
   go build -trimpath -ldflags="-s -w" -o "$out/mvdan-sh.wasm" .)
 cp "$(go env GOROOT)/misc/wasm/wasm_exec.js" "$out/wasm_exec.cjs"

@@ -1,11 +1,13 @@
 // Command mvdan-sh-wasm exposes the bash parser of mvdan.cc/sh/v3/syntax to JavaScript for
 // oikos's second, independent parse of every command (see ../second-parser.ts).
 //
-// The interface is shared memory, because a call from JavaScript into Go (js.FuncOf) costs tens
-// of microseconds and string conversions cost more: JavaScript writes the UTF-8 source into
-// inBuf and calls parse(length, nodeLimit); Go parses it and writes one record of six int32 per
-// syntax node into outBuf (type, start byte, end byte, parent record, extra, extra2) and returns
-// the number of records, or minus the length of an error message written into errBuf.
+// The interface is shared memory and a bare resume, because a call through js.FuncOf costs
+// ~20 µs (property reads by name, a finalizer per js.Value), about as much as the parse itself:
+// JavaScript writes the UTF-8 source into inBuf and the request (length, node limit) into call,
+// then resumes the Go program. The event handler installed in main parses it and writes one
+// record of six int32 per syntax node into outBuf (type, start byte, end byte, parent record,
+// extra, extra2) and the result into call: the number of records, or minus the length of an
+// error message written into errBuf.
 //
 // Built by scripts/build-second-parser.sh (GOOS=js GOARCH=wasm, Go and mvdan.cc/sh from Debian).
 package main
@@ -29,6 +31,9 @@ const (
 var (
 	inBuf  = make([]byte, maxInput)
 	outBuf = make([]int32, maxRecords*fields)
+	// call: [0] set to 1 by JavaScript for a pending request, [1] input length, [2] node limit,
+	// [3] the result.
+	call   = make([]int32, 4)
 	errBuf = make([]byte, 4096)
 	parser = syntax.NewParser(syntax.KeepComments(true), syntax.Variant(syntax.LangBash))
 )
@@ -282,6 +287,22 @@ func parse(length, limit int) (result int) {
 
 func address(p unsafe.Pointer) int { return int(uintptr(p)) }
 
+// setEventHandler is the runtime's hook for a resume from JavaScript (syscall/js installs its own
+// at init, which serves js.FuncOf; nothing here uses js.FuncOf after start). Go 1.19's runtime
+// provides it under this name; the empty linkname.s lets a body-less declaration compile.
+//
+//go:linkname setEventHandler syscall/js.setEventHandler
+func setEventHandler(fn func())
+
+// handleCall runs on every resume: a request when JavaScript set call[0], otherwise a timer.
+func handleCall() {
+	if call[0] == 0 {
+		return
+	}
+	call[0] = 0
+	call[3] = int32(parse(int(call[1]), int(call[2])))
+}
+
 func main() {
 	// The syntax trees are garbage the moment they are encoded and the live heap is tiny, so a
 	// collection every few thousand parses costs less than the collector's pacing.
@@ -295,18 +316,17 @@ func main() {
 		names[i] = name
 	}
 	api := map[string]any{
-		"inAddress":  address(unsafe.Pointer(&inBuf[0])),
-		"inSize":     maxInput,
-		"outAddress": address(unsafe.Pointer(&outBuf[0])),
-		"errAddress": address(unsafe.Pointer(&errBuf[0])),
-		"fields":     fields,
-		"tokens":     tokens,
-		"types":      names,
-		"parse": js.FuncOf(func(this js.Value, args []js.Value) any {
-			return parse(args[0].Int(), args[1].Int())
-		}),
+		"inAddress":   address(unsafe.Pointer(&inBuf[0])),
+		"inSize":      maxInput,
+		"outAddress":  address(unsafe.Pointer(&outBuf[0])),
+		"errAddress":  address(unsafe.Pointer(&errBuf[0])),
+		"callAddress": address(unsafe.Pointer(&call[0])),
+		"fields":      fields,
+		"tokens":      tokens,
+		"types":       names,
 	}
 	js.Global().Set("__oikosSecondParser", js.ValueOf(api))
+	setEventHandler(handleCall)
 	select {}
 }
 

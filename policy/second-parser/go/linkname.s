@@ -1,0 +1,1 @@
+// Empty: lets main.go declare setEventHandler without a body (go:linkname, see there).
