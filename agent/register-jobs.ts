@@ -4,6 +4,7 @@ import type { QueuePort } from "../jobs/queue/port.ts";
 import { agentMessage } from "../store/domain-events.ts";
 import { type AgentDeps, clockOf } from "./agent-deps.ts";
 import { type ContinueOptions, handleContinue, onExecutionFinished } from "./continuation.ts";
+import { parkCrashingTurn } from "./crash-loop.ts";
 import { learnFromFeedback } from "./learn.ts";
 import { TurnInterrupted } from "./turn.ts";
 import { requestTurn } from "./turn-runner.ts";
@@ -48,8 +49,8 @@ export function registerAgentJobs(
         ),
       );
     },
-    // A turn resumes from the transcript: one whose process died is run again, not failed.
-    { concurrency, rerunInterrupted: true },
+    // A turn resumes from the transcript: one whose process died is run again, not failed (a few times).
+    { concurrency, rerunInterrupted: true, onCrashLoop: (job) => parkCrashingTurn(deps, job) },
   );
   ports.queue.register(
     "continue",
@@ -64,8 +65,8 @@ export function registerAgentJobs(
         ),
       );
     },
-    // A turn resumes from the transcript: one whose process died is run again, not failed.
-    { concurrency, rerunInterrupted: true },
+    // A turn resumes from the transcript: one whose process died is run again, not failed (a few times).
+    { concurrency, rerunInterrupted: true, onCrashLoop: (job) => parkCrashingTurn(deps, job) },
   );
   ports.queue.register("learn", async () => {
     const report = await learnFromFeedback(deps.db, clockOf(deps));

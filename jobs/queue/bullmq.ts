@@ -13,6 +13,7 @@ import {
   type JobHandler,
   type QueueErrorReporter,
   type QueuePort,
+  RERUN_INTERRUPTED_MAX_RUNS,
   type RegisterOptions,
   type RepeatInfo,
   type RepeatOptions,
@@ -37,6 +38,7 @@ interface Registration {
   concurrency: number;
   onInterrupted?: RegisterOptions<unknown>["onInterrupted"];
   rerunInterrupted: boolean;
+  onCrashLoop?: RegisterOptions<unknown>["onCrashLoop"];
 }
 
 // BullMQ's deferred-failure text for a job whose lock expired more than maxStalledCount times.
@@ -50,6 +52,8 @@ const KEEP_FAILED = { age: 7 * 24 * 3600, count: 1000 };
  * Stalls: a job whose worker died (or whose event loop blocked past lockDuration, 30 s) is
  * "stalled". BullMQ's default re-runs it once; we set maxStalledCount 0 so it fails instead and
  * onInterrupted records it, the same as the in-process adapter does for a job active at a crash.
+ * A rerunInterrupted job stalls up to RERUN_INTERRUPTED_MAX_RUNS - 1 times; the next stall fails it
+ * and onCrashLoop is called.
  * Re-running a half-done SSH command blindly is worse than telling the operator. Handlers must
  * still be idempotent against database state (retries re-run them by design).
  */
@@ -89,6 +93,7 @@ export class BullmqQueue implements QueuePort {
       concurrency: Math.max(1, options.concurrency ?? 1),
       onInterrupted: options.onInterrupted as Registration["onInterrupted"],
       rerunInterrupted: options.rerunInterrupted ?? false,
+      onCrashLoop: options.onCrashLoop as Registration["onCrashLoop"],
     });
     if (this.#started) this.#startWorker(queue);
   }
@@ -221,7 +226,7 @@ export class BullmqQueue implements QueuePort {
       lockDuration: this.#lockDurationMs,
       stalledInterval: this.#stalledIntervalMs,
       // See the class comment: a stalled job is interrupted, not re-run, unless it resumes from durable state.
-      maxStalledCount: registration.rerunInterrupted ? 1 : 0,
+      maxStalledCount: registration.rerunInterrupted ? RERUN_INTERRUPTED_MAX_RUNS - 1 : 0,
     });
     worker.on("error", (error) => this.#onError(error, infraFailure(queue)));
     worker.on("failed", (job, error) => {
@@ -232,7 +237,17 @@ export class BullmqQueue implements QueuePort {
       if (error.message !== SHUTDOWN_REASON && error.message !== STALLED_REASON)
         this.#onError(error, failure);
       if (job && error.message === STALLED_REASON) {
-        void this.#interrupted(registration, queue, job, "the worker stopped while this job was running");
+        if (registration.rerunInterrupted) {
+          const reason = `the worker stopped during each of this job's ${RERUN_INTERRUPTED_MAX_RUNS} runs; not run again`;
+          void this.#interrupted(registration.onCrashLoop, queue, job, reason);
+        } else {
+          void this.#interrupted(
+            registration.onInterrupted,
+            queue,
+            job,
+            "the worker stopped while this job was running",
+          );
+        }
       }
     });
     this.#workers.set(queue, worker);
@@ -259,7 +274,12 @@ export class BullmqQueue implements QueuePort {
       await untilAborted(registration.handler(context), signal);
     } catch (error) {
       if (signal.aborted && this.#aborting) {
-        await this.#interrupted(registration, queue, job, `shutdown: still running after the grace period`);
+        await this.#interrupted(
+          registration.onInterrupted,
+          queue,
+          job,
+          `shutdown: still running after the grace period`,
+        );
         throw new UnrecoverableError(SHUTDOWN_REASON);
       }
       if (error instanceof UnrecoverableJobError) throw new UnrecoverableError(error.message);
@@ -267,11 +287,16 @@ export class BullmqQueue implements QueuePort {
     }
   }
 
-  async #interrupted(registration: Registration, queue: QueueName, job: Job, reason: string): Promise<void> {
+  async #interrupted(
+    hook: Registration["onInterrupted"],
+    queue: QueueName,
+    job: Job,
+    reason: string,
+  ): Promise<void> {
     const id = job.id ? decodeJobId(job.id) : "-";
     try {
       const data = parsePayload(queue, job.data);
-      await registration.onInterrupted?.({ id, queue, data, attempt: job.attemptsMade + 1, reason });
+      await hook?.({ id, queue, data, attempt: job.attemptsMade + 1, reason });
     } catch (error) {
       this.#onError(error, { id, queue, attempt: job.attemptsMade + 1, final: true });
     }

@@ -15,6 +15,7 @@ import {
   type JobHandler,
   type QueueErrorReporter,
   type QueuePort,
+  RERUN_INTERRUPTED_MAX_RUNS,
   type RegisterOptions,
   type RepeatInfo,
   type RepeatOptions,
@@ -36,6 +37,7 @@ interface Registration {
   concurrency: number;
   onInterrupted?: RegisterOptions<unknown>["onInterrupted"];
   rerunInterrupted: boolean;
+  onCrashLoop?: RegisterOptions<unknown>["onCrashLoop"];
 }
 
 interface IntervalRepeat {
@@ -111,6 +113,7 @@ export class InProcessQueue implements QueuePort {
       concurrency: Math.max(1, options.concurrency ?? 1),
       onInterrupted: options.onInterrupted as Registration["onInterrupted"],
       rerunInterrupted: options.rerunInterrupted ?? false,
+      onCrashLoop: options.onCrashLoop as Registration["onCrashLoop"],
     });
     this.#pump(queue);
   }
@@ -195,21 +198,27 @@ export class InProcessQueue implements QueuePort {
     if (this.#started) return;
     if (this.#closing) throw new QueueClosedError("start");
     this.#started = true;
-    for (const job of this.#live.values()) this.#schedule(job);
     for (const row of await this.#journal.loadUnfinished()) {
-      if (this.#live.has(row.id)) continue;
       if (!isQueueName(row.queue)) {
         await this.#journal.markFailed(row.id, `unknown queue "${row.queue}"`, null);
         continue;
       }
-      const job = fromJournal(row, row.queue);
-      if (row.status === "active" && !this.#handlers.get(row.queue)?.rerunInterrupted) {
+      const registration = this.#handlers.get(row.queue);
+      const twin = this.#live.get(row.id);
+      // Enqueued again before start (same id): it runs; the handler checks durable state. A job that
+      // resumes (rerunInterrupted) keeps the journal's count of runs, so a crash loop still ends.
+      if (twin && !registration?.rerunInterrupted) continue;
+      const job = twin ?? fromJournal(row, row.queue);
+      job.attempts = Math.max(job.attempts, row.attempts);
+      this.#live.set(job.id, job);
+      if (row.status !== "active") continue;
+      if (!registration?.rerunInterrupted) {
         await this.#recordInterrupted(job, "the process stopped while this job was running");
-      } else {
-        this.#live.set(job.id, job);
-        this.#schedule(job);
+      } else if (row.attempts >= RERUN_INTERRUPTED_MAX_RUNS) {
+        await this.#recordCrashLoop(job, registration);
       }
     }
+    for (const job of this.#live.values()) this.#schedule(job);
     for (const key of this.#repeats.keys()) this.#startRepeat(key);
     for (const repeat of this.#cronRepeats.values()) await this.#armCron(repeat);
     await this.#prune();
@@ -348,6 +357,24 @@ export class InProcessQueue implements QueuePort {
       if (hook) {
         await hook({ id: job.id, queue: job.queue, data: job.data, attempt: job.attempts, reason });
       }
+    } catch (error) {
+      this.#onError(error, { id: job.id, queue: job.queue, attempt: job.attempts, final: true });
+    }
+  }
+
+  /** The process died during every run this job was allowed: recorded interrupted, never run again. */
+  async #recordCrashLoop(job: LiveJob, registration: Registration): Promise<void> {
+    this.#live.delete(job.id);
+    const reason = `the process stopped during each of this job's ${job.attempts} runs; not run again`;
+    try {
+      await this.#journal.markInterrupted(job.id, reason);
+      await registration.onCrashLoop?.({
+        id: job.id,
+        queue: job.queue,
+        data: job.data,
+        attempt: job.attempts,
+        reason,
+      });
     } catch (error) {
       this.#onError(error, { id: job.id, queue: job.queue, attempt: job.attempts, final: true });
     }

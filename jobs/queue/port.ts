@@ -38,11 +38,21 @@ export interface RegisterOptions<T> {
    */
   onInterrupted?: (job: InterruptedJob<T>) => Promise<void>;
   /**
-   * A job whose process died mid-run is run again instead (once), for handlers that resume from
-   * durable state (an agent turn). onInterrupted is then not called for it.
+   * A job whose process died mid-run is run again instead, for handlers that resume from durable
+   * state (an agent turn): at most RERUN_INTERRUPTED_MAX_RUNS runs in all. onInterrupted is then
+   * not called for it.
    */
   rerunInterrupted?: boolean;
+  /**
+   * With rerunInterrupted: the process died during every one of the job's allowed runs (the job
+   * itself likely kills it). The job is not run again; this is called once instead, so whoever
+   * waits for the job is told.
+   */
+  onCrashLoop?: (job: InterruptedJob<T>) => Promise<void>;
 }
+
+/** Runs in all (the first included) of a rerunInterrupted job whose process keeps dying under it. */
+export const RERUN_INTERRUPTED_MAX_RUNS = 3;
 
 export interface EnqueueOptions {
   /** Dedupe: while a job with this id is waiting or active, enqueueing it again adds nothing. */
