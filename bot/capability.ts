@@ -68,6 +68,11 @@ export const chatCapability: Capability = {
       answerQuestion: async (input) => (await answerOpenQuestion(db, input)) !== undefined,
       requestRollback: async (executionId, by) =>
         rollbackAnswer(await requestRollback(rollbackDeps, { executionId, by })),
+      // The run service holds the previewer (when one is configured): the same one that made the card's preview.
+      previewAtApproval: async (approvalId, act) => {
+        const previews = (await ctx.runService()).previews;
+        return previews ? previews.atApproval(approvalId, act) : { kind: "proceed" };
+      },
     };
     // Every adapter registered here posts and edits through policy redact.
     const adapters = new RedactingAdapterMap();

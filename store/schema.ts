@@ -1,5 +1,6 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
 import type { JailPlan } from "../policy/jail.ts";
+import type { PlanPreview } from "../policy/preview/types.ts";
 import type { Risk } from "../policy/risk.ts";
 import type {
   ApprovalStatus,
@@ -14,6 +15,7 @@ import type {
   MessageRole,
   Outcome,
   PlanStatus,
+  PreviewPurpose,
   QuestionStatus,
   ReplacedReason,
   RunnableRisk,
@@ -259,6 +261,25 @@ export interface ApprovalsTable {
   created_at: Timestamp;
 }
 
+/** migrations/0150: a plan preview shown on an approval card, or computed again at approval (issue #15). */
+export interface PreviewsTable {
+  id: Generated<string>;
+  session_id: string;
+  execution_id: string;
+  approval_id: string | null;
+  purpose: PreviewPurpose;
+  status: PlanPreview["status"];
+  /** The PlanPreview (policy/preview/types.ts), read back through PlanPreviewSchema. */
+  preview: Json<JsonObject>;
+  computed_at: Timestamp;
+  /** recheck rows: the gate's decision (`proceed:unchanged`, `ask_again:changed` …). */
+  decision: string | null;
+  /** shown rows of an execution that ran: the OutcomeCheck per expectation. */
+  outcome: NullableJson<JsonObject[]>;
+  outcome_at: NullableTimestamp;
+  created_at: Generated<Date>;
+}
+
 /** migrations/0133: the routing change an approval with subject `routing` applies when approved. */
 export interface RoutingChangesTable {
   approval_id: string;
@@ -486,6 +507,7 @@ export interface Database {
   executions: ExecutionsTable;
   approvals: ApprovalsTable;
   routing_changes: RoutingChangesTable;
+  previews: PreviewsTable;
   windows: WindowsTable;
   classifications: ClassificationsTable;
   feedback: FeedbackTable;

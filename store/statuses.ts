@@ -103,6 +103,10 @@ export type EntityState = (typeof ENTITY_STATES)[number];
 export const ENTITY_TRANSPORTS = ["ssh", "pct-exec", "qm-guest-exec", "local", "none"] as const;
 export type EntityTransport = (typeof ENTITY_TRANSPORTS)[number];
 
+/** A preview row: shown on an approval card, or computed again when the operator approved (#15). */
+export const PREVIEW_PURPOSES = ["shown", "recheck"] as const;
+export type PreviewPurpose = (typeof PREVIEW_PURPOSES)[number];
+
 export const CARD_KINDS = ["plan", "approval", "question", "summary", "pattern"] as const;
 export type CardKind = (typeof CARD_KINDS)[number];
 

@@ -1,5 +1,5 @@
 /** Consent choices a card offers as buttons (Slack) or reactions (Matrix, terminal). */
-export type CardAction = "approve" | "deny" | "rollback" | `option:${number}`;
+export type CardAction = "approve" | "deny" | "rollback" | "preview" | `option:${number}`;
 
 /**
  * A platform-free card. Lines are plain text in which `backticks` mark code; each adapter turns
@@ -11,6 +11,12 @@ export interface Card {
   /** Short label next to the title ("needs approval", "🔴 destructive"). */
   badge?: string;
   lines: string[];
+  /**
+   * A plan preview (issue #15): what the command would change, shown collapsed (Matrix
+   * `<details>`, Slack a "Show preview" button that posts `text` in the thread, the terminal below
+   * the card). `label` always says what it is and when it was computed, or that there is none.
+   */
+  preview?: CardPreview;
   /** Output shown collapsed: only the tail, with how much was left out. */
   output?: { label: string; tail: string; omittedLines: number };
   /** The decision, once there is one ("approved by @alice via ✅ at 14:02"). */
@@ -23,6 +29,13 @@ export interface Card {
   reactions?: string[];
   /** Who the card calls: the platform notifies them (Matrix m.mentions + pills, Slack <@U…>). */
   mentions?: CardMentions;
+}
+
+export interface CardPreview {
+  /** "preview (file diff), computed 14:02 UTC" or "no preview available: <why>". */
+  label: string;
+  /** The redacted, size-capped preview; absent when there is none to show. */
+  text?: string;
 }
 
 /** Platform user ids, and (Slack) user groups, a card mentions. */
@@ -69,6 +82,12 @@ export function cardToText(card: Card): string {
   if (card.status) out.push(`  ${card.status}`);
   if (card.hint) out.push(`  ${card.hint}`);
   if (hasMentions(card)) out.push(`  cc ${[...card.mentions.users, ...card.mentions.groups].join(" ")}`);
+  // Below the card: the decision and how to answer stay on top, the preview (often long) follows.
+  if (card.preview) {
+    const { label, text } = card.preview;
+    out.push(text === undefined ? `  ${label}` : `  ${label}:`);
+    if (text !== undefined) for (const line of text.split("\n")) out.push(`    │ ${line}`);
+  }
   return out.join("\n");
 }
 

@@ -8,6 +8,7 @@ import type { AccessLevel } from "./access.ts";
 import { shouldRefuse } from "./access.ts";
 import { type CommandContext, type CommandReply, parseCommand } from "./bot-commands.ts";
 import { reactionKind } from "./card.ts";
+import { buildPreviewPost } from "./cards/approval-card.ts";
 import type { AnswerVisibility, ChatAdapter, Inbound } from "./chat-adapter.ts";
 import { ConsentHandler } from "./consent-handler.ts";
 import { adoptPattern } from "./console/pattern-commands.ts";
@@ -259,6 +260,18 @@ export class ChatCore {
     // Rights are per room: a gesture counts only in the room the card was posted in.
     if (card.ref.room !== event.room) {
       await this.#consent.ignore(card, event.user, "other_room", { gesture, room: event.room });
+      return;
+    }
+    if (event.kind === "button" && event.action === "preview") {
+      if (level === "none") {
+        await this.#consent.ignore(card, event.user, "not_operator", { gesture });
+        return;
+      }
+      // Slack's "Show preview" on an approval card: the preview goes into the card's thread.
+      if (card.kind === "approval") {
+        const text = await buildPreviewPost(this.#deps.db, card.subjectId);
+        await adapter.post(card.ref.room, card.ref.thread, { text });
+      }
       return;
     }
     if (event.kind === "button" && event.action.startsWith("option:") && card.kind === "question") {

@@ -1,3 +1,5 @@
+import { sameTypedPhrase } from "../../policy/typed-phrase.ts";
+import { getApproval, pendingExecutionApproval } from "../../store/approvals.ts";
 import { recordAudit } from "../../store/audit.ts";
 import type { CardRecord } from "../../store/chat-cards.ts";
 import { splitPlanSubject } from "../../store/chat-cards.ts";
@@ -42,11 +44,15 @@ export class ConsentHandler {
     let result: ConsentResult;
     if (card.kind === "plan") {
       const [, generation] = splitPlanSubject(card.subjectId);
+      // Approving the plan also approves the pending config change; that one meets its preview gate first.
+      const held =
+        act.decision === "approve" ? await this.#previewGate(adapter, card.ref, sessionId, null, act) : false;
       const input = {
         sessionId,
         generation,
         by: act.user,
         via: act.via,
+        ...(held ? { keepPendingApproval: true } : {}),
         ...(this.#deps.assentWindowMs !== undefined ? { assentWindowMs: this.#deps.assentWindowMs } : {}),
       };
       result =
@@ -54,6 +60,11 @@ export class ConsentHandler {
           ? await approvePlan(this.#deps.db, input)
           : await denyPlan(this.#deps.db, input);
     } else if (card.kind === "approval") {
+      if (
+        act.decision === "approve" &&
+        (await this.#previewGate(adapter, card.ref, sessionId, card.subjectId, act))
+      )
+        return undefined;
       result = await decideApproval(this.#deps.db, {
         approvalId: card.subjectId,
         sessionId,
@@ -67,6 +78,55 @@ export class ConsentHandler {
     }
     await this.#finish(adapter, card.ref, sessionId, result, act);
     return result;
+  }
+
+  /**
+   * The preview gate before an approval goes through (issue #15): true when the operator was asked
+   * again (the preview changed; nothing ran, a new card shows the new preview). Only an approval
+   * that would go through is checked: pending, unexpired, its typed phrase given where required.
+   * `approvalId` null: the session's pending config change, which approving a plan approves too.
+   */
+  async #previewGate(
+    adapter: ChatAdapter,
+    ref: MessageRef,
+    sessionId: string,
+    approvalId: string | null,
+    act: ConsentAct,
+  ): Promise<boolean> {
+    const gate = this.#deps.previewAtApproval;
+    if (!gate) return false;
+    const approval = approvalId
+      ? await getApproval(this.#deps.db, approvalId)
+      : await pendingExecutionApproval(this.#deps.db, sessionId);
+    if (!approval || approval.session_id !== sessionId || approval.subject !== "execution") return false;
+    if (approval.status !== "pending" || approval.expires_at.getTime() <= Date.now()) return false;
+    if (approvalId === null && approval.risk !== "config_mutation") return false;
+    if (approval.required_phrase && !sameTypedPhrase(act.typedPhrase, approval.required_phrase)) return false;
+    const outcome = await gate(approval.id, { by: act.user, via: act.via });
+    if (outcome.kind === "proceed") return false;
+    const { db, queue, events, logger } = this.#deps;
+    if (outcome.result.ok) {
+      await adapter.post(ref.room, ref.thread, { text: outcome.message });
+      const applied = await applyFollowUps(outcome.result.followUps, { queue, events });
+      for (const failure of applied.failed) {
+        logger.error(
+          { err: failure.error, followUp: failure.followUp.kind, sessionId },
+          "preview follow-up failed",
+        );
+      }
+      return true;
+    }
+    // Decided meanwhile (another operator, the sweep): decideApproval below says so as usual.
+    await recordAudit(
+      db,
+      { by: act.user, sessionId },
+      {
+        action: "consent.refused",
+        subject: ref.messageId,
+        details: { code: outcome.result.code, via: act.via },
+      },
+    );
+    return false;
   }
 
   /** A phrase typed in a session's thread: decides the pending execution approval, else the proposed plan. */

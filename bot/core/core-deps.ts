@@ -3,6 +3,8 @@ import type { Logger } from "../../app/logger.ts";
 import type { EventBus } from "../../jobs/events/port.ts";
 import type { QueuePort } from "../../jobs/queue/port.ts";
 import type { Consent } from "../../policy/consent.ts";
+import type { ConsentVia } from "../../store/consent.ts";
+import type { PreviewGateOutcome } from "../../store/preview-approval.ts";
 import type { Database } from "../../store/schema.ts";
 import type { RoomAccess } from "./access.ts";
 import type { CommandRegistry } from "./bot-commands.ts";
@@ -29,6 +31,12 @@ export interface ChatCoreDeps {
   recordMessage(input: { sessionId: string; text: string; author: string; eventId: string }): Promise<string>;
   /** Answers the session's open question; false when none was open any more. */
   answerQuestion(input: { sessionId: string; answer: string; by: string }): Promise<boolean>;
+  /**
+   * Plan previews (issue #15): the preview gate an operator's approval of an execution meets
+   * (jobs/execution/approval-preview.ts): the preview the card showed is computed again and a
+   * change asks again instead of running. Left out: approvals go through unchecked (no previews).
+   */
+  previewAtApproval?(approvalId: string, act: { by: string; via: ConsentVia }): Promise<PreviewGateOutcome>;
   /** ⏪ on a card: asks to roll an execution's guest back (jobs/proxmox/rollback.ts); the answer for the thread. */
   requestRollback?(executionId: string, by: string): Promise<string>;
 }

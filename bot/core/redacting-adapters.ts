@@ -10,6 +10,14 @@ export function redactOutbound(message: Outbound): Outbound {
     title: redact(message.card.title),
     lines: message.card.lines.map(redact),
     ...(message.card.badge !== undefined ? { badge: redact(message.card.badge) } : {}),
+    ...(message.card.preview
+      ? {
+          preview: {
+            label: redact(message.card.preview.label),
+            ...(message.card.preview.text !== undefined ? { text: redact(message.card.preview.text) } : {}),
+          },
+        }
+      : {}),
     ...(message.card.output
       ? {
           output: {

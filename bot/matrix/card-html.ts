@@ -9,6 +9,15 @@ export function cardToHtml(card: Card): string {
   parts.push(`<p><strong>${escapeHtml(card.title)}</strong>${badge}</p>`);
   if (card.lines.length > 0)
     parts.push(`<ul>${card.lines.map((l) => `<li>${inline(l)}</li>`).join("")}</ul>`);
+  if (card.preview) {
+    const { label, text } = card.preview;
+    // Collapsed: the operator opens it. Every character of the preview is escaped, never markup.
+    parts.push(
+      text !== undefined
+        ? `<details><summary>${escapeHtml(label)}</summary><pre><code>${escapeHtml(text)}</code></pre></details>`
+        : `<p><em>${escapeHtml(label)}</em></p>`,
+    );
+  }
   if (card.output) {
     const omitted =
       card.output.omittedLines > 0 ? ` (last lines; ${card.output.omittedLines} earlier lines hidden)` : "";

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { Card } from "../core/card.ts";
+import type { Card, CardAction } from "../core/card.ts";
 import { cardToText } from "../core/card.ts";
 import { escapeMrkdwn, inlineMarkdownToMrkdwn, markdownToMrkdwn } from "./mrkdwn.ts";
 import { splitMrkdwn, truncateGraphemes, truncateMrkdwn } from "./split-mrkdwn.ts";
@@ -52,12 +52,18 @@ export function cardToMessages(card: Card, scale = 1): SlackRendering[] {
     content.push(...sections(`\`\`\`\n${output}\n\`\`\``, budget));
   }
   const tail: Record<string, unknown>[] = [];
+  // The preview itself is not in the card: its label is, and "Show preview" posts it in the thread.
+  if (card.preview) tail.push(context(escapeMrkdwn(card.preview.label)));
   if (card.status) tail.push(context(inlineMarkdownToMrkdwn(card.status)));
   if (card.hint) tail.push(context(inlineMarkdownToMrkdwn(card.hint)));
-  if (card.actions?.length) {
+  const buttons: { id: CardAction; label: string; style?: "primary" | "danger" }[] = [
+    ...(card.actions ?? []),
+  ];
+  if (card.preview?.text !== undefined) buttons.push({ id: "preview", label: "Show preview" });
+  if (buttons.length > 0) {
     tail.push({
       type: "actions",
-      elements: card.actions.map((action) => ({
+      elements: buttons.map((action) => ({
         type: "button",
         text: { type: "plain_text", text: truncateGraphemes(action.label, LIMITS.button), emoji: true },
         action_id: `oikos:${action.id}`,
@@ -69,7 +75,13 @@ export function cardToMessages(card: Card, scale = 1): SlackRendering[] {
   const called = mentionText(card);
   if (called) tail.unshift(section(called));
   const pages = paginate([title, ...content], tail, budget);
-  const plain = escapeMrkdwn(cardToText({ ...card, mentions: undefined }));
+  const plain = escapeMrkdwn(
+    cardToText({
+      ...card,
+      mentions: undefined,
+      ...(card.preview ? { preview: { label: card.preview.label } } : {}),
+    }),
+  );
   const fallback = called ? `${plain}\n${called}` : plain;
   return pages.map((blocks, index) => ({
     text: fallbackText(index === 0 ? fallback : textOf(blocks)),

@@ -127,11 +127,12 @@ export function reactionToInbound(
   };
 }
 
-/** The choices our buttons carry (`oikos:approve`, `oikos:deny`, `oikos:rollback`, `oikos:option:2`). */
+/** The choices our buttons carry (`oikos:approve`, `oikos:deny`, `oikos:rollback`, `oikos:preview`, `oikos:option:2`). */
 const cardActionSchema = z.union([
   z.literal("approve"),
   z.literal("deny"),
   z.literal("rollback"),
+  z.literal("preview"),
   z.string().regex(/^option:[1-9]\d{0,2}$/),
 ]);
 

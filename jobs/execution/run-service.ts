@@ -29,9 +29,11 @@ import { findEntity, listEntitySlugs } from "../../store/entities.ts";
 import { createExecution, newExecutionId } from "../../store/executions.ts";
 import type { Database, Entity, Execution, Session } from "../../store/schema.ts";
 import type { EventBus } from "../events/port.ts";
+import type { PlanPreviewer, PreviewTarget } from "../preview/previewer.ts";
 import { QueueClosedError } from "../queue/errors.ts";
 import type { QueuePort } from "../queue/port.ts";
 import type { Target } from "../ssh/target.ts";
+import { ApprovalPreviews, DEFAULT_PREVIEW_TIMEOUT_MS } from "./approval-preview.ts";
 import { type ExecutionView, executionView } from "./execution-view.ts";
 import { routingStamp } from "./routing-stamp.ts";
 import { loadSessionFacts, runSessionFacts } from "./run-facts.ts";
@@ -59,6 +61,17 @@ export interface RunServiceOptions {
   readOnlyJail?: JailMode;
   approvalTtlMs?: number;
   clock?: () => Date;
+  /**
+   * Plan previews (issue #15): computed for every approval this service asks, and checked again
+   * when the operator approves. Left out: approval cards show no preview section.
+   */
+  previews?: {
+    previewer: PlanPreviewer;
+    /** config execution.previewTimeoutMs */
+    timeoutMs?: number;
+    /** config execution.previewMaxAgeMs: a shown preview older than this is computed again at approval. */
+    maxAgeMs?: number;
+  };
 }
 
 export interface RunRequest {
@@ -114,9 +127,33 @@ export interface GateOptions {
  */
 export class RunService {
   readonly #o: RunServiceOptions;
+  /** Previews on approval cards; undefined when no previewer is configured. */
+  readonly previews: ApprovalPreviews | undefined;
 
   constructor(options: RunServiceOptions) {
     this.#o = options;
+    this.previews = options.previews
+      ? new ApprovalPreviews({
+          db: options.db,
+          previewer: options.previews.previewer,
+          previewTarget: (slug) => this.previewTarget(slug),
+          timeoutMs: options.previews.timeoutMs ?? DEFAULT_PREVIEW_TIMEOUT_MS,
+          maxAgeMs: options.previews.maxAgeMs ?? 0,
+          approvalTtlMs: options.approvalTtlMs ?? DEFAULT_APPROVAL_TTL_MS,
+          clock: () => this.now(),
+        })
+      : undefined;
+  }
+
+  /** Where a preview of a command on `slug` runs now: its route, type and jail facts (as a read-only run). */
+  async previewTarget(slug: string): Promise<PreviewTarget | undefined> {
+    const resolved = await resolveTarget(this.#o.db, slug, { sshUser: this.#o.sshUser });
+    if (!resolved.ok) return undefined;
+    return {
+      target: resolved.target,
+      targetType: resolved.entity.type,
+      jail: this.#jailFacts(resolved.entity),
+    };
   }
 
   get options(): RunServiceOptions {
@@ -329,6 +366,18 @@ export class RunService {
         throw new Error(`a pending approval did not refuse a gated command: ${again.kind}`);
       return again;
     }
+    // Computed (bounded in time) before the card is asked for, so the card is posted with it.
+    await this.previews
+      ?.previewNewApproval({
+        sessionId: gated.session.id,
+        executionId: outcome.executionId,
+        approvalId: outcome.approvalId,
+        target: request.target,
+        command: request.command,
+      })
+      .catch(() => {
+        // Not recorded: the card says so, and the approval recomputes it (approval-gate.ts "not_recorded").
+      });
     await this.#o.events.publish(
       approvalRequested({
         sessionId: gated.session.id,

@@ -1,9 +1,11 @@
 import type { Kysely } from "kysely";
 import { readExecutionSnapshot } from "../../../store/execution-snapshot.ts";
+import { PREVIEW_CHANNEL, previewAskedAgainBefore, shownPreviewOfApproval } from "../../../store/previews.ts";
 import type { Database } from "../../../store/schema.ts";
 import { type Card, clock } from "../card.ts";
 import { riskBadge } from "../risk-badge.ts";
 import { decisionLine, executionProgress, snapshotLine } from "./card-lines.ts";
+import { cardPreviewOf, outcomeLines, previewMessage } from "./preview-section.ts";
 import { buildRoutingCard } from "./routing-card.ts";
 
 /**
@@ -32,7 +34,16 @@ export async function buildApprovalCard(
     `on \`${target}\` — ${riskBadge(risk)}`,
   ];
   if (execution?.purpose) lines.push(`why: ${execution.purpose}`);
+  const [shown, askedAgain] = await Promise.all([
+    shownPreviewOfApproval(db, approval.id),
+    approval.execution_id ? previewAskedAgainBefore(db, approval.execution_id, approval.id) : false,
+  ]);
+  if (askedAgain)
+    lines.push(
+      "↻ asked again: the preview changed after an earlier card showed it (that approval ran nothing)",
+    );
   const card: Card = { kind: "approval", title: "🔐 Approval needed", lines };
+  if (shown) card.preview = cardPreviewOf(shown.preview);
   if (approval.status === "pending") {
     card.badge = risk === "destructive" ? "typed confirmation required" : "waiting for an operator";
     if (risk === "destructive") {
@@ -54,12 +65,14 @@ export async function buildApprovalCard(
     card.status =
       approval.status === "expired"
         ? `⌛ expired unanswered at ${clock(approval.expires_at)}: nobody decided, nothing ran`
-        : decisionLine(
-            approval.status,
-            approval.decided_by,
-            decisionNote ?? approval.channel,
-            approval.decided_at,
-          );
+        : approval.status === "cancelled" && approval.channel === PREVIEW_CHANNEL
+          ? `↻ approved by ${approval.decided_by ?? "?"}, but the preview had changed since this card showed it: nothing ran; asked again in a new card`
+          : decisionLine(
+              approval.status,
+              approval.decided_by,
+              decisionNote ?? approval.channel,
+              approval.decided_at,
+            );
   }
   if (execution && approval.status === "approved") {
     const progress = executionProgress(execution);
@@ -71,6 +84,20 @@ export async function buildApprovalCard(
       card.hint = `React ⏪ to roll \`${taken.guest}\` back to this snapshot (it asks for a typed confirmation first).`;
     }
     if (progress.output) card.output = progress.output;
+    card.lines.push(...outcomeLines(shown?.outcome ?? null));
   }
   return card;
+}
+
+/** Slack's "Show preview": the preview an approval card shows, as a message for its thread. */
+export async function buildPreviewPost(db: Kysely<Database>, approvalId: string): Promise<string> {
+  const approval = await db
+    .selectFrom("approvals")
+    .leftJoin("executions", "executions.id", "approvals.execution_id")
+    .select(["approvals.target", "executions.command"])
+    .where("approvals.id", "=", approvalId)
+    .executeTakeFirst();
+  const shown = await shownPreviewOfApproval(db, approvalId);
+  if (!approval || !shown) return "This card has no preview.";
+  return previewMessage(shown.preview, approval.command ?? "?", approval.target ?? "?");
 }
