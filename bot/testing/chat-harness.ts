@@ -48,7 +48,11 @@ export interface ChatHarness {
 
 export async function createChatHarness(
   access: RoomAccessConfig,
-  options: { modelConfigured?: boolean } = {},
+  options: {
+    modelConfigured?: boolean;
+    /** The preview gate at approval (issue #15), as bot/capability.ts wires it from the run service. */
+    previewAtApproval?: ChatCoreDeps["previewAtApproval"];
+  } = {},
 ): Promise<ChatHarness> {
   const store = await createTestStore();
   const db = store.db;
@@ -75,6 +79,7 @@ export async function createChatHarness(
       (await appendMessage(db, { sessionId, role: "user", content: text, author, platformEventId: eventId }))
         .id,
     answerQuestion: async (input) => (await answerOpenQuestion(db, input)) !== undefined,
+    ...(options.previewAtApproval ? { previewAtApproval: options.previewAtApproval } : {}),
   };
   const adapters = new Map<string, ChatAdapter>();
   const core = new ChatCore(deps, adapters);
@@ -128,6 +133,8 @@ export async function requestExecutionApproval(
     requiredPhrase?: string;
     stepSeq?: number;
     generation?: number;
+    /** Runs before approval.requested, as the run service records the card's preview there. */
+    beforeRequested?: (ids: { executionId: string; approvalId: string }) => Promise<unknown>;
   },
 ): Promise<{ executionId: string; approvalId: string }> {
   const now = new Date();
@@ -155,6 +162,7 @@ export async function requestExecutionApproval(
     expiresAt: new Date(now.getTime() + 3_600_000),
   });
   if (!created.created) throw new Error("another approval is pending");
+  await input.beforeRequested?.({ executionId: execution.id, approvalId: created.approval.id });
   await h.events.publish(
     approvalRequested({ sessionId, approvalId: created.approval.id, executionId: execution.id }),
   );
