@@ -68,8 +68,8 @@ export const PlanPreviewSchema = z.discriminatedUnion("status", [
      */
     fingerprint: sha256Hex,
     parts: z.array(PreviewPartSchema).min(1),
-    /** Simple commands of a compound line that changes state but have no rule (said in `text`). */
-    notPreviewed: z.array(z.string()),
+    /** Simple commands of a compound line that change state but no rule previews (said in `text`). */
+    notPreviewed: z.array(z.object({ command: z.string(), reason: z.string() })),
     /** What the summary can compare after the run (empty when no rule allows a check). */
     expectations: z.array(PreviewExpectationSchema),
   }),

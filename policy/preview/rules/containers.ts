@@ -1,0 +1,272 @@
+import type { Arg } from "../../command-view.ts";
+import type { PreviewRule, ProbeResult, Rendered } from "../rule.ts";
+import { firstUnusable, onlyStage, shellQuote, single, unavailable } from "../rule.ts";
+import type { Stage } from "../statement.ts";
+
+/**
+ * Containers. `docker compose pull/up`: the effective configuration's image and configuration hash
+ * per service (`docker compose config`) against what the project's containers run now (their
+ * compose labels), so a changed service is named. `docker rm` / `rmi`: what exists now.
+ */
+
+/** Compose's global options that pick the project; they are passed on to the read-only commands. */
+const COMPOSE_GLOBALS = [
+  "-f",
+  "--file",
+  "-p",
+  "--project-name",
+  "--project-directory",
+  "--env-file",
+  "--profile",
+];
+
+interface ComposeCall {
+  globals: string[];
+  action: string;
+  services: string[];
+}
+
+function readCompose(stage: Stage): ComposeCall | string | null {
+  let args: readonly Arg[];
+  if (stage.name === "docker-compose") args = stage.argv.slice(1);
+  else if (stage.name === "docker" && stage.argv[1]?.value === "compose") args = stage.argv.slice(2);
+  else return null;
+  const why = firstUnusable(args);
+  if (why) return why;
+  const globals: string[] = [];
+  let i = 0;
+  for (; i < args.length; i++) {
+    const token = (args[i] as Arg).value;
+    if (!token.startsWith("-")) break;
+    const flag = COMPOSE_GLOBALS.find((g) => token === g || token.startsWith(`${g}=`));
+    if (!flag) return `compose option \`${token}\` is not previewed`;
+    if (token === flag) {
+      const value = args[++i];
+      if (!value) return `\`${token}\` has no value`;
+      globals.push(flag, shellQuote(value.value));
+    } else globals.push(shellQuote(token));
+  }
+  const action = args[i]?.value;
+  if (action !== "pull" && action !== "up") return null;
+  const services = args
+    .slice(i + 1)
+    .filter((arg) => !arg.value.startsWith("-"))
+    .map((arg) => arg.value);
+  return { globals, action, services };
+}
+
+const compose: PreviewRule = {
+  id: "containers.compose",
+  kind: "containers",
+  what: "`docker compose pull/up`: per service the image and configuration the file names against the running containers",
+  match(statement) {
+    const stage = onlyStage(statement);
+    if (!stage) return null;
+    const call = readCompose(stage);
+    if (call === null) return null;
+    if (typeof call === "string") return unavailable(call);
+    if (statement.writes.length > 0 || stage.assignments.length > 0) {
+      return unavailable("compose with redirections or variables is not previewed");
+    }
+    const base = ["docker", "compose", ...call.globals].join(" ");
+    return single({
+      ruleId: this.id,
+      kind: "containers",
+      command: statement.text,
+      files: [],
+      probes: [
+        { command: `${base} config --format json`, accepts: "zero" },
+        { command: `${base} config --hash '*'`, accepts: "zero" },
+        { command: `${base} ps -a --format json`, accepts: "zero" },
+      ],
+      render: (results) => renderCompose(call, results),
+    });
+  },
+  examples: [
+    [
+      "docker compose pull",
+      [
+        "docker compose config --format json",
+        "docker compose config --hash '*'",
+        "docker compose ps -a --format json",
+      ],
+    ],
+    [
+      "docker compose -f /srv/app/compose.yml up -d web",
+      [
+        "docker compose -f /srv/app/compose.yml config --format json",
+        "docker compose -f /srv/app/compose.yml config --hash '*'",
+        "docker compose -f /srv/app/compose.yml ps -a --format json",
+      ],
+    ],
+    ["docker-compose --compatibility up -d", "unavailable"],
+    ["docker compose -f $FILE up -d", "unavailable"],
+  ],
+};
+
+interface Running {
+  image: string;
+  state: string;
+  hash: string | null;
+}
+
+/** `docker compose ps --format json`: one JSON object per line (v2.21+) or one array (older). */
+function runningServices(stdout: string): Map<string, Running> | null {
+  const out = new Map<string, Running>();
+  const text = stdout.trim();
+  if (text === "") return out;
+  let rows: unknown[];
+  try {
+    rows = text.startsWith("[")
+      ? (JSON.parse(text) as unknown[])
+      : text.split("\n").map((line) => JSON.parse(line));
+  } catch {
+    return null;
+  }
+  for (const row of rows) {
+    if (typeof row !== "object" || row === null) continue;
+    const r = row as Record<string, unknown>;
+    const labels = typeof r.Labels === "string" ? r.Labels : "";
+    const hash = /(?:^|,)com\.docker\.compose\.config-hash=([0-9a-f]+)/.exec(labels)?.[1] ?? null;
+    if (typeof r.Service === "string") {
+      out.set(r.Service, { image: String(r.Image ?? ""), state: String(r.State ?? ""), hash });
+    }
+  }
+  return out;
+}
+
+function renderCompose(call: ComposeCall, results: ProbeResult[]): Rendered {
+  const [config, hashes, ps] = results as [ProbeResult, ProbeResult, ProbeResult];
+  let services: Record<string, { image?: string; build?: unknown }>;
+  try {
+    services = (JSON.parse(config.stdout) as { services?: typeof services }).services ?? {};
+  } catch {
+    return { status: "unavailable", reason: "`docker compose config --format json` did not print JSON" };
+  }
+  const running = runningServices(ps.stdout);
+  if (!running)
+    return { status: "unavailable", reason: "`docker compose ps --format json` did not print JSON" };
+  const wanted = new Map<string, string>();
+  for (const line of hashes.stdout.split("\n")) {
+    const [name, hash] = line.trim().split(/\s+/);
+    if (name && hash) wanted.set(name, hash);
+  }
+  const names = Object.keys(services)
+    .filter((name) => call.services.length === 0 || call.services.includes(name))
+    .sort();
+  const lines: string[] = [];
+  for (const name of names) {
+    const image = services[name]?.image ?? "(built from a Dockerfile)";
+    const now = running.get(name);
+    if (call.action === "pull") {
+      lines.push(
+        `${name}: pulls ${image}${now ? ` (the container runs ${now.image}, ${now.state})` : " (no container yet)"}`,
+      );
+      continue;
+    }
+    const change = !now
+      ? "no container yet: created"
+      : now.hash !== null && wanted.get(name) !== undefined && now.hash !== wanted.get(name)
+        ? "configuration changed: recreated"
+        : now.image !== image
+          ? `image changes from ${now.image}: recreated`
+          : now.state !== "running"
+            ? `${now.state}: started`
+            : "unchanged";
+    lines.push(`${name}: ${image} — ${change}`);
+  }
+  if (call.action === "pull") {
+    lines.push("Whether a registry has a newer image is only known when pulling.");
+  }
+  return {
+    status: "ok",
+    text: lines.join("\n") || "no services",
+    effect: lines.join("\n"),
+    expectations: [],
+  };
+}
+
+/** `docker rm`, `docker container rm`, `docker rmi`, `docker image rm`: what exists now. */
+const dockerRemove: PreviewRule = {
+  id: "containers.remove",
+  kind: "containers",
+  what: "`docker rm` / `rmi`: the containers or images as they are now, and what uses an image",
+  match(statement) {
+    const stage = onlyStage(statement);
+    if (stage?.name !== "docker") return null;
+    const words = stage.argv.slice(1).map((arg) => arg.value);
+    const sub = words[0] === "container" || words[0] === "image" ? `${words[0]} ${words[1]}` : words[0];
+    const containers = sub === "rm" || sub === "container rm";
+    const images = sub === "rmi" || sub === "image rm";
+    if (!containers && !images) return null;
+    const rest = stage.argv.slice(sub?.includes(" ") ? 3 : 2);
+    const why = firstUnusable(rest);
+    if (why) return unavailable(why);
+    const names = rest.filter((arg) => !arg.value.startsWith("-")).map((arg) => shellQuote(arg.value));
+    if (names.length === 0) return unavailable("names no container or image");
+    const probes = containers
+      ? [
+          {
+            command: `docker container inspect --format '{{.Name}} {{.Config.Image}} {{.State.Status}}{{range .Mounts}} {{.Type}}:{{if .Name}}{{.Name}}{{else}}{{.Source}}{{end}}{{end}}' ${names.join(" ")}`,
+            accepts: "any" as const,
+          },
+        ]
+      : [
+          {
+            command: `docker image inspect --format '{{.Id}} {{join .RepoTags ","}} {{.Size}}' ${names.join(" ")}`,
+            accepts: "any" as const,
+          },
+          ...names.map((name) => ({
+            command: `docker ps -a --filter ancestor=${name} --format '{{.Names}} {{.State}}'`,
+            accepts: "zero" as const,
+          })),
+        ];
+    return single({
+      ruleId: this.id,
+      kind: "containers",
+      command: statement.text,
+      files: [],
+      probes,
+      render(results) {
+        const [inspect, ...users] = results as [ProbeResult, ...ProbeResult[]];
+        const lines = [
+          containers ? "containers removed (name image state mounts):" : "images removed (id tags size):",
+          ...inspect.stdout
+            .trim()
+            .split("\n")
+            .filter(Boolean)
+            .map((l) => `  ${l}`),
+          ...inspect.stderr
+            .trim()
+            .split("\n")
+            .filter(Boolean)
+            .map((l) => `  ${l}`),
+        ];
+        users.forEach((user, i) => {
+          const using = user.stdout.trim();
+          lines.push(`containers using ${names[i]}: ${using ? using.split("\n").join(", ") : "none"}`);
+        });
+        const text = lines.join("\n");
+        return { status: "ok", text, effect: text, expectations: [] };
+      },
+    });
+  },
+  examples: [
+    [
+      "docker rm -f web",
+      [
+        "docker container inspect --format '{{.Name}} {{.Config.Image}} {{.State.Status}}{{range .Mounts}} {{.Type}}:{{if .Name}}{{.Name}}{{else}}{{.Source}}{{end}}{{end}}' web",
+      ],
+    ],
+    [
+      "docker rmi nginx:1.25",
+      [
+        "docker image inspect --format '{{.Id}} {{join .RepoTags \",\"}} {{.Size}}' nginx:1.25",
+        "docker ps -a --filter ancestor=nginx:1.25 --format '{{.Names}} {{.State}}'",
+      ],
+    ],
+    ["docker rm $(docker ps -aq)", "unavailable"],
+  ],
+};
+
+export const CONTAINER_RULES: readonly PreviewRule[] = [compose, dockerRemove];
