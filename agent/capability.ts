@@ -1,8 +1,6 @@
 import type { Capability } from "../app/compose-context.ts";
 import { runsAgent } from "../app/process-role.ts";
 import type { Runtime } from "../app/runtime.ts";
-import { connectInMemoryClient } from "../mcp-server/in-memory.ts";
-import { createMcpServer } from "../mcp-server/server.ts";
 import { AGENT_PRINCIPAL } from "../policy/principal.ts";
 import { agentMessage } from "../store/domain-events.ts";
 import { type AgentDeps, DEFAULT_AGENT_OPTIONS } from "./agent-deps.ts";
@@ -41,9 +39,14 @@ export const agentCapability: Capability = {
       return undefined;
     }
     const execution = await ctx.runService();
+    // The MCP SDK and the tools' modules are loaded by the first session's connect, not at start.
     const gateway = new McpToolGateway({
-      connect: () =>
-        connectInMemoryClient(
+      connect: async () => {
+        const [{ connectInMemoryClient }, { createMcpServer }] = await Promise.all([
+          import("../mcp-server/in-memory.ts"),
+          import("../mcp-server/server.ts"),
+        ]);
+        return connectInMemoryClient(
           createMcpServer({
             db: runtime.db,
             principal: AGENT_PRINCIPAL,
@@ -52,7 +55,8 @@ export const agentCapability: Capability = {
             logger,
           }),
           "oikos-agent",
-        ),
+        );
+      },
     });
     const deps: AgentDeps = {
       db: runtime.db,

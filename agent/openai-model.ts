@@ -1,4 +1,4 @@
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import type { ChatCompletionCreateParamsNonStreaming } from "openai/resources/chat/completions";
 import { ModelFault, type ModelPort, type ModelReply, type ModelRequest } from "./model-port.ts";
 
@@ -11,15 +11,23 @@ export interface OpenAiModelOptions {
 
 /**
  * Any OpenAI-compatible endpoint through the openai SDK. The SDK's own retries are off: the agent
- * retries itself (agent/model-call.ts) so each fault is visible, classified and corrected.
+ * retries itself (agent/model-call.ts) so each fault is visible, classified and corrected. The SDK
+ * (~30 MB resident) is loaded by the first model call, so an idle process never holds it.
  */
 export function createOpenAiModel(options: OpenAiModelOptions): ModelPort {
-  const client = new OpenAI({
-    baseURL: options.baseUrl,
-    apiKey: options.apiKey ?? "not-set",
-    maxRetries: 0,
-    timeout: options.timeoutMs,
-  });
+  let sdk: Promise<{ OpenAI: typeof OpenAI; client: OpenAI }> | undefined;
+  const load = () => {
+    sdk ??= import("openai").then(({ default: OpenAI }) => ({
+      OpenAI,
+      client: new OpenAI({
+        baseURL: options.baseUrl,
+        apiKey: options.apiKey ?? "not-set",
+        maxRetries: 0,
+        timeout: options.timeoutMs,
+      }),
+    }));
+    return sdk;
+  };
   return {
     model: options.model,
     async complete(request: ModelRequest): Promise<ModelReply> {
@@ -30,11 +38,12 @@ export function createOpenAiModel(options: OpenAiModelOptions): ModelPort {
           ? { tools: request.tools as ChatCompletionCreateParamsNonStreaming["tools"], tool_choice: "auto" }
           : {}),
       };
+      const { OpenAI, client } = await load();
       let completion: OpenAI.Chat.Completions.ChatCompletion;
       try {
         completion = await client.chat.completions.create(body, { signal: request.signal });
       } catch (error) {
-        throw classify(error);
+        throw classify(OpenAI, error);
       }
       const choice = completion.choices[0];
       const message = choice?.message;
@@ -59,7 +68,7 @@ export function createOpenAiModel(options: OpenAiModelOptions): ModelPort {
   };
 }
 
-function classify(error: unknown): ModelFault {
+function classify(OpenAI: typeof import("openai").default, error: unknown): ModelFault {
   if (error instanceof OpenAI.APIConnectionTimeoutError)
     return new ModelFault("timeout", "the model request timed out");
   if (error instanceof OpenAI.APIConnectionError)

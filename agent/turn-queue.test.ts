@@ -15,7 +15,7 @@ describe(`agent-turn jobs on the ${redisUrl ? "BullMQ" : "in-process"} queue`, (
   let queue: QueuePort;
   const prefix = redisTestPrefix(import.meta.url);
   before(async () => {
-    queue = createQueue({ redisUrl, prefix });
+    queue = await createQueue({ redisUrl, prefix });
     h = await startAgentHarness({ queue });
     registerAgentJobs({ queue, events: h.events }, h.deps, { concurrency: 4 });
     await queue.start();

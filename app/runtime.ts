@@ -36,14 +36,14 @@ export async function openRuntime(config: Config, options: OpenRuntimeOptions = 
       const report = await migrateToLatest(store.db);
       if (report.applied.length > 0) logger.info({ applied: report.applied }, "database migrated");
     }
-    const queue = createQueue({
+    const queue = await createQueue({
       redisUrl: config.redis.url,
       prefix: config.redis.prefix,
       lockMs: config.redis.lockMs,
       journal: new KyselyJobJournal(store.db),
       logger,
     });
-    const events = createEventBus({
+    const events = await createEventBus({
       redisUrl: config.redis.url,
       prefix: config.redis.prefix,
       onError: (error, event) => logger.error({ err: error, event: event?.type }, "event handler failed"),

@@ -6,7 +6,6 @@ import { upsertEntities } from "../store/entities.ts";
 import { applyInventory } from "../store/import/apply-inventory.ts";
 import { readInventory } from "../store/import/read-inventory.ts";
 import { createMcpHttpHandler } from "./http.ts";
-import { createMcpServer } from "./server.ts";
 
 /**
  * The knowledge graph's start-up and the MCP surface for outside clients: makes sure the `local`
@@ -24,8 +23,9 @@ export const mcpCapability: Capability = {
       ctx.httpRoutes["/mcp"] = createMcpHttpHandler({
         tokens: mcpTokens(runtime.config.mcp),
         logger: runtime.logger,
-        createServer: (principal) =>
-          createMcpServer({
+        // The tools' modules and the MCP SDK are loaded by the first request.
+        createServer: async (principal) =>
+          (await import("./server.ts")).createMcpServer({
             db: runtime.db,
             principal,
             events: runtime.events,

@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { Principal } from "../policy/principal.ts";
 import { bearerChallenge, checkBearer, type McpToken } from "./bearer-auth.ts";
 import type { McpLogger } from "./tool-deps.ts";
@@ -9,7 +8,7 @@ export interface McpHttpHandlerOptions {
   /** The named bearer tokens from config (`mcp.tokens`, `mcp.token`). Without one the endpoint serves nothing. */
   tokens: readonly McpToken[];
   /** Builds a fresh server with every tool registered for the token's principal; called once per request. */
-  createServer: (principal: Principal) => McpServer;
+  createServer: (principal: Principal) => McpServer | Promise<McpServer>;
   logger?: McpLogger;
 }
 
@@ -46,7 +45,11 @@ export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHan
       return sendJson(res, 405, jsonRpcError(-32000, "This endpoint is stateless: only POST is supported."));
     }
 
-    const server = options.createServer(auth.principal);
+    // The SDK is loaded by the first request: a process nobody asks over MCP never holds it.
+    const [server, { StreamableHTTPServerTransport }] = await Promise.all([
+      options.createServer(auth.principal),
+      import("@modelcontextprotocol/sdk/server/streamableHttp.js"),
+    ]);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.on("close", () => {
       void transport.close();

@@ -144,7 +144,7 @@ describe("typed tool results over real Streamable HTTP", () => {
       db: store.db,
       events,
       queue,
-      classifier: await loadClassifier(),
+      classifier: loadClassifier,
       waitMs: 10_000,
       timeoutMs: 30_000,
       selfTargets: [],

@@ -1,8 +1,6 @@
 import { mkdir } from "node:fs/promises";
-import { PGlite } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import type { PGlite } from "@electric-sql/pglite";
 import { Kysely, PGliteDialect, PostgresDialect } from "kysely";
-import pg from "pg";
 import { EMBEDDED_POSTGRESQL_CONF, withoutWasmTierUp } from "./embedded-footprint.ts";
 import { initEmbeddedDataDir } from "./embedded-init.ts";
 import type { Database } from "./schema.ts";
@@ -29,10 +27,12 @@ export type StoreOptions =
 
 // Both dialects hand back the same JS types: int8 as string, timestamptz as Date, jsonb parsed.
 const INT8_OID = 20;
-pg.types.setTypeParser(INT8_OID, (value: string) => value);
 
+/** Each dialect's driver is loaded only when chosen: a Postgres process never loads PGlite, and the reverse. */
 export async function openStore(options: StoreOptions): Promise<StoreHandle> {
   if (options.kind === "postgres") {
+    const { default: pg } = await import("pg");
+    pg.types.setTypeParser(INT8_OID, (value: string) => value);
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
     // An idle client losing its server (restart, DROP DATABASE … FORCE) must not crash the
     // process; the next query reconnects or fails with its own error.
@@ -44,6 +44,10 @@ export async function openStore(options: StoreOptions): Promise<StoreHandle> {
     await mkdir(options.dataDir, { recursive: true });
     if (!options.loadDataDir) await initEmbeddedDataDir(options.dataDir);
   }
+  const [{ PGlite }, { pg_trgm }] = await Promise.all([
+    import("@electric-sql/pglite"),
+    import("@electric-sql/pglite/contrib/pg_trgm"),
+  ]);
   const pglite = await withoutWasmTierUp(() =>
     PGlite.create({
       ...(options.dataDir ? { dataDir: options.dataDir } : {}),

@@ -19,8 +19,8 @@ const WARMUP = 3;
 export default async function continuationBench(): Promise<Record<string, number>> {
   const redisUrl = redisTestUrl();
   const prefix = redisTestPrefix(import.meta.url);
-  const queue = createQueue({ redisUrl, prefix });
-  const events = createEventBus({ redisUrl, prefix });
+  const queue = await createQueue({ redisUrl, prefix });
+  const events = await createEventBus({ redisUrl, prefix });
   const h = await startAgentHarness({
     queue,
     events,

@@ -73,7 +73,7 @@ export async function startAgentHarness(
     db: store.db,
     events,
     queue,
-    classifier: await loadClassifier(),
+    classifier: loadClassifier,
     waitMs: 0,
     timeoutMs: 60_000,
     selfTargets: [],

@@ -56,10 +56,10 @@ export async function createChatHarness(
 ): Promise<ChatHarness> {
   const store = await createTestStore();
   const db = store.db;
-  const queue = createQueue({ journal: new KyselyJobJournal(db) });
+  const queue = await createQueue({ journal: new KyselyJobJournal(db) });
   // The Redis event bus when REDIS_URL is set (a channel prefix of its own), else in-process.
   const redisUrl = redisTestUrl();
-  const events = createEventBus(redisUrl ? { redisUrl, prefix: redisTestPrefix(import.meta.url) } : {});
+  const events = await createEventBus(redisUrl ? { redisUrl, prefix: redisTestPrefix(import.meta.url) } : {});
   const commands = new CommandRegistry();
   commands.add(helpCommand(commands));
   const roomAccess = new RoomAccess(access);

@@ -115,7 +115,7 @@ export class EvalSystem {
       : silentLogger();
     const registered = new Set<string>();
     const queue = recordRegistrations(
-      createQueue({
+      await createQueue({
         redisUrl: this.config.redis.url,
         prefix: this.config.redis.prefix,
         journal: new KyselyJobJournal(this.store.db),
@@ -123,7 +123,7 @@ export class EvalSystem {
       }),
       registered,
     );
-    const events = createEventBus({
+    const events = await createEventBus({
       redisUrl: this.config.redis.url,
       prefix: this.config.redis.prefix,
       onError: (error, event) =>

@@ -97,13 +97,16 @@ export class IntakeApp {
 
   async #boot(): Promise<void> {
     const logger = silentLogger();
-    const queue = createQueue({
+    const queue = await createQueue({
       redisUrl: this.config.redis.url,
       prefix: this.config.redis.prefix,
       journal: new KyselyJobJournal(this.store.db),
       onError: () => {},
     });
-    const events = createEventBus({ redisUrl: this.config.redis.url, prefix: this.config.redis.prefix });
+    const events = await createEventBus({
+      redisUrl: this.config.redis.url,
+      prefix: this.config.redis.prefix,
+    });
     const runtime: Runtime = {
       config: this.config,
       logger,

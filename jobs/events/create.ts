@@ -1,6 +1,5 @@
 import { InProcessEventBus } from "./in-process.ts";
 import type { EventBus, EventErrorReporter } from "./port.ts";
-import { RedisEventBus } from "./redis.ts";
 
 export interface CreateEventBusOptions {
   /** Set: Redis pub/sub across processes. Unset: in this process only. */
@@ -11,8 +10,10 @@ export interface CreateEventBusOptions {
   onError?: EventErrorReporter;
 }
 
-export function createEventBus(options: CreateEventBusOptions = {}): EventBus {
+/** ioredis is loaded only when a Redis URL asks for it. */
+export async function createEventBus(options: CreateEventBusOptions = {}): Promise<EventBus> {
   if (options.redisUrl) {
+    const { RedisEventBus } = await import("./redis.ts");
     return new RedisEventBus({
       redisUrl: options.redisUrl,
       prefix: options.prefix,

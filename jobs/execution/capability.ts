@@ -1,7 +1,6 @@
 import type { Capability } from "../../app/compose-context.ts";
 import { runsWorkers } from "../../app/process-role.ts";
 import type { Runtime } from "../../app/runtime.ts";
-import { loadClassifier } from "../../policy/classify.ts";
 import { DbHostKeyStore } from "../../store/known-hosts.ts";
 import { startProxmoxJobs } from "../proxmox/start.ts";
 import { createSshTransport } from "../ssh/create-ssh-transport.ts";
@@ -18,15 +17,15 @@ const STALE_BEATS = 6;
 
 /**
  * The gated run service over this runtime. The composition root builds one per process on first
- * use (`ctx.runService()`) and hands it to everything that serves the MCP tools.
+ * use (`ctx.runService()`) and hands it to everything that serves the MCP tools; the classifier
+ * (its module and its two wasm parsers) is loaded when the first command is gated.
  */
 export async function createRunService(runtime: Runtime): Promise<RunService> {
-  const classifier = await loadClassifier();
   return new RunService({
     db: runtime.db,
     events: runtime.events,
     queue: runtime.queue,
-    classifier,
+    classifier: async () => (await import("../../policy/classify.ts")).loadClassifier(),
     waitMs: runtime.config.execution.waitMs,
     approvalTtlMs: runtime.config.execution.approvalTtlMs,
     timeoutMs: runtime.config.execution.timeoutMs,

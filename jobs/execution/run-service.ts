@@ -45,8 +45,11 @@ export interface RunServiceOptions {
   db: Kysely<Database>;
   events: EventBus;
   queue: QueuePort;
-  /** The loaded bash grammar (policy/classify.ts loadClassifier). */
-  classifier: Classifier;
+  /**
+   * The bash grammar, loaded on the first command gated (policy/classify.ts loadClassifier, which
+   * loads it once per process): its two wasm parsers are ~50 MB an idle process does not need.
+   */
+  classifier: () => Promise<Classifier>;
   /** How long `run` waits for a result before answering with the execution id (config execution.waitMs). */
   waitMs: number;
   /** Default command timeout (config execution.timeoutMs). */
@@ -194,9 +197,10 @@ export class RunService {
    * (`preplanSlot`: a fan-out passes one shared slot so it counts once).
    */
   async gate(request: RunRequest, options: GateOptions = {}): Promise<Refusal | GatePassed> {
-    const { db, classifier } = this.#o;
+    const { db } = this.#o;
     const key = commandKey(request.target, request.command);
-    const [loaded, resolved, selfEntities] = await Promise.all([
+    const [classifier, loaded, resolved, selfEntities] = await Promise.all([
+      this.#o.classifier(),
       request.sessionId
         ? loadSessionFacts(db, {
             sessionId: request.sessionId,

@@ -66,8 +66,8 @@ describe("three `oikos worker` processes, one killed with SIGKILL midway", { ski
     database = await createTestDatabase();
     store = await openStore({ kind: "postgres", url: database.url, poolSize: 4 });
     await migrateToLatest(store.db);
-    queue = createQueue({ redisUrl, prefix, onError: () => {} });
-    events = createEventBus({ redisUrl, prefix });
+    queue = await createQueue({ redisUrl, prefix, onError: () => {} });
+    events = await createEventBus({ redisUrl, prefix });
   });
   after(async () => {
     for (const worker of workers) worker.kill("SIGKILL");
@@ -120,7 +120,7 @@ describe("three `oikos worker` processes, one killed with SIGKILL midway", { ski
       db: store.db,
       events,
       queue,
-      classifier: await loadClassifier(),
+      classifier: loadClassifier,
       waitMs: 0,
       timeoutMs: 60_000,
       selfTargets: [],

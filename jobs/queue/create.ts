@@ -1,4 +1,3 @@
-import { BullmqQueue } from "./bullmq.ts";
 import { InProcessQueue } from "./in-process.ts";
 import type { JobJournal } from "./journal.ts";
 import type { JobFailure, QueueErrorReporter, QueuePort } from "./port.ts";
@@ -18,7 +17,8 @@ export interface CreateQueueOptions {
   onError?: QueueErrorReporter;
 }
 
-export function createQueue(options: CreateQueueOptions = {}): QueuePort {
+/** BullMQ (and ioredis) are loaded only when a Redis URL asks for them: ~35 MB a single process does not need. */
+export async function createQueue(options: CreateQueueOptions = {}): Promise<QueuePort> {
   const logger = options.logger;
   const onError =
     options.onError ??
@@ -28,6 +28,7 @@ export function createQueue(options: CreateQueueOptions = {}): QueuePort {
       : undefined);
   if (options.redisUrl) {
     const lock = options.lockMs ? { lockDurationMs: options.lockMs, stalledIntervalMs: options.lockMs } : {};
+    const { BullmqQueue } = await import("./bullmq.ts");
     return new BullmqQueue({ redisUrl: options.redisUrl, prefix: options.prefix, onError, ...lock });
   }
   return new InProcessQueue({ journal: options.journal, onError });

@@ -38,18 +38,17 @@ const HEARTBEAT_MS = 200;
 
 const store = await openStore(config.store);
 await migrateToLatest(store.db);
-const queue = createQueue({
+const queue = await createQueue({
   redisUrl: config.redisUrl,
   prefix: config.prefix,
   journal: new KyselyJobJournal(store.db),
   onError: () => {},
 });
-const events = createEventBus({ redisUrl: config.redisUrl, prefix: config.prefix });
+const events = await createEventBus({ redisUrl: config.redisUrl, prefix: config.prefix });
 const pool = new SshPool({
   auth: { privateKey: config.host.privateKey },
   hostKeys: new DbHostKeyStore(store.db),
 });
-const classifier = await loadClassifier();
 startExecuteWorker({
   db: store.db,
   events,
@@ -98,7 +97,7 @@ if (phase === "first") {
     db: store.db,
     events,
     queue,
-    classifier,
+    classifier: loadClassifier,
     waitMs: 0,
     timeoutMs: 60_000,
     selfTargets: [],

@@ -56,19 +56,18 @@ export async function startExecutionStack(options: ExecutionStackOptions): Promi
   const store = await createTestStore(options.dialect);
   const redisUrl = redisTestUrl();
   const prefix = redisTestPrefix(options.fileUrl);
-  const queue = createQueue({
+  const queue = await createQueue({
     redisUrl,
     prefix,
     journal: new KyselyJobJournal(store.db),
     onError: () => {},
   });
-  const events = createEventBus({ redisUrl, prefix });
+  const events = await createEventBus({ redisUrl, prefix });
   await upsertEntities(store.db, options.lab.hosts.map(hostEntity), { by: "test" });
   const pool = new SshPool({
     auth: { privateKey: options.lab.privateKey },
     hostKeys: new DbHostKeyStore(store.db),
   });
-  const classifier = await loadClassifier();
   startExecuteWorker({
     db: store.db,
     events,
@@ -86,7 +85,7 @@ export async function startExecutionStack(options: ExecutionStackOptions): Promi
       db: store.db,
       events,
       queue,
-      classifier,
+      classifier: loadClassifier,
       waitMs,
       timeoutMs: 60_000,
       selfTargets: options.selfTargets ?? [],

@@ -74,8 +74,8 @@ export async function startPveStack(snapshotBefore: SnapshotBeforeConfig): Promi
     "test",
   );
   if (!discovered.ok) throw new Error(discovered.reason);
-  const queue = createQueue({});
-  const events = createEventBus({});
+  const queue = await createQueue({});
+  const events = await createEventBus({});
   const stackEvents = events;
   registerExecuteWorker({
     db: store.db,
