@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { type OutcomeCheck, type PlanPreview, PlanPreviewSchema } from "../policy/preview/types.ts";
 import type { Executor } from "./audit.ts";
 import type { JsonObject } from "./schema.ts";
@@ -95,6 +96,25 @@ export async function previewAskedAgainBefore(
   return row !== undefined;
 }
 
+/** Every after-run comparison recorded for a session's executions, oldest first (the summary card). */
+export async function outcomeChecksOfSession(
+  db: Executor,
+  sessionId: string,
+): Promise<{ executionId: string; checks: OutcomeCheck[] }[]> {
+  const rows = await db
+    .selectFrom("previews")
+    .select(["execution_id", "outcome"])
+    .where("session_id", "=", sessionId)
+    .where("purpose", "=", "shown")
+    .where("outcome", "is not", null)
+    .orderBy("id")
+    .execute();
+  return rows.flatMap((row) => {
+    const checks = readOutcome(row.outcome);
+    return checks ? [{ executionId: row.execution_id, checks }] : [];
+  });
+}
+
 /** The after-run comparison, once per preview row (a second check of the same run changes nothing). */
 export async function recordOutcomeCheck(
   db: Executor,
@@ -126,6 +146,17 @@ function readRow(row: {
     executionId: row.execution_id,
     approvalId: row.approval_id,
     preview: parsed.data,
-    outcome: row.outcome === null ? null : (row.outcome as unknown as OutcomeCheck[]),
+    outcome: row.outcome === null ? null : readOutcome(row.outcome),
   };
+}
+
+const OutcomeCheckSchema = z.object({
+  status: z.enum(["matches", "differs", "unchecked"]),
+  detail: z.string(),
+});
+
+/** The stored comparison, read back through its shape; one that does not parse reads as none. */
+function readOutcome(value: unknown): OutcomeCheck[] | null {
+  const parsed = z.array(OutcomeCheckSchema).safeParse(value);
+  return parsed.success ? parsed.data : null;
 }

@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { ApprovalPreviews } from "../../jobs/execution/approval-preview.ts";
+import { executionFinished } from "../../store/domain-events.ts";
+import { transitionExecution } from "../../store/executions.ts";
 import { MatrixDouble } from "../../test-support/matrix-double/matrix-double.ts";
+import { buildSummaryCard } from "../core/cards/summary-card.ts";
 import {
   type ChatHarness,
   createChatHarness,
@@ -205,6 +208,54 @@ describe("plan previews on Matrix approval cards", () => {
       "the execution is queued to run",
       async () => (await queuedJobs(h, "execute")).length === 1,
     );
+  });
+
+  test("after the run the outcome is compared with the approved preview: the card and the summary say what was found", async () => {
+    const approval = await db()
+      .selectFrom("approvals")
+      .select(["execution_id", "session_id"])
+      .where("id", "=", secondApproval)
+      .executeTakeFirstOrThrow();
+    const executionId = approval.execution_id!;
+    previewer.outcome = {
+      status: "differs",
+      detail: "/etc/exports sha256 is 1f2e…, the preview expected 9a8b…",
+    };
+    // The worker's afterRun (ApprovalPreviews.checkOutcome) runs between the end of the command and execution.finished.
+    await transitionExecution(db(), executionId, { from: "queued", to: "running", now: new Date() });
+    await transitionExecution(db(), executionId, {
+      from: "running",
+      to: "completed",
+      now: new Date(),
+      set: { exit_code: 0, stdout: "", stderr: "", duration_ms: 40 },
+    });
+    const checks = await previews.checkOutcome(executionId);
+    assert.deepEqual(checks, [previewer.outcome], "one check per expectation of the preview");
+    assert.equal(await previews.checkOutcome(executionId), undefined, "checked once");
+    const finished = await db()
+      .selectFrom("executions")
+      .selectAll()
+      .where("id", "=", executionId)
+      .executeTakeFirstOrThrow();
+    await h.events.publish(executionFinished(finished, "completed"));
+    const card = await cardOf(secondApproval);
+    await eventually("the card notes the mismatch", () =>
+      double
+        .relations(card.event_id, "m.replace")
+        .some((e) =>
+          String((e.content["m.new_content"] as { body: string }).body).includes(
+            "⚠️ outcome differs from the preview: /etc/exports sha256 is 1f2e…",
+          ),
+        ),
+    );
+    const summary = await buildSummaryCard(db(), approval.session_id, "success");
+    assert.ok(
+      summary.lines.some(
+        (l) => l.startsWith("⚠️ outcome differs from the preview") && l.includes(executionId),
+      ),
+      "the completion summary notes it too",
+    );
+    previewer.outcome = { status: "matches", detail: "/etc/exports has the previewed sha256" };
   });
 
   test("no rule: the card says so honestly and approving computes nothing again", async () => {

@@ -1,12 +1,17 @@
 import type { Kysely } from "kysely";
 import { decideAtApproval, previewRecheckAt } from "../../policy/preview/approval-gate.ts";
-import type { PlanPreview } from "../../policy/preview/types.ts";
+import type { OutcomeCheck, PlanPreview } from "../../policy/preview/types.ts";
 import { redact } from "../../policy/redact.ts";
 import { getApproval } from "../../store/approvals.ts";
 import type { ConsentVia } from "../../store/consent.ts";
 import { getExecution } from "../../store/executions.ts";
 import { askAgainWithPreview, type PreviewGateOutcome } from "../../store/preview-approval.ts";
-import { recordPreview, shownPreviewOfApproval } from "../../store/previews.ts";
+import {
+  recordOutcomeCheck,
+  recordPreview,
+  shownPreviewOfApproval,
+  shownPreviewOfExecution,
+} from "../../store/previews.ts";
 import type { Database } from "../../store/schema.ts";
 import type { PlanPreviewer, PreviewRequest, PreviewTarget } from "../preview/previewer.ts";
 
@@ -101,6 +106,34 @@ export class ApprovalPreviews {
     return { kind: "asked_again", message: decision.message, result };
   }
 
+  /**
+   * After the run (issue #15): where the preview the operator approved names what can be checked
+   * (a file's hash, the package lists), compare the target now with it and record what was found
+   * on that preview row (once). Runs before execution.finished is published, so the cards and the
+   * agent's continuation read it. Never throws; a check that cannot run is `unchecked`.
+   */
+  async checkOutcome(executionId: string): Promise<OutcomeCheck[] | undefined> {
+    const { db } = this.#o;
+    const [execution, shown] = await Promise.all([
+      getExecution(db, executionId),
+      shownPreviewOfExecution(db, executionId),
+    ]);
+    if (!execution || !shown || shown.outcome !== null) return undefined;
+    if (shown.preview.status !== "available" || shown.preview.expectations.length === 0) return undefined;
+    if (!RAN.has(execution.status)) return undefined;
+    const where = await this.#o.previewTarget(execution.target);
+    const checks: OutcomeCheck[] = [];
+    for (const expectation of shown.preview.expectations) {
+      checks.push(
+        where
+          ? await boundedCheck(() => this.#o.previewer.verify(expectation, where), this.#o.timeoutMs)
+          : { status: "unchecked", detail: `the target ${execution.target} cannot be reached` },
+      );
+    }
+    await recordOutcomeCheck(db, shown.id, checks, this.#now());
+    return checks;
+  }
+
   /** One preview, within the time bound; never throws (a failure is a `failed` preview). */
   async compute(slug: string, command: string): Promise<PlanPreview> {
     const where = await this.#o.previewTarget(slug);
@@ -115,6 +148,34 @@ export class ApprovalPreviews {
 
   #now(): Date {
     return this.#o.clock();
+  }
+}
+
+/** Statuses of an execution whose command ran (to the end or not): its effect can be compared. */
+const RAN: ReadonlySet<string> = new Set(["completed", "failed", "timed_out"]);
+
+async function boundedCheck(check: () => Promise<OutcomeCheck>, timeoutMs: number): Promise<OutcomeCheck> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<OutcomeCheck>((resolve) => {
+    timer = setTimeout(
+      () =>
+        resolve({
+          status: "unchecked",
+          detail: `the check took longer than ${Math.round(timeoutMs / 1000)} s`,
+        }),
+      timeoutMs,
+    );
+  });
+  const checked = check().catch(
+    (error: unknown): OutcomeCheck => ({
+      status: "unchecked",
+      detail: redact(error instanceof Error ? error.message : String(error)),
+    }),
+  );
+  try {
+    return await Promise.race([checked, timedOut]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

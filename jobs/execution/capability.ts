@@ -74,6 +74,10 @@ export const executionCapability: Capability = {
         mode: config.execution.snapshotBefore,
         perEntity: config.execution.snapshotBeforeEntities,
       },
+      // An approved change whose preview named what to check: compared before execution.finished (#15).
+      afterRun: async (execution) => {
+        if (execution.approval_id) await (await ctx.runService()).previews?.checkOutcome(execution.id);
+      },
       logger,
     });
     await startProxmoxJobs(

@@ -53,6 +53,11 @@ export interface ExecuteWorkerOptions {
   workerId?: string;
   /** Snapshot Proxmox guests before approved changes (execution.snapshotBefore); unset: never. */
   snapshotBefore?: SnapshotBeforeConfig;
+  /**
+   * After a command ran and before execution.finished is published: the comparison with the
+   * preview the operator approved (ApprovalPreviews.checkOutcome, issue #15). Failures are logged.
+   */
+  afterRun?: (execution: Execution) => Promise<unknown>;
   logger?: { warn(object: object, message: string): void; error(object: object, message: string): void };
 }
 
@@ -87,6 +92,7 @@ export interface StartExecuteWorkerDeps {
   maxOutputBytes?: number;
   perTargetConcurrency?: number;
   snapshotBefore?: SnapshotBeforeConfig;
+  afterRun?: ExecuteWorkerOptions["afterRun"];
   logger?: ExecuteWorkerOptions["logger"];
 }
 
@@ -122,6 +128,11 @@ async function runExecution(
       await noteRollbackFinished(db, claimed, status).catch((error: unknown) =>
         options.logger?.warn({ err: error, executionId: claimed.id }, "could not mark the rollback done"),
       );
+      await options
+        .afterRun?.(claimed)
+        .catch((error: unknown) =>
+          options.logger?.warn({ err: error, executionId: claimed.id }, "the after-run preview check failed"),
+        );
       await events.publish(executionFinished(claimed, status));
     }
   } finally {

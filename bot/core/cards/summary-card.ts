@@ -1,9 +1,11 @@
 import type { Kysely } from "kysely";
 import { readExecutionSnapshot } from "../../../store/execution-snapshot.ts";
+import { outcomeChecksOfSession } from "../../../store/previews.ts";
 import type { Database } from "../../../store/schema.ts";
 import { readTaskSummaryFacts } from "../../../store/task-summary.ts";
 import type { Card } from "../card.ts";
 import { snapshotLine } from "./card-lines.ts";
+import { outcomeLines } from "./preview-section.ts";
 
 /**
  * The completion summary, posted as a threaded reply when a task completes: outcome, what was
@@ -47,6 +49,9 @@ export async function buildSummaryCard(
     const snapshot = readExecutionSnapshot(e.snapshot);
     return snapshot?.state === "taken" && !snapshot.rolledBackAt && !snapshot.removedAt;
   });
+  // What the run did compared with the preview the operator approved (issue #15).
+  for (const { executionId, checks } of await outcomeChecksOfSession(db, sessionId))
+    for (const line of outcomeLines(checks)) lines.push(`${line} (\`${executionId}\`)`);
   for (const e of executions) {
     const line = snapshotLine(e.snapshot);
     if (line) lines.push(`${line} (before \`${e.id}\`)`);
