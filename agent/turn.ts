@@ -1,5 +1,5 @@
 import { redact } from "../policy/redact.ts";
-import { outcomeEndsTurn } from "../policy/tool-outcome.ts";
+import { operatorNoteOf, outcomeEndsTurn } from "../policy/tool-outcome.ts";
 import { agentMessage } from "../store/domain-events.ts";
 import { appendMessage, recentMessages, type StoredToolCall } from "../store/messages.ts";
 import { getSession } from "../store/sessions.ts";
@@ -93,7 +93,11 @@ export async function runTurn(
       // The structure, not the prompt, makes the model stop: a result that waits for the operator
       // (approval requested, plan awaiting approval, question, completion) or a refusal whose code
       // says so (policy/tool-outcome.ts). The wording is never read.
-      if (outcomeEndsTurn(result.structured)) stop = call.name;
+      if (outcomeEndsTurn(result.structured)) {
+        stop = call.name;
+        const note = operatorNoteOf(result.structured);
+        if (note) await deps.events.publish(agentMessage({ sessionId, text: note, final: true }));
+      }
     }
     if (stop) return "stopped";
   }

@@ -16,7 +16,8 @@ export const TOOL_OUTCOME_KINDS = {
   fan_out: { endsTurn: false },
   // run_many / inspect_path where every target was refused: nothing ran, retrying the same call
   // cannot help, the operator decides (a fleet audit with dead hosts ends here, not at the round cap)
-  fan_out_refused: { endsTurn: true },
+  // the operator is told why per target by the result's `message` (the model is not asked again)
+  fan_out_refused: { endsTurn: true, tellsOperator: true },
   // the task tools (start_session: outside clients only)
   session_started: { endsTurn: false },
   goal_set: { endsTurn: false },
@@ -28,7 +29,7 @@ export const TOOL_OUTCOME_KINDS = {
   task_completed: { endsTurn: true },
   // any tool: policy/refusals.ts decides per code
   refused: { endsTurn: false },
-} as const satisfies Record<string, { endsTurn: boolean }>;
+} as const satisfies Record<string, { endsTurn: boolean; tellsOperator?: true }>;
 
 export type ToolOutcomeKind = keyof typeof TOOL_OUTCOME_KINDS;
 
@@ -45,4 +46,18 @@ export function outcomeEndsTurn(structured: unknown): boolean {
   const { kind, code } = head.data;
   if (kind === "refused") return isRefusalCode(code) && REFUSALS[code].endsTurn;
   return Object.hasOwn(TOOL_OUTCOME_KINDS, kind) && TOOL_OUTCOME_KINDS[kind as ToolOutcomeKind].endsTurn;
+}
+
+const operatorNote = z.object({ kind: z.string(), message: z.string().min(1) });
+
+/**
+ * The words a turn-ending result says to the operator itself, or null: for kinds marked
+ * `tellsOperator` the result's `message` (why, per target); the model gets no further call in that
+ * turn, so without this the thread would go quiet.
+ */
+export function operatorNoteOf(structured: unknown): string | null {
+  const note = operatorNote.safeParse(structured);
+  if (!note.success || !Object.hasOwn(TOOL_OUTCOME_KINDS, note.data.kind)) return null;
+  const kind = TOOL_OUTCOME_KINDS[note.data.kind as ToolOutcomeKind];
+  return "tellsOperator" in kind && kind.tellsOperator ? note.data.message : null;
 }
