@@ -6,6 +6,7 @@ import type { KvStorageProvider } from "./kv-storage-provider.ts";
 import type { MatrixApi } from "./matrix-api.ts";
 import { newTxnId } from "./matrix-api.ts";
 import { editContent, noticeContent, reactionContent, threadedContent } from "./message-content.ts";
+import { RoomJoins } from "./room-joins.ts";
 import { type RetryOptions, RoomSendQueues, withRateLimitRetry } from "./send-queue.ts";
 import type { RoomEvent, SyncResponse } from "./sync-schema.ts";
 import { fetchTimelineGap } from "./timeline-gap.ts";
@@ -42,7 +43,8 @@ export const ENCRYPTED_ROOM_NOTICE =
  * before acting, so a crash neither loses nor repeats one), handlers awaited and isolated,
  * 429 retried with retry_after_ms behind a per-room send queue, invites accepted only from
  * allowed inviters into allowed rooms (a failed join is retried, never fails the batch), a
- * limited timeline backfilled to the last event seen, encrypted rooms refused, and thread /
+ * limited timeline backfilled to the last event seen, messages from before the bot joined a room
+ * kept as history (room-joins.ts), encrypted rooms refused, and thread /
  * edit / reaction content built by hand.
  */
 export class MatrixAdapter implements ChatAdapter {
@@ -65,8 +67,11 @@ export class MatrixAdapter implements ChatAdapter {
   #loop: Promise<void> | undefined;
   #stopped = false;
 
+  readonly #joins: RoomJoins;
+
   constructor(options: MatrixAdapterOptions) {
     this.#options = options;
+    this.#joins = new RoomJoins(options);
   }
 
   get selfId(): string {
@@ -191,16 +196,30 @@ export class MatrixAdapter implements ChatAdapter {
     for (const [roomId, joined] of Object.entries(rooms.join)) {
       if (!this.#options.rooms.includes(roomId)) continue;
       const timeline = joined.timeline?.events ?? [];
-      const events = [...(joined.state?.events ?? []), ...timeline];
+      const state = joined.state?.events ?? [];
+      const events = [...state, ...timeline];
       if (events.some((e) => e.type === "m.room.encryption")) await this.#refuseEncrypted(roomId);
       if (this.#encrypted.has(roomId) || history) {
+        await this.#joins.check(roomId, this.#selfId, state, timeline);
         for (const e of timeline) this.#remember(e);
       } else {
-        const gap = joined.timeline?.limited ? await this.#fillGap(roomId, joined.timeline.prev_batch) : [];
-        for (const event of [...gap, ...timeline]) {
+        // The sync that brings the join brings the room's history too: no gap to fill before it.
+        const gap =
+          joined.timeline?.limited && !this.#joins.joinedIn(this.#selfId, state, timeline)
+            ? await this.#fillGap(roomId, joined.timeline.prev_batch)
+            : [];
+        const batch = [...gap, ...timeline];
+        const live = await this.#joins.check(roomId, this.#selfId, state, batch);
+        for (const [index, event] of batch.entries()) {
           this.#remember(event);
           const inbound = toInbound(roomId, event, this.#selfId, (id) => this.#threadOf.get(id));
-          if (inbound) await sink(inbound);
+          if (!inbound) continue;
+          if (live(event, index)) await sink(inbound);
+          else
+            this.#options.logger.debug(
+              { room: roomId, event: event.event_id },
+              "matrix: an event from before the bot joined the room is history, not a request",
+            );
         }
       }
       const newest = timeline.at(-1);

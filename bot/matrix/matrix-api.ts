@@ -6,6 +6,8 @@ import type { Logger } from "../../app/logger.ts";
 import {
   type MessagesPage,
   messagesPageSchema,
+  type RoomEvent,
+  roomStateSchema,
   type SyncResponse,
   syncResponseSchema,
 } from "./sync-schema.ts";
@@ -23,6 +25,8 @@ export interface MatrixApi {
   /** PUT send with our own transaction id: a retried send is the same event, never a duplicate. */
   send(room: string, eventType: string, content: Record<string, unknown>, txnId?: string): Promise<string>;
   stateEvent(room: string, eventType: string, stateKey: string): Promise<Record<string, unknown> | undefined>;
+  /** GET /rooms/{id}/state: the room's current state events, whole (with origin_server_ts). */
+  roomState(room: string): Promise<RoomEvent[]>;
   join(room: string): Promise<void>;
   leave(room: string): Promise<void>;
   typing(room: string, user: string, typing: boolean, timeoutMs: number): Promise<void>;
@@ -130,6 +134,18 @@ export class SdkMatrixApi implements MatrixApi {
       if ((error as { errcode?: string }).errcode === "M_NOT_FOUND") return undefined;
       throw error;
     }
+  }
+
+  async roomState(room: string): Promise<RoomEvent[]> {
+    const path = `/_matrix/client/v3/rooms/${encodeURIComponent(room)}/state`;
+    const parsed = roomStateSchema.safeParse(await this.#client.doRequest("GET", path));
+    if (!parsed.success) {
+      throw new MatrixSyncError(
+        "The Matrix homeserver sent room state oikos cannot read.",
+        parsed.error.message,
+      );
+    }
+    return parsed.data;
   }
 
   async join(room: string): Promise<void> {

@@ -60,3 +60,6 @@ export const messagesPageSchema = z.looseObject({
 });
 
 export type MessagesPage = z.infer<typeof messagesPageSchema>;
+
+/** GET /rooms/{id}/state: the room's current state events. */
+export const roomStateSchema = z.array(roomEventSchema);

@@ -1,5 +1,6 @@
 import { ConfigError } from "../../app/errors.ts";
 import type { Runtime } from "../../app/runtime.ts";
+import { servingSince } from "./serving-since.ts";
 import { SlackAdapter } from "./slack-adapter.ts";
 
 /** The Slack adapter from config; undefined when Slack is not configured. */
@@ -25,6 +26,7 @@ export function createSlackAdapter(runtime: Runtime): SlackAdapter | undefined {
       slack.operatorGroup !== undefined ||
       Object.values(config.chat.rooms).some((room) => room.operatorGroup !== undefined),
     logger,
+    servingSince: (now) => servingSince(runtime.db, now),
     ...(slack.appToken ? { appToken: slack.appToken } : {}),
     ...(slack.signingSecret ? { signingSecret: slack.signingSecret } : {}),
   });

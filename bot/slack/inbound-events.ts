@@ -64,6 +64,21 @@ export interface InboundContext {
   served(channel: string): boolean;
   /** Only messages that mention the bot may start a task (SLACK_REQUIRE_MENTION). */
   requireMention: boolean;
+  /**
+   * Epoch ms since when this deployment serves Slack: a message or reaction written before it
+   * (a redelivery of an old event) is history, not a request. Absent: every event is live.
+   */
+  liveSince?: number;
+}
+
+/** Slack's clock and ours may differ a little: an event this close before `liveSince` still counts. */
+export const CLOCK_SKEW_MS = 30_000;
+
+/** Whether an event written at Slack time `ts` ("1355517523.000005") came after `liveSince`. */
+export function isLive(ts: string | undefined, ctx: InboundContext): boolean {
+  if (ctx.liveSince === undefined || ts === undefined) return true;
+  const ms = Number(ts) * 1000;
+  return !Number.isFinite(ms) || ms >= ctx.liveSince - CLOCK_SKEW_MS;
 }
 
 /** A channel Slack calls a direct message (D…, or a slash command's "directmessage"/"mpdm-…"). */
@@ -79,7 +94,7 @@ export function isDirectMessage(channel: string, hint?: string): boolean {
 
 /**
  * A `message` or `app_mention` event as an Inbound message, or undefined when it is not a
- * person's request in a served channel. Keyed by channel and ts, so the `message` and the
+ * person's request in a served channel written since the deployment serves Slack. Keyed by channel and ts, so the `message` and the
  * `app_mention` Slack sends for one mention, and every redelivery, are one event to the core.
  */
 export function messageToInbound(raw: unknown, ctx: InboundContext): Inbound | undefined {
@@ -89,6 +104,7 @@ export function messageToInbound(raw: unknown, ctx: InboundContext): Inbound | u
   if (e.hidden || (e.subtype && !PERSON_SUBTYPES.has(e.subtype))) return undefined;
   if (e.bot_id || !e.user || e.user === ctx.selfId || typeof e.text !== "string") return undefined;
   if (isDirectMessage(e.channel, e.channel_type) || !ctx.served(e.channel)) return undefined;
+  if (!isLive(e.ts, ctx)) return undefined;
   const thread = e.thread_ts && e.thread_ts !== e.ts ? e.thread_ts : null;
   return {
     kind: "message",
@@ -115,6 +131,7 @@ export function reactionToInbound(
   const { channel, ts: target } = e.item;
   if (e.item.type !== "message" || !channel || !target || e.user === ctx.selfId) return undefined;
   if (!ctx.served(channel) || isDirectMessage(channel)) return undefined;
+  if (!isLive(e.event_ts, ctx)) return undefined;
   const key = e.reaction.replace(/::skin-tone-\d+$/, "");
   return {
     kind: "reaction",

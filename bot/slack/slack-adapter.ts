@@ -41,6 +41,12 @@ export interface SlackAdapterOptions {
   maxRateLimitWaitMs?: number;
   /** Socket Mode: how long the client waits for a pong (and, times failures, before reconnecting). */
   socketPingTimeoutMs?: number;
+  /**
+   * Since when this deployment serves Slack (epoch ms), given this start's time: stored at the
+   * first start and read at later ones, so a message sent while oikos was down is still a request
+   * while a redelivered event from before is history. Absent: this process's start.
+   */
+  servingSince?: (now: number) => Promise<number>;
   logger: Logger;
 }
 
@@ -67,6 +73,7 @@ export class SlackAdapter implements ChatAdapter {
   readonly #calls: SlackCalls;
   readonly #outbound: SlackOutbound;
   #selfId = "";
+  #liveSince: number | undefined;
   #sink: InboundSink | undefined;
   #server: Server | undefined;
   #missingScopes: string[] = [];
@@ -138,6 +145,8 @@ export class SlackAdapter implements ChatAdapter {
   }
 
   async start(sink: InboundSink): Promise<void> {
+    const now = Date.now();
+    this.#liveSince = this.#options.servingSince ? await this.#options.servingSince(now) : now;
     this.#sink = sink;
     const auth = await this.#calls.call("auth.test", {});
     this.#selfId = String((auth as { user_id?: string }).user_id ?? "");
@@ -240,6 +249,7 @@ export class SlackAdapter implements ChatAdapter {
       selfId: this.#selfId,
       served: (channel) => channels.length === 0 || channels.includes(channel),
       requireMention: this.#options.requireMention ?? false,
+      ...(this.#liveSince !== undefined ? { liveSince: this.#liveSince } : {}),
     };
   }
 

@@ -132,6 +132,15 @@ export class HomeserverState {
     });
   }
 
+  /** The room's state as it was before stream position `pos` (each key's latest event before it). */
+  stateBefore(room: DoubleRoom, pos: number): DoubleEvent[] {
+    const state = new Map<string, DoubleEvent>();
+    for (const e of this.events)
+      if (e.room_id === room.id && e.state_key !== undefined && e.pos < pos)
+        state.set(`${e.type}\u0000${e.state_key}`, e);
+    return [...state.values()];
+  }
+
   /** GET /rooms/{id}/messages?dir=b: events of a room before stream position `before`, newest first. */
   messagesBefore(roomId: string, before: number, limit: number): Record<string, unknown> {
     const older = this.events.filter((e) => e.room_id === roomId && e.pos < before).reverse();
@@ -155,17 +164,22 @@ export class HomeserverState {
     for (const room of this.rooms.values()) {
       const membership = room.members.get(user);
       if (membership === "join") {
-        const all = this.events.filter((e) => e.room_id === room.id && e.pos > (since ?? 0));
-        const limit = Math.min(since === undefined ? 20 : Number.POSITIVE_INFINITY, timelineLimit);
+        // A room the user joined since `since` comes as in an initial sync, as Synapse sends it:
+        // the room's recent timeline, events from before the join included, and its full state.
+        const ownJoin = room.state.get(`m.room.member\u0000${user}`);
+        const fresh = since === undefined || (ownJoin !== undefined && ownJoin.pos > since);
+        const all = this.events.filter((e) => e.room_id === room.id && (fresh || e.pos > since!));
+        const limit = Math.min(fresh ? 20 : Number.POSITIVE_INFINITY, timelineLimit);
         const timeline = all.length > limit ? all.slice(-limit) : all;
         if (timeline.length === 0 && since !== undefined) continue;
+        const firstPos = timeline[0]?.pos ?? this.#pos + 1;
         join[room.id] = {
           timeline: {
             events: timeline.map(wire),
             limited: timeline.length < all.length,
-            prev_batch: `p${timeline[0]?.pos ?? this.#pos + 1}`,
+            prev_batch: `p${firstPos}`,
           },
-          state: { events: since === undefined ? [...room.state.values()].map(wire) : [] },
+          state: { events: fresh ? this.stateBefore(room, firstPos).map(wire) : [] },
         };
       } else if (membership === "invite") {
         const inviteEvent = room.state.get(`m.room.member\u0000${user}`);
@@ -183,7 +197,7 @@ export class HomeserverState {
   }
 }
 
-function wire(e: DoubleEvent): Record<string, unknown> {
+export function wire(e: DoubleEvent): Record<string, unknown> {
   const { pos: _pos, ...rest } = e;
   return { ...rest, unsigned: {} };
 }

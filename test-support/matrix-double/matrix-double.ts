@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import type { z } from "zod";
 import { redactionRequestSchema, schemaFor, typingRequestSchema } from "./event-schemas.ts";
-import { type DoubleEvent, HomeserverState } from "./homeserver-state.ts";
+import { type DoubleEvent, HomeserverState, wire } from "./homeserver-state.ts";
 import { isEmpty, readJson, send } from "./http-json.ts";
 
 export interface Violation {
@@ -25,7 +25,8 @@ const INJECTED = { errcode: "M_UNKNOWN", error: "injected failure (failNext)" };
 /**
  * A small Matrix Client-Server API homeserver on 127.0.0.1 for tests (a shared protocol double,
  * not a mock): whoami, versions, filters, /sync long-poll with since tokens (timeline limits, `limited` + prev_batch), /messages back-pagination, send (idempotent by
- * transaction id), redact, relations, join/leave, room state (power levels, encryption), typing,
+ * transaction id), redact, relations, join/leave (a room joined since the client's token comes with its
+ * recent history and full state, as from Synapse), room state (one event, or all of it), typing,
  * 429 M_LIMIT_EXCEEDED and 500
  * failures on demand. Every event a client sends is validated against the spec
  * schemas in event-schemas.ts; an invalid one is refused with 400 M_BAD_JSON and recorded in
@@ -246,6 +247,9 @@ export class MatrixDouble {
     }
     if (room.members.get(user) !== "join")
       return send(res, 403, { errcode: "M_FORBIDDEN", error: `${user} is not in ${roomId}` });
+    if (action === "state" && method === "GET" && args.length === 0) {
+      return send(res, 200, [...room.state.values()].map(wire));
+    }
     if (action === "state" && method === "GET") {
       const event = room.state.get(`${args[0]}\u0000${args[1] ?? ""}`);
       return event

@@ -68,7 +68,8 @@ export class Workspace {
   readonly reactions: { channel: string; ts: string; name: string; user: string }[] = [];
   readonly userGroups = new Map<string, string[]>();
   readonly botUserId: string;
-  #clock = 1_700_000_000;
+  /** Slack stamps events with its own clock: the time now (oikos treats older events as history). */
+  #clock = Math.floor(Date.now() / 1000);
   #seq = 0;
 
   constructor(botUserId: string, botName: string) {
