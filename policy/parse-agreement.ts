@@ -119,47 +119,33 @@ function tsRedirect(node: SyntaxNode, source: string): string {
 export function secondShape(tree: SecondTree, parser: SecondParser, source: string): Shape {
   const shape: Shape = new Set();
   const { records, count } = tree;
-  const children: number[][] = Array.from({ length: count }, () => []);
+  const types: string[] = new Array(count);
+  for (let i = 0; i < count; i++) types[i] = parser.typeName(records[i * FIELDS] as number);
+  // Only calls and redirects read their children (records come parent first, children in order).
+  const children = new Map<number, number[]>();
   for (let i = 0; i < count; i++) {
     const parent = records[i * FIELDS + 3] as number;
-    if (parent >= 0) children[parent]?.push(i);
+    if (parent < 0 || (types[parent] !== "CallExpr" && types[parent] !== "Redirect")) continue;
+    const list = children.get(parent);
+    if (list) list.push(i);
+    else children.set(parent, [i]);
   }
-  const type = (i: number) => parser.typeName(records[i * FIELDS] as number);
   const start = (i: number) => records[i * FIELDS + 1] as number;
   const end = (i: number) => records[i * FIELDS + 2] as number;
   const span = (i: number) => `${start(i)}-${end(i)}`;
   for (let i = 0; i < count; i++) {
     const extra = records[i * FIELDS + 4] as number;
-    switch (type(i)) {
-      case "CallExpr": {
-        const kids = children[i] ?? [];
-        const firstWord = kids.find((k) => type(k) === "Word");
-        const name = firstWord === undefined ? "" : source.slice(start(firstWord), end(firstWord));
-        if (name === "[" || name === "unset" || name === "unsetenv") {
-          shape.add(`special ${span(i)}`);
-          break;
-        }
-        const words = kids
-          .filter((k) => type(k) === "Word" || type(k) === "Assign")
-          .map((k) => (type(k) === "Assign" ? `=${span(k)}` : span(k)));
-        // `time [-p] cmd`: mvdan/sh has a time clause, tree-sitter a command named `time`.
-        const clause = records[i * FIELDS + 3] as number;
-        if (clause >= 0 && type(clause) === "TimeClause") {
-          const at = start(clause);
-          const posix = /^time[ \t]+-p(?=[ \t])/.exec(source.slice(at));
-          if (posix) words.unshift(`${at}-${at + 4}`, `${at + posix[0].length - 2}-${at + posix[0].length}`);
-          else words.unshift(`${at}-${at + 4}`);
-        }
-        shape.add(`command ${words.join(" ")}`);
+    switch (types[i]) {
+      case "CallExpr":
+        shape.add(callKey(i, children.get(i) ?? [], types, records, source));
         break;
-      }
       case "DeclClause":
       case "TestClause":
         shape.add(`special ${span(i)}`);
         break;
       case "Redirect": {
         const fd = records[i * FIELDS + 5] as number;
-        const words = (children[i] ?? []).filter((k) => type(k) === "Word");
+        const words = (children.get(i) ?? []).filter((k) => types[k] === "Word");
         const target = words[0];
         shape.add(
           `redirect ${fd < 0 ? "-" : fd}${parser.token(extra)} ${target === undefined ? "none" : span(target)}`,
@@ -188,11 +174,37 @@ export function secondShape(tree: SecondTree, parser: SecondParser, source: stri
   return shape;
 }
 
+/** The key of one simple command of mvdan/sh's tree: `command` and the spans of its words. */
+function callKey(call: number, kids: number[], types: string[], records: Int32Array, source: string): string {
+  const span = (i: number) => `${records[i * FIELDS + 1]}-${records[i * FIELDS + 2]}`;
+  const firstWord = kids.find((k) => types[k] === "Word");
+  if (firstWord !== undefined) {
+    const name = source.slice(records[firstWord * FIELDS + 1], records[firstWord * FIELDS + 2]);
+    if (name === "[" || name === "unset" || name === "unsetenv") return `special ${span(call)}`;
+  }
+  const words: string[] = [];
+  for (const k of kids) {
+    if (types[k] === "Word") words.push(span(k));
+    else if (types[k] === "Assign") words.push(`=${span(k)}`);
+  }
+  // `time [-p] cmd`: mvdan/sh has a time clause, tree-sitter a command named `time`.
+  const clause = records[call * FIELDS + 3] as number;
+  if (clause >= 0 && types[clause] === "TimeClause") {
+    const at = records[clause * FIELDS + 1] as number;
+    const posix = /^time[ \t]+-p(?=[ \t])/.exec(source.slice(at));
+    if (posix) words.unshift(`${at}-${at + 4}`, `${at + posix[0].length - 2}-${at + posix[0].length}`);
+    else words.unshift(`${at}-${at + 4}`);
+  }
+  return `command ${words.join(" ")}`;
+}
+
 /** The first structural difference between the two parses, in words, or null when they agree. */
 export function compareShapes(first: Shape, second: Shape, source: string): Disagreement | null {
   for (const key of first) {
     if (!second.has(key)) return { reason: describe(key, source, "tree-sitter-bash", "mvdan/sh") };
   }
+  // Every key of the first is in the second: equal sizes mean equal sets.
+  if (first.size === second.size) return null;
   for (const key of second) {
     if (!first.has(key)) return { reason: describe(key, source, "mvdan/sh", "tree-sitter-bash") };
   }
