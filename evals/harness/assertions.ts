@@ -3,6 +3,7 @@ import type { Database } from "../../store/schema.ts";
 import type { Homelab } from "../lab/homelab.ts";
 import { checkAbsent, type PlaceTexts } from "./absent.ts";
 import { checkCount } from "./count.ts";
+import { checkFiles, checkPreviews } from "./lab-files.ts";
 import type { Expectation } from "./manifest.ts";
 import { checkPlans, checkSessions } from "./thread-expectations.ts";
 
@@ -309,6 +310,8 @@ export async function evaluate(expect: Expectation, facts: Facts): Promise<strin
         );
     }
   }
+  await checkFiles(expect.files, failures);
+  await checkPreviews(facts.db, await facts.sessionOf("main"), expect.previews, failures);
   for (const spec of expect.world_calls ?? []) {
     const calls = (await facts.homelab.calls(spec.host)).filter(
       (c) => c.tool === spec.tool && (spec.args === undefined || new RegExp(spec.args).test(c.args)),

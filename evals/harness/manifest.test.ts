@@ -54,6 +54,37 @@ describe("scenario manifests", () => {
     });
   });
 
+  describe("files:", () => {
+    const withFiles = (path: string) => ({
+      ...base(),
+      hosts: [{ name: "alpha", entity: { slug: "host:alpha", type: "host" }, files: { [path]: "x\n" } }],
+    });
+    test("files under the lab folder, write_file and expect.files / previews parse", () => {
+      const path = "/srv/oikos-eval-files/p/exports";
+      const manifest = {
+        ...withFiles(path),
+        operator: [{ write_file: { host: "alpha", path, content: "y\n" } }],
+        expect: { files: { [path]: { equals: "y\n" } }, previews: { shown: 1, asked_again: 0 } },
+      };
+      assert.equal(errorOf(manifest), "");
+    });
+    test("a path outside the lab folder, or climbing out of it, is refused with its key", () => {
+      for (const path of [
+        "/etc/exports",
+        "/srv/oikos-eval-files/../../etc/passwd",
+        "/tmp/oikos-eval-files/x",
+      ])
+        assert.match(errorOf(withFiles(path)), /at hosts\[0\]\.files/, path);
+    });
+    test("write_file names a lab host of the scenario", () => {
+      const error = errorOf({
+        ...base(),
+        operator: [{ write_file: { host: "beta", path: "/srv/oikos-eval-files/x", content: "" } }],
+      });
+      assert.match(error, /no lab host named beta/);
+    });
+  });
+
   describe("lab:", () => {
     test("each lab action parses", () => {
       for (const name of ["rotate_host_key", "stop_host", "start_host", "partition_host"])

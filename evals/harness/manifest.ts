@@ -6,6 +6,7 @@ import { KNOWLEDGE_KINDS } from "../../store/statuses.ts";
 import { absentSpec } from "./absent.ts";
 import { scenarioConfig } from "./config-step.ts";
 import { count } from "./count.ts";
+import { expectFiles, hostFiles, previewsSpec } from "./lab-files.ts";
 import { labStep } from "./lab-step.ts";
 import { type BaseOperatorAction, type OperatorAction, operatorAction } from "./operator-schema.ts";
 import { expectProxmox, proxmoxBlock } from "./proxmox-step.ts";
@@ -45,6 +46,8 @@ const host = z.object({
   entity: entity.omit({ transport: true }),
   vars: z.record(z.string(), z.unknown()).default({}),
   tools: z.record(z.string(), z.array(toolRule)).default({}),
+  /** Real files written before the scenario (evals/harness/lab-files.ts), path → content. */
+  files: hostFiles,
 });
 export type ScenarioHost = z.infer<typeof host>;
 
@@ -177,6 +180,10 @@ const expectation = z
     world: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
     /** The simulated Proxmox cluster at the end (evals/harness/proxmox-step.ts). */
     proxmox: expectProxmox.optional(),
+    /** Real files on lab hosts at the end (evals/harness/lab-files.ts). */
+    files: expectFiles.optional(),
+    /** Plan previews the session recorded: shown, rechecked, asked again, after-run outcome. */
+    previews: previewsSpec.optional(),
     world_calls: z
       .array(z.object({ host: z.string(), tool: z.string(), args: z.string().optional(), count }))
       .optional(),
@@ -257,6 +264,7 @@ function hostsNamedBy(action: OperatorAction | BaseOperatorAction): [(string | n
     named.push([["lab", name], host]);
   }
   if (action.set_world) named.push([["set_world", "host"], action.set_world.host]);
+  if (action.write_file) named.push([["write_file", "host"], action.write_file.host]);
   if (action.wait?.calls) named.push([["wait", "calls", "host"], action.wait.calls.host]);
   return named;
 }

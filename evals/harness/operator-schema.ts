@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CARD_KINDS } from "../../store/statuses.ts";
 import { alertAction } from "./alert-step.ts";
+import { writeFileAction } from "./lab-files.ts";
 import { labAction } from "./lab-step.ts";
 
 /** Things the harness waits for between operator actions. */
@@ -32,6 +33,7 @@ const VERBS = {
   type_phrase: ["as"],
   restart: [],
   set_world: [],
+  write_file: [],
   alert: [],
   lab: [],
   when: ["then", "else"],
@@ -53,6 +55,8 @@ const baseShape = {
     .object({ host: z.string(), vars: z.record(z.string(), z.unknown()) })
     .strict()
     .optional(),
+  /** A real file on a lab host changes now (evals/harness/lab-files.ts). */
+  write_file: writeFileAction.optional(),
   /** A monitoring system sends an alert webhook (evals/harness/alert-step.ts); its thread gets the label. */
   alert: alertAction.optional(),
   /** Acts on the simulated homelab (evals/harness/lab-step.ts). */

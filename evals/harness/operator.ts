@@ -1,6 +1,7 @@
 import type { CardKind } from "../../store/statuses.ts";
 import type { Homelab } from "../lab/homelab.ts";
 import { sendAlert } from "./alert-step.ts";
+import { writeLabFile } from "./lab-files.ts";
 import { performLab } from "./lab-step.ts";
 import type { OperatorAction, WaitFor } from "./manifest.ts";
 import type { BaseOperatorAction } from "./operator-schema.ts";
@@ -77,6 +78,7 @@ export class OperatorDriver {
       return;
     }
     if (action.restart) return this.#system.restart();
+    if (action.write_file) return writeLabFile(action.write_file.path, action.write_file.content);
     if (action.set_world) return this.#homelab.setVars(action.set_world.host, action.set_world.vars);
     if (action.alert) {
       const alert = action.alert;

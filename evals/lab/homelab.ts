@@ -2,6 +2,7 @@ import { chmod, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import { type SshLab, startSshLab } from "../../test-support/sshd/ssh-lab.ts";
+import { writeLabFile } from "../harness/lab-files.ts";
 import type { Scenario, ToolRule } from "../harness/manifest.ts";
 
 const FAKE_TOOL = new URL("./fake-tool.mjs", import.meta.url).pathname;
@@ -54,6 +55,7 @@ export class Homelab {
         shims.add(tool);
       }
       this.#shims.set(host.name, shims);
+      for (const [path, content] of Object.entries(host.files)) await writeLabFile(path, content);
     }
   }
 
