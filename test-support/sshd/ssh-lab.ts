@@ -84,6 +84,12 @@ export interface SshLabOptions {
    * own ~/.bashrc runs before every command. Only for tests that must see what root sees.
    */
   loginAsRoot?: boolean;
+  /**
+   * Where the lab's files (toolboxes, state) live; default the system's temporary directory. Tests
+   * whose toolbox must run inside the read-only jail put it elsewhere (e.g. /var/lib): the jail gives
+   * its commands a private, empty /tmp.
+   */
+  baseDir?: string;
 }
 
 interface HostState {
@@ -115,7 +121,7 @@ export async function startSshLab(options: SshLabOptions): Promise<SshLab> {
   const user: LabUser = options.loginAsRoot
     ? { username: "root", uid: 0, gid: 0, home: "/root" }
     : await ensureLabUser();
-  const root = await mkdtemp(join(tmpdir(), "oikos-sshlab-"));
+  const root = await mkdtemp(join(options.baseDir ?? tmpdir(), "oikos-sshlab-"));
   await chmod(root, 0o755); // the test user must reach toolbox/ and state/ below it
   const states: HostState[] = [];
   try {

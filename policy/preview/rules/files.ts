@@ -47,6 +47,11 @@ function pathProblem(arg: Arg): string | null {
   if (arg.value.startsWith("/dev/") || arg.value.startsWith("/proc/") || arg.value.startsWith("/sys/")) {
     return `\`${arg.value}\` is not a regular file`;
   }
+  // The read-only jail gives its commands a private /tmp, /var/tmp and /dev/shm: a preview there
+  // would read an empty scratch space, not the file the command edits.
+  if (/^\/(tmp|var\/tmp|dev\/shm)(\/|$)/.test(arg.value)) {
+    return `\`${arg.value}\` is in scratch space, which the read-only jail does not show`;
+  }
   return null;
 }
 
@@ -414,9 +419,10 @@ const copyOnto: PreviewRule = {
       ["test -e /etc/exports", "test -d /etc/exports", "cat -- /etc/exports", "cat -- ./exports"],
     ],
     [
-      "mv -f /tmp/x.conf /etc/x.conf",
-      ["test -e /etc/x.conf", "test -d /etc/x.conf", "cat -- /etc/x.conf", "cat -- /tmp/x.conf"],
+      "mv -f /srv/x.conf /etc/x.conf",
+      ["test -e /etc/x.conf", "test -d /etc/x.conf", "cat -- /etc/x.conf", "cat -- /srv/x.conf"],
     ],
+    ["cp /tmp/new.conf /etc/x.conf", "unavailable"],
     ["cp -r /etc/a /etc/b", "unavailable"],
     ["cp a b c/", "unavailable"],
     ["cp --preserve=all -s a /etc/b", "unavailable"],

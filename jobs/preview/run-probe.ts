@@ -1,0 +1,83 @@
+import type { Classifier } from "../../policy/classify.ts";
+import type { JailFacts } from "../../policy/jail.ts";
+import { jailBlocksAutoRun, jailPlanFor } from "../../policy/jail.ts";
+import type { Probe, ProbeResult } from "../../policy/preview/rule.ts";
+import { redact } from "../../policy/redact.ts";
+import { quoteSegment } from "../../policy/risk.ts";
+import { runUnderJailPlan } from "../execution/jailed-run.ts";
+import type { ExecOptions, ExecResult } from "../ssh/exec-result.ts";
+import type { Target } from "../ssh/target.ts";
+
+/** What runs a command on a target (jobs/ssh TransportRouter). */
+export interface ProbeRunner {
+  exec(target: Target, command: string, options?: ExecOptions): Promise<ExecResult>;
+}
+
+export interface ProbeLimits {
+  timeoutMs: number;
+  maxOutputBytes: number;
+}
+
+export interface ProbeContext {
+  classifier: Pick<Classifier, "classify">;
+  runner: ProbeRunner;
+  target: Target;
+  targetType: string;
+  jail: JailFacts | undefined;
+  limits: ProbeLimits;
+  signal?: AbortSignal;
+}
+
+/** Why the probes may not run on this target at all (the jail is required there and cannot start). */
+export function probesBlocked(context: Pick<ProbeContext, "jail" | "target">): string | null {
+  return jailBlocksAutoRun(context.jail)
+    ? `${context.target.slug} requires the read-only jail and cannot jail (${context.jail.availability.reason}), so nothing runs to preview it`
+    : null;
+}
+
+/**
+ * Runs one probe as a read-only run with nobody asked: only if the classifier proves it read-only
+ * (again, here: whatever planned it), jailed where the target can jail (the same plan as a read-only
+ * auto-run), within the time and output limits. A complete answer, or why there is none.
+ */
+export async function runProbe(
+  context: ProbeContext,
+  probe: Probe,
+): Promise<ProbeResult | { failed: string }> {
+  const q = quoteSegment(probe.command);
+  const verdict = context.classifier.classify(probe.command, context.targetType);
+  if (verdict.risk !== "read_only") return { failed: `${q} is not proven read-only, so it was not run` };
+  const blocked = probesBlocked(context);
+  if (blocked) return { failed: blocked };
+  const plan = jailPlanFor({ risk: "read_only", approved: false, jail: context.jail });
+  const options: ExecOptions = { ...context.limits, ...(context.signal ? { signal: context.signal } : {}) };
+  let run: Awaited<ReturnType<typeof runUnderJailPlan>>;
+  try {
+    run = await runUnderJailPlan(
+      context.runner,
+      context.target,
+      probe.command,
+      options,
+      plan.plan,
+      plan.note,
+    );
+  } catch (error) {
+    return { failed: `${q} could not run: ${redact((error as Error).message)}` };
+  }
+  const { result } = run;
+  if (run.reason) return { failed: redact(run.reason) };
+  if (result.timedOut)
+    return { failed: `${q} did not finish within ${Math.round(context.limits.timeoutMs / 1000)} s` };
+  if (result.cancelled) return { failed: `${q} was cancelled` };
+  if (result.truncated) return { failed: `${q} printed more than ${context.limits.maxOutputBytes} bytes` };
+  if (result.stdoutBinary) return { failed: `${q} printed binary data` };
+  const code = result.exitCode;
+  const accepted =
+    code !== null &&
+    (probe.accepts === "any" || code === 0 || (probe.accepts === "zero_or_one" && code === 1));
+  if (!accepted) {
+    const why = result.stderr.trim().split("\n").slice(-1)[0] || `exit ${code ?? result.signal ?? "unknown"}`;
+    return { failed: `${q} failed: ${redact(why).slice(0, 300)}` };
+  }
+  return { exitCode: code as number, stdout: result.stdout, stderr: result.stderr };
+}
