@@ -126,19 +126,18 @@ export interface KnowledgeSummary {
 
 const EXCERPT_CHARS = 240;
 
-async function summarize(
-  db: Executor,
-  rows: {
-    id: string;
-    slug: string;
-    title: string;
-    kind: string;
-    tags: string[];
-    superseded_by: string | null;
-    updated_at: Date;
-    content: string;
-  }[],
-): Promise<KnowledgeSummary[]> {
+interface SummaryRow {
+  id: string;
+  slug: string;
+  title: string;
+  kind: string;
+  tags: string[];
+  superseded_by: string | null;
+  updated_at: Date;
+  content: string;
+}
+
+async function summarize(db: Executor, rows: SummaryRow[]): Promise<KnowledgeSummary[]> {
   const ids = rows.map((row) => row.id);
   const links =
     ids.length === 0
@@ -149,16 +148,25 @@ async function summarize(
           .where("knowledge_id", "in", ids)
           .orderBy("entity_slug")
           .execute();
-  return rows.map((row) => ({
+  return rows.map((row) =>
+    summaryOf(
+      row,
+      links.filter((link) => link.knowledge_id === row.id).map((link) => link.entity_slug),
+    ),
+  );
+}
+
+function summaryOf(row: SummaryRow, about: string[]): KnowledgeSummary {
+  return {
     slug: row.slug,
     title: row.title,
     kind: row.kind,
     tags: row.tags,
-    about: links.filter((link) => link.knowledge_id === row.id).map((link) => link.entity_slug),
+    about,
     supersededBy: row.superseded_by,
     updatedAt: row.updated_at,
     excerpt: row.content.length > EXCERPT_CHARS ? `${row.content.slice(0, EXCERPT_CHARS)}…` : row.content,
-  }));
+  };
 }
 
 const SUMMARY_COLUMNS = [
@@ -173,20 +181,34 @@ const SUMMARY_COLUMNS = [
 ] as const;
 
 /**
+ * Entries one search ranks at most. A common word matches thousands of documents, and reading each
+ * one's row to rank it was what made search slow on a big graph (the rank itself is cheap): the
+ * newest RANKED_CANDIDATES matches are ranked (the planner walks the primary key backwards and stops
+ * there, or, for a selective query, reads its few matches through the text indexes), and `broad`
+ * says the query matched more, so the caller can narrow it instead of paging through a sample.
+ */
+export const RANKED_CANDIDATES = 500;
+
+/**
  * Full-text search (english tsvector, websearch syntax) with a title substring fallback so a query
- * like `gitea` or `host:hubris` also finds titles the stemmer would not match. Best rank first.
- * Superseded entries are left out unless asked for.
+ * like `gitea` or `host:hubris` also finds titles the stemmer would not match. Best rank first among
+ * the newest RANKED_CANDIDATES matches. Superseded entries are left out unless asked for. One query:
+ * the page's rows come with their excerpt and their entities.
  */
 export async function searchKnowledge(
   db: Executor,
   filter: { query: string; kind?: KnowledgeKind; about?: string; includeSuperseded?: boolean },
   page: { offset: number; limit: number },
-): Promise<{ entries: KnowledgeSummary[]; hasMore: boolean }> {
+): Promise<{ entries: KnowledgeSummary[]; hasMore: boolean; broad: boolean }> {
   const tsquery = sql`websearch_to_tsquery('english', ${filter.query})`;
   const pattern = `%${filter.query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  let query = db
+  let matches = db
     .selectFrom("knowledge")
-    .select([...SUMMARY_COLUMNS])
+    .select([
+      "knowledge.id",
+      "knowledge.updated_at",
+      sql<number>`ts_rank(knowledge.search, ${tsquery})`.as("rank"),
+    ])
     .where((eb) =>
       eb.or([
         // A bare predicate, not `(… @@ …) = true`: the planner only takes an index for the bare form.
@@ -194,11 +216,11 @@ export async function searchKnowledge(
         eb("knowledge.title", "ilike", pattern),
       ]),
     );
-  if (filter.kind) query = query.where("knowledge.kind", "=", filter.kind);
-  if (!filter.includeSuperseded) query = query.where("knowledge.superseded_by", "is", null);
+  if (filter.kind) matches = matches.where("knowledge.kind", "=", filter.kind);
+  if (!filter.includeSuperseded) matches = matches.where("knowledge.superseded_by", "is", null);
   if (filter.about) {
     const about = filter.about;
-    query = query.where((eb) =>
+    matches = matches.where((eb) =>
       eb.exists(
         eb
           .selectFrom("knowledge_about")
@@ -208,13 +230,34 @@ export async function searchKnowledge(
       ),
     );
   }
-  const rows = await query
-    .orderBy(sql`ts_rank(knowledge.search, ${tsquery})`, "desc")
-    .orderBy("knowledge.updated_at", "desc")
+  // Newest first, one more than the cap: a full candidate set means the query matched more.
+  const candidates = matches.orderBy("knowledge.id", "desc").limit(RANKED_CANDIDATES + 1);
+  const rows = await db
+    .with("candidates", () => candidates)
+    .selectFrom("candidates")
+    .innerJoin("knowledge", "knowledge.id", "candidates.id")
+    .select(SUMMARY_COLUMNS.filter((column) => column !== "knowledge.content"))
+    // the excerpt is all a search shows: never the whole content of twenty entries
+    .select(sql<string>`left(knowledge.content, ${EXCERPT_CHARS + 1})`.as("content"))
+    .select(
+      sql<
+        string[]
+      >`ARRAY(SELECT a.entity_slug FROM knowledge_about a WHERE a.knowledge_id = knowledge.id ORDER BY a.entity_slug)`.as(
+        "about",
+      ),
+    )
+    .select(sql<string>`(SELECT count(*) FROM candidates)`.as("matched"))
+    .orderBy("candidates.rank", "desc")
+    .orderBy("candidates.updated_at", "desc")
+    .orderBy("knowledge.id", "desc")
     .offset(page.offset)
     .limit(page.limit + 1)
     .execute();
-  return { entries: await summarize(db, rows.slice(0, page.limit)), hasMore: rows.length > page.limit };
+  return {
+    entries: rows.slice(0, page.limit).map((row) => summaryOf(row, row.about)),
+    hasMore: rows.length > page.limit,
+    broad: Number(rows[0]?.matched ?? 0) > RANKED_CANDIDATES,
+  };
 }
 
 /**

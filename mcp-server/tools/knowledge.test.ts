@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { sql } from "kysely";
 import { upsertEntities } from "../../store/entities.ts";
 import { createExecution, transitionExecution } from "../../store/executions.ts";
+import { RANKED_CANDIDATES } from "../../store/knowledge.ts";
 import { mcpClientSuite } from "../../test-support/mcp-client-suite.ts";
 import { availableDialects } from "../../test-support/store.ts";
 import { callTool } from "../test-support.ts";
@@ -227,6 +229,32 @@ for (const { dialect, skip } of availableDialects()) {
       };
       assert.match(hits.entity_hints["host:strong"] ?? "", /last audited/);
       assert.match(hits.entity_hints["pool:ludo-lvm"] ?? "", /never audited by oikos/);
+    });
+
+    test("a search that matches more entries than are ranked says so and how to narrow it", async () => {
+      await sql`
+        INSERT INTO knowledge (slug, kind, title, content)
+        SELECT 'widespread-' || i, 'document', 'Widespread note ' || i, 'the quokka habitat, entry ' || i
+        FROM generate_series(1, ${RANKED_CANDIDATES + 5}) AS i`.execute(mcp.store.db);
+      const broad = (await callTool(mcp.client, "search_knowledge", { query: "quokka" })).json as Entries & {
+        note?: string;
+        next_cursor?: string | null;
+      };
+      assert.equal(broad.entries.length, 20);
+      assert.match(broad.note ?? "", new RegExp(`More than ${RANKED_CANDIDATES} entries match`));
+      assert.match(broad.note ?? "", /narrow/);
+      // the newest matches are the ones ranked
+      assert.ok(broad.entries.some((entry) => entry.title === `Widespread note ${RANKED_CANDIDATES + 5}`));
+      const narrow = (
+        await callTool(mcp.client, "search_knowledge", { query: `quokka ${RANKED_CANDIDATES + 5}` })
+      ).json as Entries & {
+        note?: string;
+      };
+      assert.equal(narrow.note, undefined);
+      assert.deepEqual(
+        narrow.entries.map((entry) => entry.title),
+        [`Widespread note ${RANKED_CANDIDATES + 5}`],
+      );
     });
   });
 }

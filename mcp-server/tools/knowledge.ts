@@ -9,6 +9,7 @@ import {
   KNOWLEDGE_KINDS,
   type KnowledgeSummary,
   listKnowledgeSlugs,
+  RANKED_CANDIDATES,
   searchKnowledge,
   upsertKnowledge,
 } from "../../store/knowledge.ts";
@@ -48,7 +49,7 @@ export function registerKnowledgeTools(server: McpServer, deps: ToolDeps): void 
     async (args) => {
       if (args.about && !(await findEntity(deps.db, args.about))) return unknownEntity(deps, args.about);
       const page = pageFrom(args, 20);
-      const { entries, hasMore } = await searchKnowledge(
+      const { entries, hasMore, broad } = await searchKnowledge(
         deps.db,
         { query: args.query, kind: args.kind, about: args.about, includeSuperseded: args.include_superseded },
         page,
@@ -61,6 +62,13 @@ export function registerKnowledgeTools(server: McpServer, deps: ToolDeps): void 
           now(deps),
         ),
         next_cursor: nextCursor(page, hasMore),
+        ...(broad
+          ? {
+              note:
+                `More than ${RANKED_CANDIDATES} entries match; only ${RANKED_CANDIDATES} of them were ranked. ` +
+                "Add words, a kind or about (an entity slug) to narrow the search instead of paging.",
+            }
+          : {}),
       });
     },
   );
