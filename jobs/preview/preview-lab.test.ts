@@ -219,3 +219,71 @@ describe("plan previews on a lab host (every kind, jailed where the host can jai
     assert.equal(after.status, "matches", after.detail);
   });
 });
+
+describe("plan previews on a host that cannot jail", {
+  skip: unavailable ? `sshd unavailable: ${unavailable}` : false,
+}, () => {
+  let lab: SshLab;
+  let pool: SshPool;
+  let world: PreviewWorld;
+  let previewer: PlanPreviewer;
+  let target: Target;
+  const runs: string[] = [];
+
+  before(async () => {
+    lab = await startSshLab({ hosts: [{ name: "nojail", sessionsChrooted: true }], baseDir: "/var/lib" });
+    pool = new SshPool({ auth: labAuth(lab.host("nojail")), hostKeys: new InMemoryHostKeyStore() });
+    const router = new TransportRouter({ pool });
+    world = await installPreviewWorld(lab, "nojail");
+    target = labSshTarget(lab.host("nojail"));
+    const recording = {
+      async exec(t: Target, command: string, options?: ExecOptions): Promise<ExecResult> {
+        const result = await router.exec(t, command, options);
+        runs.push(`${options?.jail === true ? "jailed" : "unjailed"} ${command}`);
+        return result;
+      },
+    };
+    previewer = createPlanPreviewer({ classifier, runner: recording, probeTimeoutMs: 30_000 });
+  });
+  after(async () => {
+    await pool?.close();
+    await lab?.stop();
+  });
+
+  test("jail required and known unavailable: nothing runs; required and unknown: the jail is tried, nothing else", async () => {
+    const command = "systemctl restart nginx.service";
+    const known = await previewer.compute({
+      command,
+      target,
+      targetType: "host",
+      jail: { mode: "required", availability: { state: "unavailable", reason: "no user namespaces" } },
+    });
+    assert.equal(known.status, "failed", JSON.stringify(known));
+    assert.equal(runs.length, 0, "a preview ran where the jail is required and cannot start");
+    const unknown = await previewer.compute({
+      command,
+      target,
+      targetType: "host",
+      jail: { mode: "required", availability: { state: "unknown" } },
+    });
+    assert.equal(unknown.status, "failed", JSON.stringify(unknown));
+    assert.ok(runs.length > 0 && runs.every((run) => run.startsWith("jailed ")), runs.join("\n"));
+  });
+
+  test("jail auto: where it cannot start, the probes run unjailed, as a read-only auto-run would; nothing changes", async () => {
+    const before = await world.hash();
+    runs.length = 0;
+    const shown = await previewer.compute({
+      command: "systemctl restart nginx.service",
+      target,
+      targetType: "host",
+      jail: { mode: "auto", availability: { state: "unknown" } },
+    });
+    assert.equal(shown.status, "available", JSON.stringify(shown));
+    assert.ok(
+      runs.some((run) => run.startsWith("unjailed ")),
+      runs.join("\n"),
+    );
+    assert.equal(await world.hash(), before);
+  });
+});

@@ -44,6 +44,7 @@ function filePart(
 function pathProblem(arg: Arg): string | null {
   const why = firstUnusable([arg]);
   if (why) return why;
+  if (arg.value === "-" || arg.value === "") return `\`${arg.raw}\` is not a file path`;
   if (arg.value.startsWith("/dev/") || arg.value.startsWith("/proc/") || arg.value.startsWith("/sys/")) {
     return `\`${arg.value}\` is not a regular file`;
   }

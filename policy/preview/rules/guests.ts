@@ -1,5 +1,7 @@
+import type { Arg } from "../../command-view.ts";
 import type { PreviewRule, ProbeResult } from "../rule.ts";
 import { firstUnusable, onlyStage, single, unavailable } from "../rule.ts";
+import type { Statement } from "../statement.ts";
 
 /**
  * Proxmox guests: `pct set` / `qm set` as each changed key's value now and requested;
@@ -41,11 +43,21 @@ function requested(args: readonly { value: string }[]): Map<string, string | nul
   return out;
 }
 
-function guestCall(statement: Parameters<PreviewRule["match"]>[0], verb: string) {
+interface GuestCall {
+  tool: string;
+  vmid: string;
+  rest: Arg[];
+}
+
+/** `pct|qm <verb> <vmid> …`: null when it is another command, a string when it is not previewed. */
+function guestCall(statement: Statement, verb: string): GuestCall | string | null {
   const stage = onlyStage(statement);
   if (!stage || (stage.name !== "pct" && stage.name !== "qm") || stage.argv[1]?.value !== verb) return null;
-  const vmid = stage.argv[2];
-  return { stage, tool: stage.name, vmid, rest: stage.argv.slice(3) };
+  const why = firstUnusable(stage.argv.slice(1));
+  if (why) return why;
+  const vmid = stage.argv[2]?.value ?? "";
+  if (!/^\d+$/.test(vmid)) return "the guest id is not a number";
+  return { tool: stage.name, vmid, rest: stage.argv.slice(3) };
 }
 
 const guestSet: PreviewRule = {
@@ -54,13 +66,11 @@ const guestSet: PreviewRule = {
   what: "`pct set` / `qm set`: each key's value now and the value requested",
   match(statement) {
     const call = guestCall(statement, "set");
-    if (!call) return null;
-    const why = firstUnusable(call.stage.argv.slice(1));
-    if (why) return unavailable(why);
-    if (!call.vmid || !/^\d+$/.test(call.vmid.value)) return unavailable("the guest id is not a number");
+    if (call === null) return null;
+    if (typeof call === "string") return unavailable(call);
     const changes = requested(call.rest);
     if (typeof changes === "string") return unavailable(changes);
-    const vmid = call.vmid.value;
+    const vmid = call.vmid;
     return single({
       ruleId: this.id,
       kind: "guest",
@@ -93,11 +103,9 @@ const guestDestroy: PreviewRule = {
   what: "`pct destroy` / `qm destroy`: the configuration, disks and snapshots that go with the guest",
   match(statement) {
     const call = guestCall(statement, "destroy");
-    if (!call) return null;
-    const why = firstUnusable(call.stage.argv.slice(1));
-    if (why) return unavailable(why);
-    if (!call.vmid || !/^\d+$/.test(call.vmid.value)) return unavailable("the guest id is not a number");
-    const vmid = call.vmid.value;
+    if (call === null) return null;
+    if (typeof call === "string") return unavailable(call);
+    const vmid = call.vmid;
     const purge = call.rest.some((arg) => arg.value === "--purge" || arg.value === "-purge");
     return single({
       ruleId: this.id,
