@@ -55,3 +55,6 @@ export function opts(...names: string[]): string[] {
 
 /** Values of `-o`-style output options that write nothing. */
 export const toNowhere = (value: string) => value === "/dev/null" || value === "-";
+
+/** Short flags that are a number (`head -5`, `grep -3`): a count, never a file or a program. */
+export const DIGITS = "0123456789";

@@ -1,0 +1,190 @@
+import type { ToolSpec } from "../tool-spec.ts";
+import { COMPOSE_EXEC, DOCKER_EXEC, kubectlExec } from "../wrappers.ts";
+
+/** Containers, Proxmox, storage. Only the inspecting subcommands, each with its own options. */
+
+const FORMAT = ["--format", "--filter"];
+
+const COMPOSE_GLOBAL: ToolSpec = {
+  valued: "fp",
+  longValued: [
+    "--file",
+    "--project-name",
+    "--project-directory",
+    "--env-file",
+    "--profile",
+    "--ansi",
+    "--progress",
+  ],
+};
+
+const compose: ToolSpec = {
+  ...COMPOSE_GLOBAL,
+  sub: {
+    ps: {
+      flags: "aq",
+      long: ["--all", "--quiet", "--services"],
+      longValued: ["--format", "--filter", "--status"],
+      anyOption: true,
+    },
+    logs: {
+      flags: "ft",
+      valued: "n",
+      long: ["--follow", "--timestamps", "--no-color", "--no-log-prefix"],
+      longValued: ["--tail", "--since", "--until", "--index"],
+      anyOption: true,
+    },
+    top: { anyOption: true },
+    config: {
+      flags: "q",
+      long: ["--services", "--volumes", "--quiet", "--images", "--profiles", "--no-interpolate", "--hash"],
+      longValued: ["--format"],
+    },
+    images: { flags: "q", long: ["--quiet"], longValued: ["--format"] },
+    port: { longValued: ["--protocol", "--index"] },
+    ls: { flags: "aq", long: ["--all", "--quiet"], longValued: ["--format", "--filter"] },
+    version: { long: ["--short"], longValued: ["--format"] },
+    events: { long: ["--json"] },
+    exec: { custom: (args, ctx) => COMPOSE_EXEC(args, ctx) },
+  },
+};
+
+const docker: ToolSpec = {
+  valued: "Hc",
+  longValued: ["--host", "--context"],
+  sub: {
+    ps: {
+      flags: "aqsnl",
+      valued: "fn",
+      long: ["--all", "--quiet", "--size", "--no-trunc", "--latest"],
+      longValued: [...FORMAT, "--last"],
+      anyOption: true,
+    },
+    images: {
+      flags: "aq",
+      valued: "f",
+      long: ["--all", "--digests", "--no-trunc", "--quiet"],
+      longValued: FORMAT,
+      anyOption: true,
+    },
+    inspect: {
+      flags: "s",
+      valued: "f",
+      long: ["--size"],
+      longValued: ["--format", "--type"],
+      anyOption: true,
+    },
+    logs: {
+      flags: "ft",
+      valued: "n",
+      long: ["--follow", "--timestamps", "--details"],
+      longValued: ["--tail", "--since", "--until"],
+      anyOption: true,
+    },
+    stats: {
+      flags: "a",
+      long: ["--no-stream", "--no-trunc", "--all"],
+      longValued: ["--format"],
+      anyOption: true,
+    },
+    top: { anyOption: true },
+    port: { anyOption: true },
+    version: { valued: "f", longValued: ["--format"] },
+    info: { valued: "f", longValued: ["--format"] },
+    network: {
+      sub: {
+        ls: { flags: "fq", long: ["--no-trunc", "--quiet"], longValued: FORMAT },
+        inspect: { valued: "f", longValued: ["--format"], anyOption: true },
+      },
+    },
+    volume: {
+      sub: {
+        ls: { flags: "q", valued: "f", long: ["--quiet"], longValued: FORMAT },
+        inspect: { valued: "f", longValued: ["--format"], anyOption: true },
+      },
+    },
+    image: {
+      sub: {
+        ls: { flags: "aq", long: ["--all", "--quiet", "--digests"], longValued: FORMAT },
+        inspect: { valued: "f", longValued: ["--format"] },
+        history: { flags: "qH", long: ["--no-trunc"], longValued: ["--format"] },
+      },
+    },
+    container: {
+      sub: {
+        ls: { flags: "aqs", long: ["--all", "--quiet", "--size", "--no-trunc"], longValued: FORMAT },
+        inspect: { valued: "f", longValued: ["--format"] },
+        logs: {
+          flags: "ft",
+          valued: "n",
+          long: ["--follow", "--timestamps"],
+          longValued: ["--tail", "--since", "--until"],
+        },
+        top: {},
+        port: {},
+      },
+    },
+    system: {
+      sub: {
+        df: { flags: "v", long: ["--verbose"], longValued: ["--format"] },
+        info: { valued: "f", longValued: ["--format"] },
+      },
+    },
+    compose,
+    exec: { custom: (args, ctx) => DOCKER_EXEC(args, ctx) },
+  },
+};
+
+const KUBE_GLOBAL = {
+  valued: "nlo",
+  flags: "Aw",
+  long: ["--all-namespaces", "--show-labels", "--watch", "--no-headers", "--wide"],
+  longValued: ["--namespace", "--context", "--selector", "--output", "--field-selector", "--sort-by"],
+};
+
+const kubectl: ToolSpec = {
+  ...KUBE_GLOBAL,
+  sub: {
+    get: { ...KUBE_GLOBAL, anyOption: false },
+    describe: KUBE_GLOBAL,
+    logs: {
+      ...KUBE_GLOBAL,
+      flags: "fpA",
+      valued: "nlc",
+      long: ["--follow", "--previous", "--timestamps", "--all-containers"],
+      longValued: ["--tail", "--since", "--container", "--namespace", "--context", "--selector"],
+    },
+    top: {
+      ...KUBE_GLOBAL,
+      sub: { pod: KUBE_GLOBAL, pods: KUBE_GLOBAL, node: KUBE_GLOBAL, nodes: KUBE_GLOBAL },
+    },
+    version: { long: ["--client", "--short"], longValued: ["--output"] },
+    "cluster-info": {},
+    "api-resources": {},
+    explain: {},
+    config: { sub: { "get-contexts": {}, "current-context": {}, view: { long: ["--minify"] } } },
+    exec: { custom: kubectlExec },
+  },
+};
+
+/** Docker, Compose, Kubernetes and Helm: listing and inspecting only. */
+export const CONTAINER_TOOLS: Record<string, ToolSpec> = {
+  docker,
+  "docker-compose": compose,
+  kubectl,
+  helm: {
+    sub: {
+      list: {
+        flags: "aA",
+        valued: "n",
+        long: ["--all-namespaces", "--all"],
+        longValued: ["--namespace", "--output"],
+      },
+      status: { valued: "n" },
+      history: { valued: "n" },
+      version: {},
+      get: { sub: { values: { valued: "n", flags: "a" }, manifest: { valued: "n" }, all: { valued: "n" } } },
+      repo: { sub: { list: {} } },
+    },
+  },
+};

@@ -1,0 +1,23 @@
+import type { ToolSpec } from "../tool-spec.ts";
+
+/** The status and config-test commands of common daemons. */
+export const DAEMON_CLIENT_TOOLS: Record<string, ToolSpec> = {
+  nginx: {
+    flags: "tTqV",
+    valued: "c",
+    check: (args) =>
+      args.some((a) => a.static && /^-[qV]*[tTV]/.test(a.value))
+        ? null
+        : "nginx without -t/-T/-V starts or signals the server",
+  },
+  apachectl: { sub: { configtest: {} } },
+  "fail2ban-client": { sub: { status: {}, ping: {}, version: {} } },
+  certbot: { sub: { certificates: { longValued: ["--cert-name", "--domain"] } } },
+  testparm: { flags: "sv", long: ["--suppress-prompt"] },
+  smbstatus: { flags: "bSpLvnjB" },
+  pg_isready: {
+    flags: "q",
+    valued: "dhpUt",
+    longValued: ["--dbname", "--host", "--port", "--username", "--timeout"],
+  },
+};

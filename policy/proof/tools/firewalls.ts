@@ -1,0 +1,52 @@
+import type { ToolSpec } from "../tool-spec.ts";
+
+/** Firewall and VPN listings. */
+export const FIREWALL_TOOLS: Record<string, ToolSpec> = {
+  iptables: {
+    flags: "LSnvx",
+    valued: "t",
+    long: ["--list", "--list-rules", "--numeric", "--verbose", "--line-numbers", "--exact"],
+    longValued: ["--table"],
+    check: (args) =>
+      args.some(
+        (a) =>
+          (a.static && /^-[a-zA-Z]*[LS]/.test(a.value)) || a.value === "--list" || a.value === "--list-rules",
+      )
+        ? null
+        : "iptables without -L/-S changes rules",
+  },
+  ip6tables: {
+    flags: "LSnvx",
+    valued: "t",
+    long: ["--list", "--line-numbers"],
+    check: (args) =>
+      args.some((a) => a.static && /^-[a-zA-Z]*[LS]/.test(a.value))
+        ? null
+        : "ip6tables without -L/-S changes rules",
+  },
+  "iptables-save": { flags: "c", valued: "t" },
+  nft: { flags: "ajnstc", argvScript: true, sub: { list: { anyOption: true } } },
+  ufw: { sub: { status: { maxPositionals: 1 } } },
+  wg: { bareOk: true, sub: { show: {} } },
+  tailscale: {
+    sub: {
+      status: { long: ["--json", "--peers", "--self"] },
+      ip: { flags: "46" },
+      version: {},
+      netcheck: {},
+    },
+  },
+  "firewall-cmd": {
+    long: [
+      "--state",
+      "--list-all",
+      "--list-services",
+      "--list-ports",
+      "--get-active-zones",
+      "--get-default-zone",
+      "--list-all-zones",
+      "--permanent",
+    ],
+    longValued: ["--zone"],
+  },
+};

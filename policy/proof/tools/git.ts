@@ -1,0 +1,180 @@
+import type { ToolSpec } from "../tool-spec.ts";
+
+/** Package queries, git history, SQL clients (SQL judged by its statements), rclone listings. */
+
+const GIT_LOG = {
+  flags: "pnuzs0123456789",
+  valued: "nSG",
+  long: [
+    "--oneline",
+    "--graph",
+    "--decorate",
+    "--all",
+    "--stat",
+    "--shortstat",
+    "--name-only",
+    "--name-status",
+    "--abbrev-commit",
+    "--no-merges",
+    "--merges",
+    "--first-parent",
+    "--follow",
+    "--reverse",
+    "--patch",
+    "--no-patch",
+    "--no-color",
+    "--no-ext-diff",
+    "--no-textconv",
+    "--cached",
+    "--staged",
+    "--numstat",
+    "--summary",
+    "--raw",
+    "--full-history",
+    "--date-order",
+    "--topo-order",
+    "--left-right",
+    "--cherry-pick",
+    "--source",
+    "--show-signature",
+    "--no-decorate",
+    "--ignore-all-space",
+    "--word-diff",
+    "--exit-code",
+    "--quiet",
+    "--ignore-space-change",
+  ],
+  longValued: [
+    "--format",
+    "--pretty",
+    "--since",
+    "--until",
+    "--after",
+    "--before",
+    "--author",
+    "--committer",
+    "--grep",
+    "--max-count",
+    "--skip",
+    "--date",
+    "--decorate",
+    "--diff-filter",
+    "--stat",
+    "--abbrev",
+    "--unified",
+    "--word-diff",
+    "--color",
+  ],
+} satisfies ToolSpec;
+
+const git: ToolSpec = {
+  valued: "C",
+  long: ["--no-pager", "--no-optional-locks"],
+  sub: {
+    status: {
+      flags: "sbuvz",
+      long: [
+        "--short",
+        "--branch",
+        "--porcelain",
+        "--long",
+        "--ignored",
+        "--show-stash",
+        "--no-renames",
+        "--verbose",
+      ],
+      longValued: ["--porcelain", "--untracked-files", "--ignore-submodules"],
+    },
+    log: GIT_LOG,
+    diff: GIT_LOG,
+    show: GIT_LOG,
+    shortlog: { flags: "nsec", long: ["--summary", "--numbered", "--email"] },
+    branch: {
+      flags: "arv",
+      long: ["--all", "--remotes", "--verbose", "--list", "--show-current", "--no-color"],
+      longValued: ["--contains", "--merged", "--no-merged", "--format", "--sort"],
+      maxPositionals: 0,
+    },
+    tag: {
+      flags: "ln",
+      long: ["--list"],
+      longValued: ["--contains", "--sort", "--format"],
+      check: (args) =>
+        args.some((a) => !a.value.startsWith("-")) &&
+        !args.some((a) => a.value === "-l" || a.value === "--list")
+          ? "`git tag NAME` creates a tag"
+          : null,
+    },
+    remote: { flags: "v", long: ["--verbose"], bareOk: true, sub: { "get-url": {}, show: { flags: "n" } } },
+    "rev-parse": {
+      long: [
+        "--abbrev-ref",
+        "--short",
+        "--show-toplevel",
+        "--git-dir",
+        "--is-inside-work-tree",
+        "--verify",
+        "--symbolic-full-name",
+      ],
+      longValued: ["--short"],
+    },
+    describe: {
+      long: ["--tags", "--always", "--long", "--dirty", "--all"],
+      longValued: ["--abbrev", "--match"],
+    },
+    blame: { flags: "wseltf", valued: "L", long: ["--porcelain", "--line-porcelain"] },
+    "ls-files": {
+      flags: "cdmoiskz",
+      long: ["--cached", "--deleted", "--modified", "--others", "--stage", "--exclude-standard"],
+    },
+    "ls-tree": { flags: "rdtz", long: ["--name-only", "--full-tree", "-l"] },
+    "cat-file": { flags: "ptse", long: ["--batch-check"] },
+    config: {
+      flags: "l",
+      long: [
+        "--list",
+        "--get",
+        "--get-all",
+        "--get-regexp",
+        "--show-origin",
+        "--global",
+        "--system",
+        "--local",
+        "--name-only",
+      ],
+      check: (args) =>
+        args.some((a) => ["-l", "--list", "--get", "--get-all", "--get-regexp"].includes(a.value))
+          ? null
+          : "`git config NAME VALUE` writes configuration",
+    },
+    reflog: { bareOk: true, ...GIT_LOG, sub: { show: GIT_LOG } },
+    stash: { sub: { list: GIT_LOG, show: GIT_LOG } },
+    worktree: { sub: { list: { long: ["--porcelain"] } } },
+    submodule: { sub: { status: { long: ["--recursive"] } } },
+    "count-objects": { flags: "vH" },
+    grep: {
+      flags: "nilcvwEFPhHIz0123456789",
+      valued: "eABC",
+      long: [
+        "--cached",
+        "--untracked",
+        "--no-index",
+        "--line-number",
+        "--ignore-case",
+        "--count",
+        "--files-with-matches",
+        "--word-regexp",
+        "--extended-regexp",
+        "--fixed-strings",
+        "--perl-regexp",
+      ],
+      longValued: ["--max-depth"],
+    },
+    version: {},
+  },
+};
+
+/** git's read-only subcommands (no pager, no external diff, no config that runs programs). */
+export const GIT_TOOLS: Record<string, ToolSpec> = {
+  git,
+};

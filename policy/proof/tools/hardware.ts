@@ -1,0 +1,40 @@
+import type { ToolSpec } from "../tool-spec.ts";
+
+/** Hardware, kernel and performance counters. */
+export const HARDWARE_TOOLS: Record<string, ToolSpec> = {
+  lscpu: { flags: "aebcpxyJ", long: ["--json", "--extended", "--parse"] },
+  lsusb: { flags: "vt", valued: "sd" },
+  lspci: { flags: "mtvnkxbDPqQ", valued: "sdA" },
+  lsmod: {},
+  lsirq: { flags: "nJPs" },
+  sensors: { flags: "AujfN" },
+  dmidecode: {
+    flags: "qu",
+    valued: "tsH",
+    longValued: ["--type", "--string", "--handle"],
+    long: ["--quiet"],
+  },
+  dmesg: {
+    flags: "dehHkLlPrTtuwx",
+    valued: "fl",
+    long: [
+      "--ctime",
+      "--human",
+      "--level",
+      "--facility",
+      "--color",
+      "--time-format",
+      "--follow",
+      "--nopager",
+      "--kernel",
+      "--userspace",
+    ],
+    longValued: ["--level", "--facility", "--color", "--time-format"],
+  },
+  iostat: { flags: "cdhkmNtxyz", valued: "pj", anyOption: true },
+  vmstat: { flags: "afmnsdDpStw", valued: "S", anyOption: true },
+  mpstat: { flags: "uAIn", valued: "PNo", anyOption: true },
+  pidstat: { flags: "dHhIlrRsStuUvw", valued: "CGpT" },
+  sar: { flags: "AbBdFHhIpqrRSuvwWyz", valued: "nPefsi", values: { "-o": () => false } },
+  vnstat: { flags: "hdmyt", valued: "i" },
+};

@@ -1,0 +1,153 @@
+import type { ToolSpec } from "../tool-spec.ts";
+
+/** Process, host and service inspection. */
+
+const SYSTEMCTL_READ: ToolSpec = {
+  flags: "alqt",
+  valued: "pnto",
+  long: [
+    "--no-pager",
+    "--full",
+    "--all",
+    "--failed",
+    "--plain",
+    "--no-legend",
+    "--quiet",
+    "--value",
+    "--user",
+    "--system",
+    "--reverse",
+    "--recursive",
+    "--before",
+    "--after",
+    "--show-types",
+  ],
+  longValued: ["--property", "--lines", "--output", "--type", "--state"],
+  anyOption: false,
+};
+
+const readVerbs = [
+  "status",
+  "show",
+  "cat",
+  "is-active",
+  "is-enabled",
+  "is-failed",
+  "is-system-running",
+  "list-units",
+  "list-unit-files",
+  "list-timers",
+  "list-sockets",
+  "list-dependencies",
+  "list-jobs",
+  "get-default",
+  "list-machines",
+  "show-environment",
+];
+
+/** systemd and the service manager's views: units, journal, clocks, sessions, schedules. */
+export const SYSTEMD_TOOLS: Record<string, ToolSpec> = {
+  systemctl: {
+    ...SYSTEMCTL_READ,
+    bareOk: true,
+    sub: Object.fromEntries(readVerbs.map((verb) => [verb, SYSTEMCTL_READ])),
+  },
+  journalctl: {
+    flags: "abefklmqrxN0123456789",
+    valued: "unpotgSUDMIDF",
+    long: [
+      "--no-pager",
+      "--follow",
+      "--reverse",
+      "--utc",
+      "--all",
+      "--full",
+      "--quiet",
+      "--catalog",
+      "--no-hostname",
+      "--disk-usage",
+      "--list-boots",
+      "--dmesg",
+      "--system",
+      "--user",
+      "--pager-end",
+      "--merge",
+      "--no-full",
+      "--header",
+      "--verify",
+      "--fields",
+    ],
+    longValued: [
+      "--unit",
+      "--lines",
+      "--priority",
+      "--output",
+      "--boot",
+      "--since",
+      "--until",
+      "--identifier",
+      "--grep",
+      "--user-unit",
+      "--directory",
+      "--file",
+      "--facility",
+      "--case-sensitive",
+      "--output-fields",
+      "--cursor",
+      "--after-cursor",
+      "--root",
+      "--namespace",
+    ],
+  },
+  timedatectl: {
+    long: ["--no-pager", "--all", "--value"],
+    valued: "p",
+    bareOk: true,
+    sub: {
+      status: {},
+      show: { long: ["--all", "--value"], valued: "p" },
+      "list-timezones": {},
+      "timesync-status": {},
+      "show-timesync": {},
+    },
+  },
+  hostnamectl: {
+    long: ["--static", "--transient", "--pretty", "--no-pager", "--json"],
+    bareOk: true,
+    sub: { status: {} },
+  },
+  loginctl: {
+    long: ["--no-pager", "--no-legend"],
+    bareOk: true,
+    sub: {
+      "list-sessions": {},
+      "list-users": {},
+      "show-session": { anyOption: true },
+      "session-status": { anyOption: true },
+    },
+  },
+  "systemd-analyze": {
+    long: ["--no-pager"],
+    bareOk: true,
+    // Not `verify`: it builds a scratch tree under /tmp and loads the units it names.
+    sub: { time: {}, blame: {}, "critical-chain": {} },
+  },
+  "systemd-cgls": { flags: "alk", long: ["--no-pager"] },
+  "systemd-detect-virt": { flags: "cvrq" },
+  "virt-what": {},
+  crontab: {
+    flags: "l",
+    valued: "u",
+    check: (args) =>
+      args.some((a) => a.static && a.value === "-l")
+        ? null
+        : "crontab without -l installs or edits a crontab",
+  },
+  service: {
+    helpers: ["basename", "systemctl", "env"],
+    custom: (args) =>
+      args.length === 2 && args[0]?.static && args[1]?.static && args[1].value === "status"
+        ? null
+        : "`service` other than `service NAME status` starts, stops or reloads",
+  },
+};
