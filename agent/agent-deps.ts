@@ -1,9 +1,11 @@
 import type { Kysely } from "kysely";
 import type { DomainEvent } from "../jobs/events/types.ts";
+import type { QueuePort } from "../jobs/queue/port.ts";
 import type { Database } from "../store/schema.ts";
 import { DEFAULT_RETRY, type RetryPolicy } from "./model-call.ts";
 import type { ModelPort } from "./model-port.ts";
 import type { ToolGateway } from "./tool-gateway.ts";
+import type { TurnSlots } from "./turn-slots.ts";
 
 export interface AgentLogger {
   info(object: object, message?: string): void;
@@ -39,6 +41,10 @@ export interface AgentDeps {
   clock?: () => Date;
   sleep?: (ms: number) => Promise<void>;
   logger?: AgentLogger;
+  /** Where a turn enqueues the continuation of a result it is owed (agent/owed-results.ts); set by registerAgentJobs. */
+  queue?: Pick<QueuePort, "enqueue">;
+  /** The process's turn slots (model.concurrentTurns); unset: no limit. */
+  turnSlots?: TurnSlots;
 }
 
 export function clockOf(deps: Pick<AgentDeps, "clock">): Date {

@@ -1,10 +1,18 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { executionFinished } from "../store/domain-events.ts";
 import { closeWindows } from "../store/windows.ts";
 import { match } from "../test-support/scripted-model/index.ts";
 import { continueJobId, handleContinue, onExecutionFinished } from "./continuation.ts";
+import { oweResults, unfinishedExecutions } from "./owed-results.ts";
 import { goalThenPlan } from "./testing/script.ts";
-import { approvePlanAsOperator, planStep, turnReleased } from "./testing/session-queries.ts";
+import {
+  approvePlanAsOperator,
+  planStep,
+  sessionExecutions,
+  toolResults,
+  turnReleased,
+} from "./testing/session-queries.ts";
 import { GITEA, harnessForSuite } from "./testing/suite-harness.ts";
 import { requestTurn } from "./turn-runner.ts";
 
@@ -139,5 +147,133 @@ describe("continuation: execution.finished resumes an approved plan", () => {
     await h.model.waitForRequests(1);
     assert.equal(h.model.requests[0]!.step, "resume");
     await turnReleased(h, sessionId);
+  });
+});
+
+describe("continuation: a result the model was told is still running reaches it, plan or no plan", () => {
+  const harness = harnessForSuite({ entities: [GITEA], agentJobs: true });
+
+  test("a read-only command that outran run's wait, before any plan, is reported back once", async () => {
+    const h = harness();
+    await h.useScript([
+      {
+        name: "check",
+        when: match.lastUserMessage("is gitea up"),
+        reply: {
+          toolCalls: [
+            {
+              name: "run",
+              arguments: {
+                target: "lxc:gitea",
+                command: "systemctl is-active gitea",
+                purpose: "see whether gitea runs",
+              },
+            },
+          ],
+        },
+      },
+      {
+        name: "wait",
+        when: match.lastToolResult(/"status":"queued"/, "run"),
+        reply: { text: "It is still running; I will report when it ends." },
+      },
+      {
+        name: "report",
+        when: match.lastSystemNote(/^Execution finished: .*gitea Up 3 days/s),
+        reply: { text: "Gitea is up." },
+      },
+    ]);
+    const sessionId = await h.newSession();
+    await h.say(sessionId, "is gitea up?");
+    await requestTurn(h.deps, sessionId, "message");
+    const [execution] = await sessionExecutions(h, sessionId);
+    assert.ok(execution, `run created an execution: ${await toolResults(h, sessionId, "run")}`);
+    assert.equal(execution.result_owed, true, "the model was told it still runs: its result is owed");
+    await h.store.db
+      .updateTable("executions")
+      .set({ status: "completed", exit_code: 0, stdout: "gitea Up 3 days", finished_at: new Date() })
+      .where("id", "=", execution.id)
+      .execute();
+    await h.events.publish(executionFinished(execution, "completed"));
+    await h.model.waitForRequests(3);
+    await turnReleased(h, sessionId);
+    assert.deepEqual(
+      h.model.requests.map((r) => r.step),
+      ["check", "wait", "report"],
+    );
+    const notes = await h.store.db
+      .selectFrom("messages")
+      .select("content")
+      .where("session_id", "=", sessionId)
+      .where("content", "like", "%gitea Up 3 days%")
+      .execute();
+    assert.equal(notes.length, 1, "the result is in the transcript exactly once");
+    // Redelivered (a second event, the start-up catch-up): nothing more happens.
+    assert.deepEqual(await handleContinue(h.deps, { sessionId, executionId: execution.id }), {
+      status: "idle",
+    });
+    assert.equal(h.model.requests.length, 3);
+  });
+
+  test("an execution that ended before the model was told it runs is continued by the mark itself", async () => {
+    const h = harness();
+    const sessionId = await h.newSession();
+    const executionId = `ex-${sessionId.slice(0, 8)}`;
+    await h.store.db
+      .insertInto("executions")
+      .values({
+        id: executionId,
+        session_id: sessionId,
+        target: "lxc:gitea",
+        command: "docker ps",
+        command_key: "k",
+        risk: "read_only",
+        status: "completed",
+        requested_by: "agent",
+        timeout_ms: 60_000,
+        finished_at: new Date(),
+      })
+      .execute();
+    const enqueued: string[] = [];
+    await oweResults(
+      {
+        db: h.store.db,
+        queue: {
+          enqueue: async (_queue, _data, options) => {
+            enqueued.push(options?.jobId ?? "");
+            return "job";
+          },
+        },
+      },
+      sessionId,
+      [executionId],
+    );
+    assert.deepEqual(enqueued, [continueJobId(executionId)]);
+  });
+
+  test("only executions still on their way are owed: finished and approval-waiting ones are not", () => {
+    assert.deepEqual(unfinishedExecutions({ kind: "pending", execution_id: "ex-1", status: "running" }), [
+      "ex-1",
+    ]);
+    assert.deepEqual(
+      unfinishedExecutions({ kind: "finished", execution_id: "ex-1", status: "completed" }),
+      [],
+    );
+    assert.deepEqual(
+      unfinishedExecutions({ kind: "approval_requested", execution_id: "ex-1", status: "pending_approval" }),
+      [],
+    );
+    assert.deepEqual(
+      unfinishedExecutions({
+        kind: "fan_out",
+        results: [
+          { target: "a", kind: "pending", execution_id: "ex-a", status: "queued" },
+          { target: "b", kind: "finished", execution_id: "ex-b", status: "failed" },
+          { target: "c", kind: "refused", code: "retry_cap" },
+        ],
+      }),
+      ["ex-a"],
+    );
+    assert.deepEqual(unfinishedExecutions("not structured"), []);
   });
 });

@@ -11,19 +11,18 @@ import type { Database, Execution } from "../store/schema.ts";
 import { getSession } from "../store/sessions.ts";
 import { acquireTurn } from "../store/turn-lease.ts";
 import { type AgentDeps, clockOf, realSleep } from "./agent-deps.ts";
+import { continueJobId } from "./owed-results.ts";
 import { TurnInterrupted, type TurnSignals } from "./turn.ts";
 import { newTurnOwner } from "./turn-owner.ts";
 import { requestTurn, type TurnRequestResult } from "./turn-runner.ts";
 
-/** The continue job id for an execution: one continuation per execution, however often the event arrives. */
-export function continueJobId(executionId: string): string {
-  return `continue-${executionId}`;
-}
+export { continueJobId } from "./owed-results.ts";
 
 /**
- * execution.finished → close the linked plan step, and when the session's plan is approved (or the
- * execution was individually approved) enqueue a `continue` job. Event-driven; the assent window is
- * not consulted: an approved execution that outlived its window still continues.
+ * execution.finished → close the linked plan step, and when the session's plan is approved, the
+ * execution was individually approved, or the model was told it is still running (its result is
+ * owed: agent/owed-results.ts) enqueue a `continue` job. Event-driven; the assent window is not
+ * consulted: an approved execution that outlived its window still continues.
  */
 export async function onExecutionFinished(
   deps: { db: Kysely<Database>; queue: Pick<QueuePort, "enqueue"> },
@@ -45,6 +44,8 @@ async function continuationAllowed(db: Kysely<Database>, execution: Execution): 
   // Only the agent's own sessions continue: an outside client's session is that client's to drive.
   const session = await getSession(db, execution.session_id!);
   if (session?.principal !== AGENT_PRINCIPAL.id) return false;
+  // A read-only command that outran run's wait, plan or no plan: every result reaches its turn.
+  if (execution.result_owed) return true;
   if (execution.approval_id) {
     const approval = await db
       .selectFrom("approvals")

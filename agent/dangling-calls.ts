@@ -2,6 +2,7 @@ import { executionView } from "../jobs/execution/execution-view.ts";
 import { redact } from "../policy/redact.ts";
 import { appendMessage, recentMessages, type StoredMessage, type StoredToolCall } from "../store/messages.ts";
 import { type AgentDeps, clockOf } from "./agent-deps.ts";
+import { oweResults } from "./owed-results.ts";
 
 /**
  * Before a turn: the last round's tool calls that have no recorded result (the process stopped or
@@ -50,6 +51,8 @@ async function reattachRun(
     .executeTakeFirst();
   if (!row) return notFinished(call);
   const view = executionView(row);
+  // Still running: its result arrives by a continuation, whether or not a plan is approved.
+  if (!view.finished) await oweResults(deps, sessionId, [row.id]);
   const note = view.finished
     ? "oikos restarted while this run was in progress; this is its recorded result. It is not run again."
     : "oikos restarted while this run was in progress; it is still open, and its result arrives as a note when it ends. Do not run it again.";

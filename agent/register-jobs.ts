@@ -8,9 +8,13 @@ import { parkCrashingTurn } from "./crash-loop.ts";
 import { learnFromFeedback } from "./learn.ts";
 import { TurnInterrupted } from "./turn.ts";
 import { requestTurn } from "./turn-runner.ts";
+import { DEFAULT_CONCURRENT_TURNS, TurnSlots } from "./turn-slots.ts";
 
 export interface AgentJobOptions {
-  /** Turns of different sessions run in parallel up to this many per process. Default 4. */
+  /**
+   * Turn slots (model.concurrentTurns): turns of different sessions calling the model at once per
+   * process. A turn whose tool calls run (a command it waits for) holds none. Default 16.
+   */
   concurrency?: number;
   continueOptions?: ContinueOptions;
 }
@@ -21,16 +25,25 @@ export interface AgentJobs {
   settled(): Promise<void>;
 }
 
+/** Turn jobs per process beyond the turn slots: turns waiting on executions they started. */
+export const WAITING_TURNS = 128;
+
 /**
  * The agent's queue handlers (`agent-turn`, `continue`, `learn`) and the execution.finished
  * subscriber that enqueues continuations.
  */
 export function registerAgentJobs(
   ports: { queue: QueuePort; events: Pick<EventBus, "subscribe"> },
-  deps: AgentDeps,
+  agentDeps: AgentDeps,
   options: AgentJobOptions = {},
 ): AgentJobs {
-  const concurrency = options.concurrency ?? 4;
+  const slots = new TurnSlots(options.concurrency ?? DEFAULT_CONCURRENT_TURNS);
+  // A job per turn in progress: those waiting on their tool calls hold a job but no slot. Bounded,
+  // so one process on a shared queue does not take every session's turn while others sit idle.
+  const concurrency = slots.limit + WAITING_TURNS;
+  // Read per job, not copied once: the deps stay the caller's (a test swaps the model between jobs).
+  const jobDeps = (): AgentDeps => ({ ...agentDeps, queue: ports.queue, turnSlots: slots });
+  const deps = agentDeps;
   // The queue stops awaiting a handler when its grace is over; the turn itself still has to reach its end.
   const running = new Set<Promise<void>>();
   const tracked = (work: Promise<void>) => {
@@ -42,7 +55,7 @@ export function registerAgentJobs(
     async (job) => {
       await tracked(
         reportFailure(deps, job.data.sessionId, () =>
-          requestTurn(deps, job.data.sessionId, job.data.reason, {
+          requestTurn(jobDeps(), job.data.sessionId, job.data.reason, {
             stopping: job.stopping,
             abort: job.signal,
           }),
@@ -57,7 +70,7 @@ export function registerAgentJobs(
     async (job) => {
       await tracked(
         reportFailure(deps, job.data.sessionId, () =>
-          handleContinue(deps, job.data, {
+          handleContinue(jobDeps(), job.data, {
             ...options.continueOptions,
             stopping: job.stopping,
             abort: job.signal,

@@ -9,6 +9,7 @@ import { settleDanglingCalls } from "./dangling-calls.ts";
 import { toChatMessages } from "./history.ts";
 import { callModel } from "./model-call.ts";
 import type { ModelReply, ToolSpec } from "./model-port.ts";
+import { oweResults, unfinishedExecutions } from "./owed-results.ts";
 import { systemPrompt } from "./prompt.ts";
 import type { ToolCallResult } from "./tool-gateway.ts";
 
@@ -50,37 +51,9 @@ export async function runTurn(
     // The checkpoint: every tool result of the last round is stored, so another process can go on from here.
     if (options.stopping?.aborted) throw new TurnInterrupted("oikos is stopping");
     if (options.renew && !(await options.renew())) return "lease_lost";
-    const messages = await buildMessages(deps, sessionId);
-    // A stop abandons the call at once: its reply would not be acted on, and the resumed turn repeats it.
-    const abandon = [options.stopping, options.abort].filter((signal) => signal !== undefined);
-    const reply = await modelReply(
-      deps,
-      sessionId,
-      messages,
-      tools,
-      abandon.length > 0 ? AbortSignal.any(abandon) : undefined,
-    );
-    if (!reply) return "model_failed";
-    // A reply that arrives while stopping is not acted on: the resumed turn repeats the call.
-    if (options.stopping?.aborted) throw new TurnInterrupted("oikos is stopping");
-    const calls: StoredToolCall[] = reply.toolCalls.map((c) => ({
-      id: c.id,
-      name: c.name,
-      arguments: c.arguments,
-    }));
-    const text = (reply.content ?? "").trim();
-    await appendMessage(
-      deps.db,
-      {
-        sessionId,
-        role: "assistant",
-        content: text,
-        ...(calls.length > 0 ? { toolCalls: calls } : {}),
-        author: "agent",
-      },
-      clockOf(deps),
-    );
-    if (text) await deps.events.publish(agentMessage({ sessionId, text, final: calls.length === 0 }));
+    const replied = await withTurnSlot(deps, options, () => modelRound(deps, sessionId, tools, options));
+    if (!replied) return "model_failed";
+    const { calls } = replied;
     if (calls.length === 0) return "answered";
     let stop: string | null = null;
     for (const call of calls) {
@@ -90,6 +63,8 @@ export async function runTurn(
       }
       const result = await executeCall(deps, sessionId, call);
       await persistToolResult(deps, sessionId, call, result.text);
+      // Told "still running": the result comes back by a continuation, not by waiting here.
+      await oweResults(deps, sessionId, unfinishedExecutions(result.structured));
       // The structure, not the prompt, makes the model stop: a result that waits for the operator
       // (approval requested, plan awaiting approval, question, completion) or a refusal whose code
       // says so (policy/tool-outcome.ts). The wording is never read.
@@ -101,8 +76,67 @@ export async function runTurn(
     }
     if (stop) return "stopped";
   }
-  await statusReport(deps, sessionId);
+  await withTurnSlot(deps, options, () => statusReport(deps, sessionId));
   return "exhausted";
+}
+
+/**
+ * One model round, inside a turn slot: the context, the model's reply and the stored assistant
+ * message. Null when the model gave no usable answer.
+ */
+async function modelRound(
+  deps: AgentDeps,
+  sessionId: string,
+  tools: ToolSpec[],
+  options: TurnSignals,
+): Promise<{ calls: StoredToolCall[] } | null> {
+  const messages = await buildMessages(deps, sessionId);
+  // A stop abandons the call at once: its reply would not be acted on, and the resumed turn repeats it.
+  const abandon = [options.stopping, options.abort].filter((signal) => signal !== undefined);
+  const reply = await modelReply(
+    deps,
+    sessionId,
+    messages,
+    tools,
+    abandon.length > 0 ? AbortSignal.any(abandon) : undefined,
+  );
+  if (!reply) return null;
+  // A reply that arrives while stopping is not acted on: the resumed turn repeats the call.
+  if (options.stopping?.aborted) throw new TurnInterrupted("oikos is stopping");
+  const calls: StoredToolCall[] = reply.toolCalls.map((c) => ({
+    id: c.id,
+    name: c.name,
+    arguments: c.arguments,
+  }));
+  const text = (reply.content ?? "").trim();
+  await appendMessage(
+    deps.db,
+    {
+      sessionId,
+      role: "assistant",
+      content: text,
+      ...(calls.length > 0 ? { toolCalls: calls } : {}),
+      author: "agent",
+    },
+    clockOf(deps),
+  );
+  if (text) await deps.events.publish(agentMessage({ sessionId, text, final: calls.length === 0 }));
+  return { calls };
+}
+
+/**
+ * Runs `work` holding one of the process's turn slots (model.concurrentTurns). Tool calls run outside
+ * it: a turn waiting on an execution holds no slot. A stop while waiting for a slot is a checkpoint.
+ */
+async function withTurnSlot<T>(deps: AgentDeps, options: TurnSignals, work: () => Promise<T>): Promise<T> {
+  if (!deps.turnSlots) return work();
+  const release = await deps.turnSlots.acquire(options.stopping);
+  if (!release) throw new TurnInterrupted("oikos is stopping");
+  try {
+    return await work();
+  } finally {
+    release();
+  }
 }
 
 async function buildMessages(deps: AgentDeps, sessionId: string) {

@@ -94,8 +94,8 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     path: "model.concurrentTurns",
     env: "OIKOS_CONCURRENT_TURNS",
-    doc: "Agent turns of different sessions run at once per process (one session never runs two)",
-    defaultText: "4",
+    doc: "Turn slots: agent turns of different sessions that build their context and call the model at once per process (one session never runs two). Model calls are network-bound, so the default is generous; lower it for a rate-limited endpoint. A turn holds no slot while its tool calls run: one waiting for a command it started (`run`, `run_many`, a status wait) lets another session think",
+    defaultText: "16",
   },
   {
     path: "shutdown.graceMs",
@@ -156,6 +156,12 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     env: "OIKOS_RUN_WAIT_MS",
     doc: "How long `run` waits for a result before returning the execution id",
     defaultText: "5000",
+  },
+  {
+    path: "execution.concurrency",
+    env: "OIKOS_EXECUTION_CONCURRENCY",
+    doc: "Commands running at once per worker process, all targets together (on one target at most 4 at once)",
+    defaultText: "64",
   },
   {
     path: "execution.timeoutMs",

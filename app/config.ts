@@ -2,7 +2,9 @@ import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { DEFAULT_CONCURRENT_TURNS } from "../agent/turn-slots.ts";
 import { alertsSchema, schedulesSchema } from "../intake/config.ts";
+import { DEFAULT_EXECUTE_CONCURRENCY } from "../jobs/execution/limits.ts";
 import { DEFAULT_MAX_CONNECTIONS } from "../jobs/ssh/pool-limits.ts";
 import { DEFAULT_JAIL_MODE, JAIL_MODES } from "../policy/jail.ts";
 import { SNAPSHOT_BEFORE_MODES } from "../policy/snapshot-before.ts";
@@ -82,7 +84,7 @@ export const ConfigSchema = z.object({
       name: z.string().min(1).default("gpt-4.1-mini"),
       timeoutMs: int(1000, 3_600_000).default(120_000),
       maxIterations: int(1, 100).default(12),
-      concurrentTurns: int(1, 64).default(4),
+      concurrentTurns: int(1, 256).default(DEFAULT_CONCURRENT_TURNS),
     })
     .prefault({}),
   log: z
@@ -104,6 +106,7 @@ export const ConfigSchema = z.object({
   execution: z
     .object({
       waitMs: int(0, 60_000).default(5_000),
+      concurrency: int(1, 1024).default(DEFAULT_EXECUTE_CONCURRENCY),
       timeoutMs: int(1_000, 86_400_000).default(600_000),
       maxOutputBytes: int(1024, 16 * 1024 * 1024).default(65_536),
       assentWindowMs: int(60_000, 7 * 86_400_000).default(2 * 3_600_000),

@@ -258,3 +258,23 @@ export async function findStaleExecutions(
     .orderBy("created_at")
     .execute();
 }
+
+/**
+ * The agent was told these executions of `sessionId` are still running: their results are owed to
+ * the session (agent/continuation.ts continues it when each ends). Returns the rows as they are
+ * after the mark, so a caller sees any that ended before it.
+ */
+export async function markResultsOwed(
+  db: Executor,
+  sessionId: string,
+  ids: readonly string[],
+): Promise<Execution[]> {
+  if (ids.length === 0) return [];
+  return db
+    .updateTable("executions")
+    .set({ result_owed: true })
+    .where("session_id", "=", sessionId)
+    .where("id", "in", ids)
+    .returningAll()
+    .execute();
+}

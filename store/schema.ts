@@ -236,6 +236,8 @@ export interface ExecutionsTable {
   attempts: Generated<number>;
   cancel_requested_at: NullableTimestamp;
   cancel_requested_by: ColumnType<string | null, string | null | undefined, string | null>;
+  /** migrations/0224: the agent was told it is still running, so its result is owed to the session. */
+  result_owed: Generated<boolean>;
   created_at: Timestamp;
   queued_at: NullableTimestamp;
   started_at: NullableTimestamp;

@@ -57,6 +57,8 @@ export async function startAgentHarness(
     queue?: QueuePort;
     /** The event bus; default in-process. Closed by close(). */
     events?: EventBus;
+    /** How long `run` waits for a result (execution.waitMs); default 0: it answers at once. */
+    runWaitMs?: number;
   } = {},
 ): Promise<AgentHarness> {
   const store = await createTestStore(options.dialect);
@@ -74,7 +76,7 @@ export async function startAgentHarness(
     events,
     queue,
     classifier: loadClassifier,
-    waitMs: 0,
+    waitMs: options.runWaitMs ?? 0,
     timeoutMs: 60_000,
     selfTargets: [],
     sshUser: "root",

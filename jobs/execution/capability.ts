@@ -70,6 +70,7 @@ export const executionCapability: Capability = {
       runner: ssh.router,
       sshUser: config.ssh.user,
       maxOutputBytes: config.execution.maxOutputBytes,
+      concurrency: config.execution.concurrency,
       snapshotBefore: {
         mode: config.execution.snapshotBefore,
         perEntity: config.execution.snapshotBeforeEntities,

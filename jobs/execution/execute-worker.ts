@@ -22,6 +22,7 @@ import type { ExecOptions, ExecResult } from "../ssh/exec-result.ts";
 import { safeText } from "../ssh/output-text.ts";
 import type { Target } from "../ssh/target.ts";
 import { type JailedRun, runUnderJailPlan } from "./jailed-run.ts";
+import { DEFAULT_EXECUTE_CONCURRENCY, PER_TARGET_CONCURRENCY } from "./limits.ts";
 import { routingChangedReason } from "./routing-stamp.ts";
 import { type ResolvedTarget, resolveTarget, type TargetDefaults } from "./target-resolver.ts";
 
@@ -44,7 +45,7 @@ export interface ExecuteWorkerOptions {
   targets: TargetDefaults;
   /** Executions running at once on one target in this process. Default 4. */
   perTargetConcurrency?: number;
-  /** Executions running at once in this process, all targets. Default 32. */
+  /** Executions running at once in this process, all targets (config execution.concurrency). Default 64. */
   concurrency?: number;
   /** Heartbeat period; the stale sweep gives up on a row after several missed beats. Default 5 s. */
   heartbeatMs?: number;
@@ -73,9 +74,9 @@ export const MAX_READ_ONLY_ATTEMPTS = 2;
  */
 export function registerExecuteWorker(options: ExecuteWorkerOptions): { workerId: string } {
   const workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
-  const limiter = new KeyedSemaphore(options.perTargetConcurrency ?? 4);
+  const limiter = new KeyedSemaphore(options.perTargetConcurrency ?? PER_TARGET_CONCURRENCY);
   options.queue.register("execute", (job) => runExecution(options, workerId, limiter, job), {
-    concurrency: options.concurrency ?? 32,
+    concurrency: options.concurrency ?? DEFAULT_EXECUTE_CONCURRENCY,
     onInterrupted: (job) => handleInterrupted(options, job),
   });
   return { workerId };
@@ -91,6 +92,8 @@ export interface StartExecuteWorkerDeps {
   heartbeatMs?: number;
   maxOutputBytes?: number;
   perTargetConcurrency?: number;
+  /** Config execution.concurrency. */
+  concurrency?: number;
   snapshotBefore?: SnapshotBeforeConfig;
   afterRun?: ExecuteWorkerOptions["afterRun"];
   logger?: ExecuteWorkerOptions["logger"];
