@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { executionFinished } from "../store/domain-events.ts";
+import { appendMessage } from "../store/messages.ts";
 import { closeWindows } from "../store/windows.ts";
 import { match } from "../test-support/scripted-model/index.ts";
 import { continueJobId, handleContinue, onExecutionFinished } from "./continuation.ts";
@@ -275,5 +276,80 @@ describe("continuation: a result the model was told is still running reaches it,
       ["ex-a"],
     );
     assert.deepEqual(unfinishedExecutions("not structured"), []);
+  });
+});
+
+describe("continuation: a run in flight when the process died is continued after the restart, plan or no plan", () => {
+  const harness = harnessForSuite({ entities: [GITEA], agentJobs: true });
+
+  test("the resumed turn re-attaches the run, and the execution's end reports back once", async () => {
+    const h = harness();
+    await h.useScript([
+      {
+        name: "ack",
+        when: match.lastToolResult(/"kind":"reattached"/, "run"),
+        reply: { text: "The check is still running; I will report when it ends." },
+      },
+      {
+        name: "report",
+        when: match.lastSystemNote(/^Execution finished: .*gitea is active/s),
+        reply: { text: "Gitea is up." },
+      },
+    ]);
+    const sessionId = await h.newSession();
+    await h.say(sessionId, "is gitea up?");
+    // What a process that died inside `run` leaves: the call without a result, its execution running,
+    // and the turn owed (its lease's holder is gone).
+    const command = "systemctl is-active gitea";
+    await appendMessage(h.store.db, {
+      sessionId,
+      role: "assistant",
+      content: "",
+      toolCalls: [
+        {
+          id: "call-1",
+          name: "run",
+          arguments: JSON.stringify({ target: "lxc:gitea", command, purpose: "check" }),
+        },
+      ],
+      author: "agent",
+    });
+    const executionId = `ex-${sessionId.slice(0, 8)}`;
+    await h.store.db
+      .insertInto("executions")
+      .values({
+        id: executionId,
+        session_id: sessionId,
+        target: "lxc:gitea",
+        command,
+        command_key: "k",
+        risk: "read_only",
+        status: "running",
+        requested_by: "agent",
+        timeout_ms: 60_000,
+      })
+      .execute();
+    await h.store.db
+      .updateTable("sessions")
+      .set({ turn_pending: true })
+      .where("id", "=", sessionId)
+      .execute();
+
+    await requestTurn(h.deps, sessionId, "resume");
+    const [execution] = await sessionExecutions(h, sessionId);
+    assert.equal(execution!.result_owed, true, "re-attached while running: its result is owed");
+    await h.store.db
+      .updateTable("executions")
+      .set({ status: "completed", exit_code: 0, stdout: "gitea is active", finished_at: new Date() })
+      .where("id", "=", executionId)
+      .execute();
+    await h.events.publish(executionFinished(execution!, "completed"));
+    await h.model.waitForRequests(2);
+    await turnReleased(h, sessionId);
+    assert.deepEqual(
+      h.model.requests.map((r) => r.step),
+      ["ack", "report"],
+    );
+    assert.deepEqual(h.model.unmatched, []);
   });
 });
