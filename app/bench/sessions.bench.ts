@@ -54,8 +54,14 @@ async function fiftySessions(deployment: Deployment, double: MatrixDouble): Prom
   const model = await startScriptedModel({
     script: [
       {
+        name: "answer",
+        when: match.lastToolResult(/bench-\d+ checked/, "run"),
+        reply: { text: "Checked: all good." },
+        times: Number.POSITIVE_INFINITY,
+      },
+      {
         name: "check",
-        when: match.lastUserMessage(/check bench-\d+/),
+        when: match.all(match.lastUserMessage(/check bench-\d+/), match.not(match.endsWithToolResult())),
         reply: (request) => {
           const users = request.body.messages.filter((m) => m.role === "user");
           const host = /bench-\d+/.exec(String(users.at(-1)?.content ?? ""))![0];
@@ -75,12 +81,6 @@ async function fiftySessions(deployment: Deployment, double: MatrixDouble): Prom
         },
         times: Number.POSITIVE_INFINITY,
       },
-      {
-        name: "answer",
-        when: match.lastToolResult(/bench-\d+ checked/, "run"),
-        reply: { text: "Checked: all good." },
-        times: Number.POSITIVE_INFINITY,
-      },
     ],
     fallback: { text: "Still waiting for the check." },
   });
@@ -98,6 +98,8 @@ async function fiftySessions(deployment: Deployment, double: MatrixDouble): Prom
       OPENAI_BASE_URL: model.url,
       OPENAI_API_KEY: "test",
       OIKOS_MODEL: "scripted",
+      // e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof": profile the process under test, not the bench.
+      ...(process.env.OIKOS_BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.OIKOS_BENCH_NODE_OPTIONS } : {}),
     },
   });
   try {
@@ -105,12 +107,21 @@ async function fiftySessions(deployment: Deployment, double: MatrixDouble): Prom
     for (let i = 0; i < SESSIONS; i++) {
       double.message(ALICE, room, `please check ${hostName((i % TARGETS) + 1)} (ticket ${i + 1})`);
     }
-    await eventually("every thread answered", () => {
-      const answers = double
+    const answered = () =>
+      double
         .sentBy(BOT)
-        .filter((e) => e.room_id === room && String(e.content.body ?? "").includes("Checked: all good."));
-      return answers.length >= SESSIONS ? true : undefined;
-    });
+        .filter((e) => e.room_id === room && String(e.content.body ?? "").includes("Checked: all good."))
+        .length;
+    await eventually("every thread answered", () => (answered() >= SESSIONS ? true : undefined)).catch(
+      (error: unknown) => {
+        const steps = model.requests.map((r) => r.step ?? "fallback");
+        const counts = Object.entries(Object.groupBy(steps, (s) => s)).map(([s, l]) => `${s}: ${l?.length}`);
+        throw new Error(
+          `${answered()} of ${SESSIONS} threads answered; model requests ${counts.join(", ")}\n${child.stderr().slice(-3000)}`,
+          { cause: error },
+        );
+      },
+    );
   } finally {
     child.kill("SIGTERM");
     await child.exited;
@@ -118,13 +129,25 @@ async function fiftySessions(deployment: Deployment, double: MatrixDouble): Prom
   }
   const store = await deployment.open();
   try {
-    const rows = await store.db.selectFrom("executions").select(["status", "created_at", "finished_at"]).execute();
+    const rows = await store.db
+      .selectFrom("executions")
+      .select(["status", "created_at", "started_at", "finished_at"])
+      .execute();
     const completed = rows.filter((r) => r.status === "completed" && r.finished_at);
     if (rows.length !== SESSIONS || completed.length !== SESSIONS) {
       throw new Error(`expected ${SESSIONS} completed executions, got ${completed.length} of ${rows.length}`);
     }
-    const first = Math.min(...rows.map((r) => new Date(r.created_at).getTime()));
-    const last = Math.max(...completed.map((r) => new Date(r.finished_at!).getTime()));
+    const at = (d: Date | string | null) => new Date(d ?? Number.NaN).getTime();
+    const first = Math.min(...rows.map((r) => at(r.created_at)));
+    const last = Math.max(...completed.map((r) => at(r.finished_at)));
+    const span = (values: number[]) => Math.round(Math.max(...values) - Math.min(...values));
+    const sessions = await store.db.selectFrom("sessions").select("created_at").execute();
+    process.stderr.write(
+      `  sessions created over ${span(sessions.map((r) => at(r.created_at)))} ms; executions created over ${span(rows.map((r) => at(r.created_at)))} ms, started over ` +
+        `${span(rows.map((r) => at(r.started_at)))} ms; slowest ${Math.round(
+          Math.max(...rows.map((r) => at(r.finished_at) - at(r.started_at))),
+        )} ms from start to end\n`,
+    );
     return last - first;
   } finally {
     await store.close();
