@@ -74,30 +74,43 @@ export async function lastTouched(db: Executor, slugs: readonly string[]): Promi
   const out = new Map<string, LastTouched>();
   if (slugs.length === 0) return out;
   for (const slug of slugs) out.set(slug, { ranAt: null, ranCommand: null, writtenAt: null });
-  // The latest finished run per target only (executions_target_finished, migrations/0220): a
-  // host's whole history would otherwise come back on every search that mentions it.
-  const [runs, writes] = await Promise.all([
-    db
-      .selectFrom("executions")
-      .distinctOn("target")
-      .select(["target", "command", "finished_at"])
-      .where("target", "in", [...slugs])
-      .where("finished_at", "is not", null)
-      .where("status", "in", ["completed", "failed", "timed_out"])
-      .orderBy("target")
-      .orderBy("finished_at", "desc")
-      .execute(),
-    db
-      .selectFrom("entity_attribute_changes")
-      .select(["entity_slug", (eb) => eb.fn.max("changed_at").as("at")])
-      .where("entity_slug", "in", [...slugs])
-      .groupBy("entity_slug")
-      .execute(),
-  ]);
-  for (const run of runs) {
-    const entry = out.get(run.target)!;
-    if (entry.ranAt === null) Object.assign(entry, { ranAt: run.finished_at, ranCommand: run.command });
+  // One round trip (each costs milliseconds on embedded PGlite; search_knowledge asks on every call):
+  // the latest finished run per target only (executions_target_finished, migrations/0220), since a
+  // host's whole history would otherwise come back on every search that mentions it, and the latest
+  // attribute write per entity.
+  const runs = db
+    .selectFrom((eb) =>
+      eb
+        .selectFrom("executions")
+        .distinctOn("target")
+        .select(["target", "command", "finished_at"])
+        .where("target", "in", [...slugs])
+        .where("finished_at", "is not", null)
+        .where("status", "in", ["completed", "failed", "timed_out"])
+        .orderBy("target")
+        .orderBy("finished_at", "desc")
+        .as("latest"),
+    )
+    .select([
+      sql<"run" | "write">`'run'`.as("touch"),
+      "latest.target as slug",
+      sql<Date>`latest.finished_at`.as("at"),
+      sql<string | null>`latest.command`.as("command"),
+    ]);
+  const writes = db
+    .selectFrom("entity_attribute_changes")
+    .select((eb) => [
+      sql<"run" | "write">`'write'`.as("touch"),
+      "entity_slug as slug",
+      sql<Date>`${eb.fn.max("changed_at")}`.as("at"),
+      sql<string | null>`NULL`.as("command"),
+    ])
+    .where("entity_slug", "in", [...slugs])
+    .groupBy("entity_slug");
+  for (const row of await runs.unionAll(writes).execute()) {
+    const entry = out.get(row.slug)!;
+    if (row.touch === "write") entry.writtenAt = new Date(row.at);
+    else if (entry.ranAt === null) Object.assign(entry, { ranAt: new Date(row.at), ranCommand: row.command });
   }
-  for (const write of writes) out.get(write.entity_slug)!.writtenAt = new Date(write.at);
   return out;
 }

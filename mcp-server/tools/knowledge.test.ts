@@ -229,6 +229,22 @@ for (const { dialect, skip } of availableDialects()) {
       };
       assert.match(hits.entity_hints["host:strong"] ?? "", /last audited/);
       assert.match(hits.entity_hints["pool:ludo-lvm"] ?? "", /never audited by oikos/);
+      assert.doesNotMatch(hits.entity_hints["pool:ludo-lvm"] ?? "", /facts last written/);
+      // a fact written about the pool (one query answers both: the latest run and the latest write)
+      await upsertEntities(
+        db,
+        [{ slug: "pool:ludo-lvm", type: "pool", name: "ludo-lvm", attributes: { size: "2T" } }],
+        { by: "test" },
+      );
+      const written = (await callTool(mcp.client, "search_knowledge", { query: "scrub" })).json as {
+        entity_hints: Record<string, string>;
+      };
+      assert.match(
+        written.entity_hints["pool:ludo-lvm"] ?? "",
+        /never audited by oikos; facts last written just now/,
+      );
+      assert.match(written.entity_hints["host:strong"] ?? "", /last audited .*\(`zpool status`\)/);
+      assert.doesNotMatch(written.entity_hints["host:strong"] ?? "", /facts last written/);
     });
 
     test("a search that matches more entries than are ranked says so and how to narrow it", async () => {
