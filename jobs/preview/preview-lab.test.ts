@@ -91,6 +91,11 @@ describe("plan previews on a lab host (every kind, jailed where the host can jai
       ],
       ["echo 'workers = 8' >> $S/etc/app.conf", "file_diff", ["+workers = 8"]],
       ["printf 'a\\nb\\n' | tee $S/etc/new.conf >/dev/null", "file_diff", ["does not exist yet", "+a", "+b"]],
+      [
+        "tee -a $S/etc/hosts >/dev/null <<'EOF'\n10.0.0.5 nas\nEOF",
+        "file_diff",
+        [" 127.0.0.1 localhost", "+10.0.0.5 nas"],
+      ],
       ["cp $S/etc/hosts $S/etc/app.conf", "file_diff", ["-listen = 8080", "+127.0.0.1 localhost"]],
       ["apt-get install -y htop", "packages", ["install (1): htop 3.2.2-2", "upgrade (0)", "remove (0)"]],
       ["apt-get upgrade -y", "packages", ["upgrade (1): openssl → 3.0.13-1"]],

@@ -41,6 +41,11 @@ export interface Statement {
    * it; else for a pipeline, the stages before the last (what `tee` receives). null when neither.
    */
   producer: string | null;
+  /**
+   * The last stage's input redirections as written, output redirections taken out (`<<'EOF'\n…\nEOF`,
+   * `<<< 'x'`, `< file`): `cat <stdin>` prints what the command reads. null when it reads none.
+   */
+  stdin: string | null;
 }
 
 export type Statements = { ok: true; statements: Statement[] } | { ok: false; reason: string };
@@ -96,6 +101,7 @@ function statementOf(node: SyntaxNode, source: string): Statement | string {
   if (tail) stageNodes.push(...tail.stages);
   const stages: Stage[] = [];
   const writesPerStage: FileWrite[][] = [];
+  let stdin: string | null = null;
   for (const [i, stageNode] of stageNodes.entries()) {
     const last = i === stageNodes.length - 1;
     const redirects: SyntaxNode[] = [];
@@ -116,6 +122,7 @@ function statementOf(node: SyntaxNode, source: string): Statement | string {
     if (typeof writes === "string") return writes;
     writesPerStage.push(writes);
     stages.push(stageOf(command, source));
+    if (last) stdin = inputOf(redirects, source);
   }
   if (writesPerStage.slice(0, -1).some((writes) => writes.length > 0)) {
     return `${quote(text)} writes a file from the middle of a pipeline, which is not previewed`;
@@ -127,7 +134,13 @@ function statementOf(node: SyntaxNode, source: string): Statement | string {
       return `${quote(text)} mixes a heredoc and a file redirection, which is not previewed`;
   }
   const writes = writesPerStage[writesPerStage.length - 1] ?? [];
-  return { text, stages, writes, producer: producerOf(node, body, stageNodes, tail, writes, source) };
+  return {
+    text,
+    stages,
+    writes,
+    producer: producerOf(node, body, stageNodes, tail, writes, source),
+    stdin: tail ? null : stdin,
+  };
 }
 
 /** `> f` alone: writes an empty file (or appends nothing). */
@@ -139,7 +152,13 @@ function stageless(
 ): Statement | string {
   const writes = writesOf(redirects, source);
   if (typeof writes === "string") return writes;
-  return { text, stages: [{ argv: [], name: "", assignments: [], sudo: false }], writes, producer: ":" };
+  return {
+    text,
+    stages: [{ argv: [], name: "", assignments: [], sudo: false }],
+    writes,
+    producer: ":",
+    stdin: null,
+  };
 }
 
 function heredocTail(
@@ -293,4 +312,27 @@ function fileRedirects(redirects: SyntaxNode[]): SyntaxNode[] {
 function quote(text: string): string {
   const line = text.replace(/\s+/g, " ").trim();
   return `\`${line.length > 80 ? `${line.slice(0, 79)}…` : line}\``;
+}
+
+/** The input redirections' text with every output redirection nested in them cut out; null if none. */
+function inputOf(redirects: SyntaxNode[], source: string): string | null {
+  const parts: string[] = [];
+  for (const redirect of redirects) {
+    const operator = redirect.children.find((child) => !child.named)?.type ?? "";
+    const input =
+      redirect.type === "heredoc_redirect" ||
+      redirect.type === "herestring_redirect" ||
+      (redirect.type === "file_redirect" && operator === "<");
+    if (!input) continue;
+    const nested = redirect.children.filter((child) => child.type === "file_redirect");
+    parts.push(
+      cut(
+        source,
+        redirect.start,
+        redirect.end,
+        nested.map((child) => [child.start, child.end]),
+      ),
+    );
+  }
+  return parts.length === 0 ? null : parts.join(" ");
 }

@@ -20,6 +20,19 @@ const COMPOSE_GLOBALS = [
   "--profile",
 ];
 
+/** Options of `up` / `pull` that take a separate value (not a service name). */
+const COMPOSE_ACTION_VALUED = [
+  "--scale",
+  "-t",
+  "--timeout",
+  "--wait-timeout",
+  "--pull",
+  "--exit-code-from",
+  "--attach",
+  "--no-attach",
+  "--policy",
+];
+
 interface ComposeCall {
   globals: string[];
   action: string;
@@ -48,10 +61,13 @@ function readCompose(stage: Stage): ComposeCall | string | null {
   }
   const action = args[i]?.value;
   if (action !== "pull" && action !== "up") return null;
-  const services = args
-    .slice(i + 1)
-    .filter((arg) => !arg.value.startsWith("-"))
-    .map((arg) => arg.value);
+  const services: string[] = [];
+  const rest = args.slice(i + 1);
+  for (let at = 0; at < rest.length; at++) {
+    const token = (rest[at] as Arg).value;
+    if (COMPOSE_ACTION_VALUED.includes(token)) at++;
+    else if (!token.startsWith("-")) services.push(token);
+  }
   return { globals, action, services };
 }
 

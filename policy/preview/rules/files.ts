@@ -278,7 +278,12 @@ const tee: PreviewRule = {
   match(statement) {
     const last = statement.stages[statement.stages.length - 1] as Stage;
     if (last.name !== "tee") return null;
-    if (statement.stages.length < 2 || statement.producer === null) {
+    // `tee f <<'EOF' … EOF`, `tee f <<< x`, `tee f < g`: `cat` with the same input prints what tee reads.
+    const producer =
+      statement.stages.length === 1 && statement.stdin !== null
+        ? `cat ${statement.stdin}`
+        : statement.producer;
+    if (producer === null) {
       return unavailable("tee reads what is typed or piped from elsewhere, which is not previewed");
     }
     if (last.assignments.length > 0) return unavailable("variables set before tee may change what it does");
@@ -298,7 +303,6 @@ const tee: PreviewRule = {
       } else files.push(arg);
     }
     if (files.length === 0) return null;
-    const producer = statement.producer;
     const parts: PlannedPart[] = [];
     for (const file of files) {
       const problem = pathProblem(file);
@@ -330,7 +334,12 @@ const tee: PreviewRule = {
         "cat <<'EOF'\n/srv 10.0.0.0/24(ro)\nEOF",
       ],
     ],
-    ["tee /etc/f <<< 'x'", "unavailable"],
+    [
+      "sudo tee /etc/f > /dev/null <<'EOF'\nlisten 80\nEOF",
+      ["test -e /etc/f", "test -d /etc/f", "cat -- /etc/f", "cat <<'EOF'\nlisten 80\nEOF"],
+    ],
+    ["tee -a /etc/f <<< 'x'", ["test -e /etc/f", "test -d /etc/f", "cat -- /etc/f", "cat <<< 'x'"]],
+    ["tee /etc/f", "unavailable"],
     ["echo x | tee --weird /etc/f", "unavailable"],
   ],
 };
