@@ -1,4 +1,5 @@
 import { type RollbackDeps, requestRollback } from "../../jobs/proxmox/rollback.ts";
+import { snapshotSubject } from "../../store/execution-snapshot.ts";
 import { type BotCommand, defineCommand } from "./bot-commands.ts";
 import { word } from "./command-args.ts";
 
@@ -26,5 +27,5 @@ export function rollbackCommand(deps: RollbackDeps): BotCommand {
 
 export function rollbackAnswer(result: Awaited<ReturnType<typeof requestRollback>>): string {
   if (!result.ok) return `Not rolled back: ${result.reason}.`;
-  return `Rollback of \`${result.snapshot.guest}\` to snapshot \`${result.snapshot.name}\` is destructive: reply in the task's thread with exactly \`${result.phrase}\` to run it.`;
+  return `Rollback of \`${snapshotSubject(result.snapshot)}\` to snapshot \`${result.snapshot.name}\` is destructive: reply in the task's thread with exactly \`${result.phrase}\` to run it.`;
 }

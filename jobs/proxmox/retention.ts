@@ -22,7 +22,8 @@ export interface RetentionDeps {
  * The snapshot retention sweep: on every guest oikos ever snapshotted, list the snapshots Proxmox
  * has (`pvesh get /nodes/{node}/{lxc|qemu}/{vmid}/snapshot`) and remove with `pct`/`qm delsnapshot`
  * those named like ours (`oikos-` + 8 hex, policy/snapshot-before.ts) and older than the retention —
- * never any other snapshot. The executions they belonged to say so (rollback is no longer offered).
+ * never any other snapshot; on every host whose ZFS datasets oikos snapshotted, the same with `zfs`.
+ * The executions they belonged to say so (rollback is no longer offered).
  * Returns one item per snapshot removed (or that could not be).
  */
 export async function sweepOikosSnapshots(deps: RetentionDeps): Promise<SweepItem[]> {
@@ -34,9 +35,16 @@ export async function sweepOikosSnapshots(deps: RetentionDeps): Promise<SweepIte
     .where("snapshot", "is not", null)
     .execute();
   const guests = new Set<string>();
+  const datasets = new Map<string, Set<string>>();
   for (const row of rows) {
     const snapshot = readExecutionSnapshot(row.snapshot);
-    if (snapshot?.state === "taken" && !snapshot.removedAt) guests.add(snapshot.guest);
+    if (snapshot?.state !== "taken" || snapshot.removedAt) continue;
+    if (snapshot.tool !== "zfs") guests.add(snapshot.guest);
+    else {
+      const onHost = datasets.get(snapshot.host) ?? new Set<string>();
+      for (const dataset of snapshot.datasets) onHost.add(dataset);
+      datasets.set(snapshot.host, onHost);
+    }
   }
   const items: SweepItem[] = [];
   for (const guest of [...guests].sort()) {
@@ -69,16 +77,67 @@ export async function sweepOikosSnapshots(deps: RetentionDeps): Promise<SweepIte
       if (snapshot.snaptime * 1000 >= cutoff) continue;
       const item = await sweepItem(`${guest}@${snapshot.name}`, async () => {
         await read(`${tool} delsnapshot ${vmid} ${snapshot.name}`);
-        await markRemoved(deps, guest, snapshot.name);
+        await markRemoved(deps, { guest }, snapshot.name);
         return `removed (taken ${new Date(snapshot.snaptime! * 1000).toISOString()}, older than ${deps.retentionDays} days)`;
       });
       if (item) items.push(item);
     }
   }
+  for (const [host, names] of [...datasets].sort(([a], [b]) => a.localeCompare(b))) {
+    items.push(...(await sweepDatasetSnapshots(deps, host, [...names].sort(), cutoff)));
+  }
   return items;
 }
 
-async function markRemoved(deps: RetentionDeps, guest: string, name: string): Promise<void> {
+/**
+ * The same for ZFS datasets on a host: `zfs list -H -p -t snapshot -o name,creation <datasets>` and
+ * `zfs destroy <dataset>@<name>` for those named like ours and older than the retention.
+ */
+async function sweepDatasetSnapshots(
+  deps: RetentionDeps,
+  host: string,
+  datasets: string[],
+  cutoff: number,
+): Promise<SweepItem[]> {
+  const resolved = await resolveTarget(deps.db, host, deps.targets);
+  if (!resolved.ok) return [];
+  const read = async (command: string) => {
+    const result = await deps.runner.exec(resolved.target, command, { timeoutMs: 60_000 });
+    if (result.exitCode !== 0)
+      throw new Error(`${command}: exit ${result.exitCode}: ${result.stderr.trim()}`);
+    return result.stdout;
+  };
+  let listed: string;
+  try {
+    listed = await read(`zfs list -H -p -t snapshot -o name,creation ${datasets.join(" ")}`);
+  } catch (error) {
+    return [
+      { subject: host, outcome: "failed", detail: error instanceof Error ? error.message : String(error) },
+    ];
+  }
+  const items: SweepItem[] = [];
+  for (const line of listed.split("\n")) {
+    const [full, creation] = line.split("\t");
+    const [dataset, name] = (full ?? "").split("@");
+    const created = Number(creation);
+    if (!dataset || !name || !datasets.includes(dataset) || !isOikosSnapshot(name)) continue;
+    if (!Number.isFinite(created) || created * 1000 >= cutoff) continue;
+    const item = await sweepItem(`${host}:${dataset}@${name}`, async () => {
+      await read(`zfs destroy ${dataset}@${name}`);
+      await markRemoved(deps, { host, dataset }, name);
+      return `removed (taken ${new Date(created * 1000).toISOString()}, older than ${deps.retentionDays} days)`;
+    });
+    if (item) items.push(item);
+  }
+  return items;
+}
+
+/** The executions whose snapshot this was (a guest's, or one dataset's of a host) say it is gone. */
+async function markRemoved(
+  deps: RetentionDeps,
+  of: { guest: string } | { host: string; dataset: string },
+  name: string,
+): Promise<void> {
   const rows = await deps.db
     .selectFrom("executions")
     .select(["id", "snapshot"])
@@ -86,7 +145,12 @@ async function markRemoved(deps: RetentionDeps, guest: string, name: string): Pr
     .execute();
   for (const row of rows) {
     const snapshot = readExecutionSnapshot(row.snapshot);
-    if (snapshot?.state !== "taken" || snapshot.guest !== guest || snapshot.name !== name) continue;
+    if (snapshot?.state !== "taken" || snapshot.name !== name) continue;
+    const same =
+      "guest" in of
+        ? snapshot.tool !== "zfs" && snapshot.guest === of.guest
+        : snapshot.tool === "zfs" && snapshot.host === of.host && snapshot.datasets.includes(of.dataset);
+    if (!same) continue;
     const updated = executionSnapshotSchema.parse({ ...snapshot, removedAt: deps.now.toISOString() });
     await deps.db
       .updateTable("executions")

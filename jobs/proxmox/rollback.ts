@@ -9,6 +9,7 @@ import { approvalRequested } from "../../store/domain-events.ts";
 import {
   executionSnapshotSchema,
   readExecutionSnapshot,
+  snapshotSubject,
   type TakenSnapshot,
 } from "../../store/execution-snapshot.ts";
 import { createExecution } from "../../store/executions.ts";
@@ -28,14 +29,35 @@ export type RollbackRequest =
   | { ok: true; executionId: string; approvalId: string; phrase: string; snapshot: TakenSnapshot }
   | { ok: false; reason: string };
 
-/** The words an operator types to roll a guest back: they name the guest, as every destructive phrase names its target. */
-export function rollbackPhrase(guest: string): string {
-  return `rollback ${guest}`;
+/**
+ * The words an operator types to roll back: they name the guest (or the datasets), as every
+ * destructive phrase names its target.
+ */
+export function rollbackPhrase(subject: string): string {
+  return `rollback ${subject}`;
 }
 
-/** `pct rollback <vmid> <snapshot>` (or qm), started again when the guest ran when the snapshot was taken. */
+/**
+ * `pct rollback <vmid> <snapshot>` (or qm), started again when the guest ran when the snapshot was
+ * taken; for datasets `zfs rollback <dataset>@<snapshot>` each. No `-r`: when newer snapshots exist
+ * ZFS refuses, and the operator decides about them (-r would destroy them).
+ */
 export function rollbackCommand(snapshot: TakenSnapshot): string {
+  if (snapshot.tool === "zfs")
+    return snapshot.datasets.map((dataset) => `zfs rollback ${dataset}@${snapshot.name}`).join(" && ");
   return `${snapshot.tool} rollback ${snapshot.vmid} ${snapshot.name}${snapshot.wasRunning ? " --start 1" : ""}`;
+}
+
+/** The audit's name for what is rolled back. */
+function subjectDetails(snapshot: TakenSnapshot): { guest: string } | { host: string; datasets: string[] } {
+  return snapshot.tool === "zfs"
+    ? { host: snapshot.host, datasets: snapshot.datasets }
+    : { guest: snapshot.guest };
+}
+
+/** The entity the rollback runs on: the guest's node, or the host holding the datasets. */
+function rollbackTarget(snapshot: TakenSnapshot): string {
+  return snapshot.tool === "zfs" ? snapshot.host : snapshot.node;
 }
 
 /**
@@ -69,7 +91,7 @@ export async function requestRollback(
       reason: `its snapshot ${snapshot.name} was removed by retention on ${snapshot.removedAt}`,
     };
   if (snapshot.rolledBackAt)
-    return { ok: false, reason: `${snapshot.guest} was already rolled back to ${snapshot.name}` };
+    return { ok: false, reason: `${snapshotSubject(snapshot)} was already rolled back to ${snapshot.name}` };
   if (!original.session_id)
     return { ok: false, reason: `execution ${original.id} belongs to no task thread to confirm in` };
   const waiting = await db
@@ -80,8 +102,13 @@ export async function requestRollback(
     .executeTakeFirst();
   if (waiting)
     return { ok: false, reason: `a rollback of it is already ${waiting.status} (execution ${waiting.id})` };
-  const node = await resolveTarget(db, snapshot.node, deps.targets);
-  if (!node.ok) return { ok: false, reason: `its node cannot be reached: ${node.reason}` };
+  const target = rollbackTarget(snapshot);
+  const node = await resolveTarget(db, target, deps.targets);
+  if (!node.ok)
+    return {
+      ok: false,
+      reason: `its ${snapshot.tool === "zfs" ? "host" : "node"} cannot be reached: ${node.reason}`,
+    };
 
   const sessionId = original.session_id;
   const pending = await pendingExecutionApproval(db, sessionId);
@@ -91,7 +118,8 @@ export async function requestRollback(
       reason: `approval ${pending.id} is waiting in that thread: decide it first, then ask again`,
     };
   }
-  const phrase = rollbackPhrase(snapshot.guest);
+  const subject = snapshotSubject(snapshot);
+  const phrase = rollbackPhrase(subject);
   const command = rollbackCommand(snapshot);
   const now = new Date();
   const expiresAt = new Date(now.getTime() + (deps.approvalTtlMs ?? DEFAULT_APPROVAL_TTL_MS));
@@ -100,11 +128,11 @@ export async function requestRollback(
       tx,
       {
         sessionId,
-        target: snapshot.node,
+        target,
         command,
         commandKey: command,
         risk: "destructive",
-        purpose: `roll ${snapshot.guest} back to snapshot ${snapshot.name}, taken before execution ${original.id}`,
+        purpose: `roll ${subject} back to snapshot ${snapshot.name}, taken before execution ${original.id}`,
         requestedBy: input.by,
         status: "pending_approval",
         timeoutMs: 600_000,
@@ -119,7 +147,7 @@ export async function requestRollback(
         sessionId,
         executionId: execution.id,
         commandKey: command,
-        target: snapshot.node,
+        target,
         risk: "destructive",
         requiredPhrase: phrase,
         expiresAt,
@@ -140,7 +168,7 @@ export async function requestRollback(
       {
         action: "rollback.requested",
         subject: original.id,
-        details: { rollback: execution.id, guest: snapshot.guest, snapshot: snapshot.name, command },
+        details: { rollback: execution.id, ...subjectDetails(snapshot), snapshot: snapshot.name, command },
       },
     );
     return { executionId: execution.id, approvalId: approval.approval.id };
@@ -192,7 +220,7 @@ export async function noteRollbackFinished(
     {
       action: "rollback.done",
       subject: original.id,
-      details: { rollback: row.id, guest: snapshot.guest, snapshot: snapshot.name },
+      details: { rollback: row.id, ...subjectDetails(snapshot), snapshot: snapshot.name },
     },
   );
 }

@@ -6,6 +6,7 @@ import { type ExecutionSnapshot, recordExecutionSnapshot } from "../../store/exe
 import type { Database, Entity, Execution } from "../../store/schema.ts";
 import { shellQuote } from "../ssh/shell-quote.ts";
 import type { Target } from "../ssh/target.ts";
+import { snapshotDatasetsBefore } from "./dataset-snapshot.ts";
 import type { NodeRunner } from "./node-runner.ts";
 
 export interface SnapshotBeforeConfig {
@@ -48,7 +49,8 @@ export function recordedDisks(entity: Entity): DiskOnStorage[] {
  * guest's node read whether it runs and take `pct snapshot` / `qm snapshot` named after the
  * execution with a description naming the task. The outcome is recorded on the execution either
  * way; a failed snapshot does not stop the approved change, the card says it ran without one.
- * Returns null when a snapshot does not apply (read-only, not a guest).
+ * Returns null when a snapshot does not apply (read-only, not a guest and no ZFS dataset of a host:
+ * jobs/proxmox/dataset-snapshot.ts).
  */
 export async function snapshotBeforeExecution(
   deps: SnapshotBeforeDeps,
@@ -63,7 +65,12 @@ export async function snapshotBeforeExecution(
     transport: target.transport,
     disks: recordedDisks(entity),
   });
-  if (decision.kind === "not_applicable") return null;
+  if (decision.kind === "not_applicable") {
+    // not a guest: a host whose ZFS datasets the change touches is snapshotted by dataset
+    const datasets = await snapshotDatasetsBefore(deps, row, target, entity);
+    if (datasets) await recordExecutionSnapshot(deps.db, row.id, datasets);
+    return datasets;
+  }
   let snapshot: ExecutionSnapshot;
   if (decision.kind === "skip") {
     snapshot = { state: "none", code: decision.code, reason: decision.reason };

@@ -12,6 +12,7 @@ import {
   cpSync,
   existsSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -340,36 +341,112 @@ function guestExec(kind, words) {
   print({ exitcode: run.status ?? 1, exited: 1, "out-data": run.stdout ?? "", "err-data": run.stderr ?? "" });
 }
 
-/** `zfs snapshot|list|destroy` over state.datasets: { "tank/media": { node, snapshots: [{name, creation}] } }. */
+/**
+ * `zfs list|snapshot|rollback|destroy` over state.datasets: { "tank/data": { node, mountpoint?,
+ * mounted?, snapshots: [{name, creation}] } }. A dataset with a mountpoint has real files there: a
+ * snapshot copies the directory to <root>/zfs-snapshots/, a rollback puts the copy back (refused
+ * while newer snapshots exist, unless -r destroys them, as ZFS does), a destroy removes it.
+ */
 function zfs(words) {
   const state = load();
   const datasets = state.datasets ?? {};
   const [verb, ...rest] = words;
-  const { positional } = options(rest.filter((w) => !/^-[a-zA-Z]+$/.test(w) || w === "-t"));
-  if (verb === "snapshot") {
-    const [dataset, name] = String(positional[0] ?? "").split("@");
-    if (!datasets[dataset] || datasets[dataset].node !== here)
-      fail(`cannot open '${dataset}': dataset does not exist`, 1);
-    if (datasets[dataset].snapshots.some((s) => s.name === name))
-      fail(`cannot create snapshot '${dataset}@${name}': dataset already exists`, 1);
-    datasets[dataset].snapshots.push({ name, creation: now() });
-    save(state);
-    return;
+  const flags = new Set();
+  const values = {};
+  const positional = [];
+  for (let i = 0; i < rest.length; i++) {
+    const word = rest[i];
+    if (word === "-o" || word === "-t" || word === "-d") values[word.slice(1)] = rest[++i];
+    else if (/^-[a-zA-Z]+$/.test(word)) for (const flag of word.slice(1)) flags.add(flag);
+    else positional.push(word);
   }
+  const local = (name) => {
+    const d = datasets[name];
+    if (!d || d.node !== here) fail(`cannot open '${name}': dataset does not exist`, 1);
+    return d;
+  };
+  const copyOf = (name, snap) => join(root, "zfs-snapshots", `${name.replaceAll("/", "%")}@${snap}`);
+  const splitSnapshot = (full) => {
+    const [name, snap] = String(full ?? "").split("@");
+    if (!snap) fail(`'${full}' is not a snapshot (dataset@name)`, 1);
+    return [name, snap];
+  };
   if (verb === "list") {
-    for (const [dataset, d] of Object.entries(datasets)) {
-      if (d.node !== here) continue;
-      for (const s of d.snapshots) process.stdout.write(`${dataset}@${s.name}\t${s.creation}\n`);
+    const type = values.t ?? "filesystem";
+    const columns = (values.o ?? "name").split(",");
+    const names =
+      positional.length > 0 ? positional : Object.keys(datasets).filter((n) => datasets[n].node === here);
+    for (const name of names) {
+      const d = local(name);
+      const rows =
+        type === "snapshot"
+          ? d.snapshots.map((s) => ({
+              name: `${name}@${s.name}`,
+              creation: s.creation,
+              mountpoint: "-",
+              mounted: "-",
+            }))
+          : [
+              {
+                name,
+                creation: 0,
+                mountpoint: d.mountpoint ?? "none",
+                mounted: d.mountpoint && d.mounted !== false ? "yes" : "no",
+              },
+            ];
+      for (const row of rows)
+        process.stdout.write(`${columns.map((c) => String(row[c] ?? "-")).join("\t")}\n`);
     }
     return;
   }
+  if (verb === "snapshot") {
+    const wanted = positional.map(splitSnapshot);
+    for (const [name, snap] of wanted) {
+      if (local(name).snapshots.some((s) => s.name === snap))
+        fail(`cannot create snapshot '${name}@${snap}': dataset already exists`, 1);
+    }
+    if ((state.failZfsSnapshot ?? []).some((name) => wanted.some(([n]) => n === name)))
+      fail("cannot create snapshots : out of space", 1);
+    for (const [name, snap] of wanted) {
+      const d = datasets[name];
+      d.snapshots.push({ name: snap, creation: now() });
+      if (d.mountpoint && existsSync(d.mountpoint))
+        cpSync(d.mountpoint, copyOf(name, snap), { recursive: true });
+    }
+    save(state);
+    return;
+  }
+  if (verb === "rollback") {
+    const [name, snap] = splitSnapshot(positional[0]);
+    const d = local(name);
+    const at = d.snapshots.findIndex((s) => s.name === snap);
+    if (at < 0) fail(`cannot open '${name}@${snap}': dataset does not exist`, 1);
+    const newer = d.snapshots.slice(at + 1);
+    if (newer.length > 0 && !flags.has("r")) {
+      fail(
+        `cannot rollback to '${name}@${snap}': more recent snapshots or bookmarks exist\nuse '-r' to force deletion of the following snapshots and bookmarks:\n${newer.map((s) => `${name}@${s.name}`).join("\n")}`,
+        1,
+      );
+    }
+    for (const s of newer) rmSync(copyOf(name, s.name), { recursive: true, force: true });
+    d.snapshots = d.snapshots.slice(0, at + 1);
+    if (d.mountpoint && existsSync(copyOf(name, snap))) {
+      for (const entry of readdirSync(d.mountpoint))
+        rmSync(join(d.mountpoint, entry), { recursive: true, force: true });
+      cpSync(copyOf(name, snap), d.mountpoint, { recursive: true });
+    }
+    d.rollbacks = (d.rollbacks ?? 0) + 1;
+    save(state);
+    return;
+  }
   if (verb === "destroy") {
-    const [dataset, name] = String(positional.at(-1) ?? "").split("@");
-    if (!name) fail("fake zfs: destroy takes a snapshot (dataset@name) only", 1);
-    const d = datasets[dataset];
-    if (!d?.snapshots.some((s) => s.name === name))
+    const [name, snap] = String(positional.at(-1) ?? "").split("@");
+    if (!snap) fail("fake zfs: destroy takes a snapshot (dataset@name) only", 1);
+    const d = local(name);
+    if (!d.snapshots.some((s) => s.name === snap))
       fail(`could not find any snapshots to destroy; check snapshot names.`, 1);
-    d.snapshots = d.snapshots.filter((s) => s.name !== name);
+    d.snapshots = d.snapshots.filter((s) => s.name !== snap);
+    rmSync(copyOf(name, snap), { recursive: true, force: true });
     save(state);
     return;
   }

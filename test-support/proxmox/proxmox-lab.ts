@@ -43,6 +43,16 @@ export interface FakeGuest {
   rollbacks?: number;
 }
 
+export interface FakeDataset {
+  node: string;
+  snapshots: { name: string; creation: number }[];
+  /** A real directory on the lab host: its files are what a snapshot keeps and a rollback restores. */
+  mountpoint?: string;
+  /** Default true when there is a mountpoint. */
+  mounted?: boolean;
+  rollbacks?: number;
+}
+
 export interface ClusterState {
   /** The cluster's name; a standalone node has none. */
   cluster?: string;
@@ -51,7 +61,9 @@ export interface ClusterState {
   /** By vmid. */
   guests: Record<string, FakeGuest>;
   /** Datasets `zfs` knows, by name. */
-  datasets?: Record<string, { node: string; snapshots: { name: string; creation: number }[] }>;
+  datasets?: Record<string, FakeDataset>;
+  /** Datasets whose next `zfs snapshot` fails (out of space). */
+  failZfsSnapshot?: string[];
   /** vmids whose next snapshot fails (out of space). */
   failSnapshot?: number[];
 }
@@ -137,7 +149,7 @@ export async function installProxmoxCluster(
 ): Promise<ProxmoxCluster> {
   const root = await mkdtemp(join(tmpdir(), "oikos-pve-"));
   await chmod(root, 0o777);
-  for (const dir of ["guests", "snapshots"]) {
+  for (const dir of ["guests", "snapshots", "zfs-snapshots"]) {
     await mkdir(join(root, dir), { mode: 0o777 });
     await chmod(join(root, dir), 0o777);
   }

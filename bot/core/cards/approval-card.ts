@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { readExecutionSnapshot } from "../../../store/execution-snapshot.ts";
+import { readExecutionSnapshot, snapshotSubject } from "../../../store/execution-snapshot.ts";
 import { PREVIEW_CHANNEL, previewAskedAgainBefore, shownPreviewOfApproval } from "../../../store/previews.ts";
 import type { Database } from "../../../store/schema.ts";
 import { type Card, clock } from "../card.ts";
@@ -81,7 +81,7 @@ export async function buildApprovalCard(
     if (snapshot) card.lines.push(snapshot);
     const taken = readExecutionSnapshot(execution.snapshot);
     if (taken?.state === "taken" && !taken.rolledBackAt && !taken.removedAt && execution.finished_at) {
-      card.hint = `React ⏪ to roll \`${taken.guest}\` back to this snapshot (it asks for a typed confirmation first).`;
+      card.hint = `React ⏪ to roll \`${snapshotSubject(taken)}\` back to this snapshot (it asks for a typed confirmation first).`;
     }
     if (progress.output) card.output = progress.output;
     card.lines.push(...outcomeLines(shown?.outcome ?? null));

@@ -1,4 +1,4 @@
-import { readExecutionSnapshot } from "../../../store/execution-snapshot.ts";
+import { readExecutionSnapshot, snapshotSubject } from "../../../store/execution-snapshot.ts";
 import type { Card } from "../card.ts";
 import { clock, tailOf } from "../card.ts";
 
@@ -25,19 +25,23 @@ export interface ExecutionView {
 }
 
 /**
- * "📸 snapshot taken: `oikos-1a2b3c4d` of `lxc:gitea`" or "no snapshot: <why>"; null when a snapshot
- * does not apply to this execution (read-only, not a Proxmox guest).
+ * "📸 snapshot taken: `oikos-1a2b3c4d` of `lxc:gitea`" (a guest) or "… of `tank/data` on `host:nas`"
+ * (ZFS datasets), or "no snapshot: <why>"; null when a snapshot does not apply to this execution
+ * (read-only, neither a Proxmox guest nor a host's ZFS dataset).
  */
 export function snapshotLine(value: unknown): string | null {
   const snapshot = readExecutionSnapshot(value);
   if (snapshot === null) return null;
   if (snapshot.state === "none") return `no snapshot: ${snapshot.reason}`;
-  if (snapshot.removedAt)
-    return `snapshot \`${snapshot.name}\` of \`${snapshot.guest}\` removed by retention`;
+  const of =
+    snapshot.tool === "zfs"
+      ? `\`${snapshotSubject(snapshot)}\` on \`${snapshot.host}\``
+      : `\`${snapshotSubject(snapshot)}\``;
+  if (snapshot.removedAt) return `snapshot \`${snapshot.name}\` of ${of} removed by retention`;
   if (snapshot.rolledBackAt) {
     return `⏪ rolled back to snapshot \`${snapshot.name}\`${snapshot.rolledBackBy ? ` by ${snapshot.rolledBackBy}` : ""}`;
   }
-  return `📸 snapshot taken: \`${snapshot.name}\` of \`${snapshot.guest}\``;
+  return `📸 snapshot taken: \`${snapshot.name}\` of ${of}`;
 }
 
 /** One line for where an execution stands, and its output tail once it finished. */

@@ -34,3 +34,28 @@ test("the card says snapshot taken, no snapshot and why, rolled back, removed â€
   assert.equal(snapshotLine(null), null);
   assert.equal(snapshotLine({ state: "someday" }), null);
 });
+
+test("ZFS datasets of a host: the datasets and the host; their own no-snapshot reasons", () => {
+  const zfs = {
+    state: "taken",
+    name: "oikos-0123abcd",
+    tool: "zfs",
+    datasets: ["tank/data", "tank/data/photos"],
+    host: "host:nas",
+    takenAt: "2026-12-01T12:00:00.000Z",
+  };
+  assert.equal(
+    snapshotLine(zfs),
+    "ðŸ“¸ snapshot taken: `oikos-0123abcd` of `tank/data tank/data/photos` on `host:nas`",
+  );
+  assert.match(snapshotLine({ ...zfs, removedAt: "2026-12-20T00:00:00.000Z" }) ?? "", /removed by retention/);
+  assert.equal(
+    snapshotLine({
+      state: "none",
+      code: "cannot_protect",
+      reason: "`zfs destroy` of tank/old is itself the destruction",
+    }),
+    "no snapshot: `zfs destroy` of tank/old is itself the destruction",
+  );
+  assert.equal(snapshotLine({ ...zfs, datasets: [] }), null, "a taken snapshot names at least one dataset");
+});
