@@ -54,11 +54,6 @@ export interface PlanDecision {
   now?: Date;
   /** How long the assent window stays open. Default 2 h. */
   assentWindowMs?: number;
-  /**
-   * Leave the session's pending execution approval to its own card: the preview gate just asked
-   * again for it (bot/core/consent-handler.ts), so approving the plan must not approve it.
-   */
-  keepPendingApproval?: boolean;
 }
 
 /**
@@ -82,16 +77,14 @@ export async function approvePlan(db: Kysely<Database>, input: PlanDecision): Pr
       { what: `assent window open until ${expiresAt.toISOString()}`, subject: "window:assent" },
     ];
     const followUps: ConsentFollowUp[] = [planDecidedEvent(input, "approved")];
-    const pending = input.keepPendingApproval
-      ? undefined
-      : await tx
-          .selectFrom("approvals")
-          .selectAll()
-          .where("session_id", "=", input.sessionId)
-          .where("subject", "=", "execution")
-          .where("status", "=", "pending")
-          .where("risk", "=", "config_mutation")
-          .executeTakeFirst();
+    const pending = await tx
+      .selectFrom("approvals")
+      .selectAll()
+      .where("session_id", "=", input.sessionId)
+      .where("subject", "=", "execution")
+      .where("status", "=", "pending")
+      .where("risk", "=", "config_mutation")
+      .executeTakeFirst();
     if (pending?.execution_id) {
       const approved = await approveExecution(tx, pending.id, pending.execution_id, input, now);
       if (approved.ok) {

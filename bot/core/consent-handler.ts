@@ -44,15 +44,15 @@ export class ConsentHandler {
     let result: ConsentResult;
     if (card.kind === "plan") {
       const [, generation] = splitPlanSubject(card.subjectId);
-      // Approving the plan also approves the pending config change; that one meets its preview gate first.
-      const held =
-        act.decision === "approve" ? await this.#previewGate(adapter, card.ref, sessionId, null, act) : false;
+      // Approving the plan also approves the pending config change, and opens the assent window the
+      // same command could then run in: when that change's preview changed, neither goes through.
+      if (act.decision === "approve" && (await this.#previewGate(adapter, card.ref, sessionId, null, act)))
+        return undefined;
       const input = {
         sessionId,
         generation,
         by: act.user,
         via: act.via,
-        ...(held ? { keepPendingApproval: true } : {}),
         ...(this.#deps.assentWindowMs !== undefined ? { assentWindowMs: this.#deps.assentWindowMs } : {}),
       };
       result =
@@ -106,7 +106,11 @@ export class ConsentHandler {
     if (outcome.kind === "proceed") return false;
     const { db, queue, events, logger } = this.#deps;
     if (outcome.result.ok) {
-      await adapter.post(ref.room, ref.thread, { text: outcome.message });
+      const planToo =
+        approvalId === null
+          ? " The plan was not approved either: approve it again once you decided the new card."
+          : "";
+      await adapter.post(ref.room, ref.thread, { text: `${outcome.message}${planToo}` });
       const applied = await applyFollowUps(outcome.result.followUps, { queue, events });
       for (const failure of applied.failed) {
         logger.error(

@@ -8,6 +8,7 @@ import { buildSummaryCard } from "../core/cards/summary-card.ts";
 import {
   type ChatHarness,
   createChatHarness,
+  proposePlan,
   queuedJobs,
   requestExecutionApproval,
 } from "../testing/chat-harness.ts";
@@ -256,6 +257,40 @@ describe("plan previews on Matrix approval cards", () => {
       "the completion summary notes it too",
     );
     previewer.outcome = { status: "matches", detail: "/etc/exports has the previewed sha256" };
+  });
+
+  test("✅ on the plan while its pending config change's preview changed: neither the plan nor the change goes through", async () => {
+    previewer.effect = "--- /etc/exports\n+++ /etc/exports\n-/srv (ro)\n+/srv (rw)";
+    const sessionId = await newSession("plan: share /srv read-write");
+    const generation = await proposePlan(h, sessionId, [
+      { title: "Make /srv read-write", target: "host:nas", risk: "config_mutation" },
+    ]);
+    const planCard = await eventually("plan card", async () => {
+      const row = await db()
+        .selectFrom("chat_cards")
+        .select("message_id")
+        .where("subject_id", "=", `${sessionId}:${generation}`)
+        .executeTakeFirst();
+      return row && botEvents().find((e) => e.event_id === row.message_id);
+    });
+    const { approvalId, executionId } = await ask(sessionId, "sed -i 's/(ro)/(rw)/' /etc/exports");
+    await cardOf(approvalId);
+    previewer.effect = "--- /etc/exports\n+++ /etc/exports\n-/srv (ro)\n-/home (ro)\n+/srv (rw)\n+/home (rw)";
+    const queuedBefore = (await queuedJobs(h, "execute")).length;
+    double.react(ALICE, room, planCard.event_id, "✅");
+    await eventually("asked again", async () => (await statusOf("approvals", approvalId)) === "cancelled");
+    await eventually("the thread is told the plan waits too", () =>
+      botEvents().some((e) => body(e).includes("The plan was not approved either")),
+    );
+    const plan = await db()
+      .selectFrom("plans")
+      .select("status")
+      .where("session_id", "=", sessionId)
+      .where("generation", "=", generation)
+      .executeTakeFirstOrThrow();
+    assert.equal(plan.status, "proposed", "no assent window the same command could run in");
+    assert.equal(await statusOf("executions", executionId), "pending_approval");
+    assert.equal((await queuedJobs(h, "execute")).length, queuedBefore, "nothing queued");
   });
 
   test("no rule: the card says so honestly and approving computes nothing again", async () => {
