@@ -64,6 +64,7 @@ export async function compose(runtime: Runtime, role: ProcessRole): Promise<Comp
     }
   } catch (error) {
     await stopAll(started, runtime);
+    await closeRunService(runService, runtime);
     throw error;
   }
   return {
@@ -77,8 +78,24 @@ export async function compose(runtime: Runtime, role: ProcessRole): Promise<Comp
         }
       }
     },
-    stop: () => stopAll(started, runtime),
+    stop: async () => {
+      await stopAll(started, runtime);
+      await closeRunService(runService, runtime);
+    },
   };
+}
+
+/** The run service, if this process built one, releases what it holds (the previews' SSH pool). */
+async function closeRunService(
+  runService: ReturnType<ComposeContext["runService"]> | undefined,
+  runtime: Runtime,
+): Promise<void> {
+  if (!runService) return;
+  try {
+    await (await runService).close();
+  } catch (error) {
+    runtime.logger.error({ err: error }, "the run service failed to close cleanly");
+  }
 }
 
 function bound(handle: CapabilityHandle): CapabilityHandle {

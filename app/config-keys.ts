@@ -194,6 +194,24 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     defaultText: "auto",
   },
   {
+    path: "execution.previews",
+    env: "OIKOS_PREVIEWS",
+    doc: "Plan previews on approval cards: `on` computes what a mutating command would change (read-only, on the target) before its card is posted and checks it again when approved; `off` shows none",
+    defaultText: "on",
+  },
+  {
+    path: "execution.previewTimeoutMs",
+    env: "OIKOS_PREVIEW_TIMEOUT_MS",
+    doc: "How long computing a preview may hold up an approval card (or an approval); past it the card says the preview failed",
+    defaultText: "15000",
+  },
+  {
+    path: "execution.previewMaxAgeMs",
+    env: "OIKOS_PREVIEW_MAX_AGE_MS",
+    doc: "A preview older than this is computed again when the operator approves; if it changed, nothing runs and the operator is asked again (0: every approval looks again)",
+    defaultText: "0",
+  },
+  {
     path: "execution.snapshotBefore",
     env: "OIKOS_SNAPSHOT_BEFORE",
     doc: "Snapshot a Proxmox guest (on snapshot-capable storage) before `destructive` changes, before every change (`mutating`), or never (`off`); per entity under `execution.snapshotBeforeEntities` (YAML)",

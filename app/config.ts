@@ -112,6 +112,12 @@ export const ConfigSchema = z.object({
       assentWindowMs: int(60_000, 7 * 86_400_000).default(2 * 3_600_000),
       approvalTtlMs: int(60_000, 7 * 86_400_000).default(3_600_000),
       readOnlyJail: z.enum(JAIL_MODES).default(DEFAULT_JAIL_MODE),
+      /** Plan previews on approval cards (issue #15): computed read-only before the card is posted. */
+      previews: z.enum(["on", "off"]).default("on"),
+      /** How long computing a preview may hold up an approval card or an operator's approval. */
+      previewTimeoutMs: int(1_000, 120_000).default(15_000),
+      /** A shown preview older than this is computed again when approved (0: every approval). */
+      previewMaxAgeMs: int(0, 7 * 86_400_000).default(0),
       /** Snapshot a Proxmox guest before: destructive changes, all changes (mutating), or never (off). */
       snapshotBefore: z.enum(SNAPSHOT_BEFORE_MODES).default("destructive"),
       /** Per entity slug, overriding snapshotBefore (YAML only). */

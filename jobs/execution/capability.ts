@@ -8,7 +8,8 @@ import { registerAllSweeps } from "../sweeps/default-sweeps.ts";
 import { runSweeps, type SweepContext } from "../sweeps/registry.ts";
 import { DEFAULT_HEARTBEAT_MS, startExecuteWorker } from "./execute-worker.ts";
 import { requeueQueuedExecutions } from "./requeue.ts";
-import { RunService } from "./run-service.ts";
+import type { PlanPreviewer } from "../preview/previewer.ts";
+import { RunService, type RunServiceOptions } from "./run-service.ts";
 
 /** Sweeps run at start-up and then this often. */
 export const SWEEP_EVERY_MS = 3 * 60_000;
@@ -21,7 +22,9 @@ const STALE_BEATS = 6;
  * (its module and its two wasm parsers) is loaded when the first command is gated.
  */
 export async function createRunService(runtime: Runtime): Promise<RunService> {
+  const previews = runtime.config.execution.previews === "on" ? previewsFor(runtime) : undefined;
   return new RunService({
+    ...(previews ? { previews: previews.options, close: previews.close } : {}),
     db: runtime.db,
     events: runtime.events,
     queue: runtime.queue,
@@ -33,6 +36,47 @@ export async function createRunService(runtime: Runtime): Promise<RunService> {
     sshUser: runtime.config.ssh.user,
     readOnlyJail: runtime.config.execution.readOnlyJail,
   });
+}
+
+/**
+ * Plan previews (issue #15) for the run service: the previewer of jobs/preview/ over an SSH pool of
+ * its own (the run service lives in every process that serves `run` or consent, workers or not),
+ * closed with the run service. Built on the first preview, like the classifier it needs.
+ */
+function previewsFor(runtime: Runtime): {
+  options: NonNullable<RunServiceOptions["previews"]>;
+  close: () => Promise<void>;
+} {
+  const { config } = runtime;
+  let ssh: ReturnType<typeof createSshTransport> | undefined;
+  let built: Promise<PlanPreviewer> | undefined;
+  const previewer = () =>
+    (built ??= (async () => {
+      const [{ loadClassifier }, { createPlanPreviewer }] = await Promise.all([
+        import("../../policy/classify.ts"),
+        import("../preview/create.ts"),
+      ]);
+      ssh = createSshTransport({
+        ...(config.ssh.privateKeyPath ? { privateKeyPath: config.ssh.privateKeyPath } : {}),
+        ...(config.ssh.knownHostsFile ? { knownHostsFile: config.ssh.knownHostsFile } : {}),
+        connectTimeoutMs: config.ssh.connectTimeoutMs,
+        hostKeyStore: new DbHostKeyStore(runtime.db),
+      });
+      return createPlanPreviewer({ classifier: await loadClassifier(), runner: ssh.router });
+    })());
+  return {
+    options: {
+      previewer: {
+        compute: async (request) => (await previewer()).compute(request),
+        verify: async (expectation, where) => (await previewer()).verify(expectation, where),
+      },
+      timeoutMs: config.execution.previewTimeoutMs,
+      maxAgeMs: config.execution.previewMaxAgeMs,
+    },
+    close: async () => {
+      await ssh?.pool.close();
+    },
+  };
 }
 
 export function sweepContext(runtime: Runtime, now = new Date()): SweepContext {

@@ -75,6 +75,8 @@ export interface RunServiceOptions {
     /** config execution.previewMaxAgeMs: a shown preview older than this is computed again at approval. */
     maxAgeMs?: number;
   };
+  /** Releases what the service holds (the previews' SSH pool); called once when the process stops. */
+  close?: () => Promise<void>;
 }
 
 export interface RunRequest {
@@ -146,6 +148,10 @@ export class RunService {
           clock: () => this.now(),
         })
       : undefined;
+  }
+
+  async close(): Promise<void> {
+    await this.#o.close?.();
   }
 
   /** Where a preview of a command on `slug` runs now: its route, type and jail facts (as a read-only run). */
