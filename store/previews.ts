@@ -48,30 +48,30 @@ export async function recordPreview(db: Executor, row: NewPreviewRow): Promise<s
 }
 
 /** The preview an approval card shows: the latest `shown` row of that approval, or none. */
-export async function shownPreviewOfApproval(
+export function shownPreviewOfApproval(
   db: Executor,
   approvalId: string,
 ): Promise<RecordedPreview | undefined> {
-  const row = await db
-    .selectFrom("previews")
-    .select(["id", "execution_id", "approval_id", "preview", "outcome"])
-    .where("approval_id", "=", approvalId)
-    .where("purpose", "=", "shown")
-    .orderBy("id", "desc")
-    .limit(1)
-    .executeTakeFirst();
-  return row ? readRow(row) : undefined;
+  return latestShown(db, "approval_id", approvalId);
 }
 
 /** The preview the operator approved an execution on: its latest `shown` row. */
-export async function shownPreviewOfExecution(
+export function shownPreviewOfExecution(
   db: Executor,
   executionId: string,
+): Promise<RecordedPreview | undefined> {
+  return latestShown(db, "execution_id", executionId);
+}
+
+async function latestShown(
+  db: Executor,
+  column: "approval_id" | "execution_id",
+  id: string,
 ): Promise<RecordedPreview | undefined> {
   const row = await db
     .selectFrom("previews")
     .select(["id", "execution_id", "approval_id", "preview", "outcome"])
-    .where("execution_id", "=", executionId)
+    .where(column, "=", id)
     .where("purpose", "=", "shown")
     .orderBy("id", "desc")
     .limit(1)

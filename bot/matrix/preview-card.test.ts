@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { ApprovalPreviews } from "../../jobs/execution/approval-preview.ts";
+import type { ApprovalPreviews } from "../../jobs/execution/approval-preview.ts";
 import { executionFinished } from "../../store/domain-events.ts";
 import { transitionExecution } from "../../store/executions.ts";
 import { MatrixDouble } from "../../test-support/matrix-double/matrix-double.ts";
@@ -14,7 +14,7 @@ import {
 } from "../testing/chat-harness.ts";
 import { eventually } from "../testing/eventually.ts";
 import { startMatrixBot } from "../testing/matrix-bot.ts";
-import { ScriptedPreviewer } from "../testing/scripted-previewer.ts";
+import { ScriptedPreviewer, scriptedApprovalPreviews } from "../testing/scripted-previewer.ts";
 import type { MatrixAdapter } from "./matrix-adapter.ts";
 
 const BOT = "@oikos:double.test";
@@ -41,19 +41,7 @@ describe("plan previews on Matrix approval cards", () => {
       { operators: [ALICE], admins: [ALICE] },
       { previewAtApproval: (approvalId, act) => previews.atApproval(approvalId, act) },
     );
-    previews = new ApprovalPreviews({
-      db: h.store.db,
-      previewer,
-      previewTarget: async (slug) => ({
-        target: { slug, transport: "local" },
-        targetType: "host",
-        jail: undefined,
-      }),
-      timeoutMs: 5_000,
-      maxAgeMs: 0,
-      approvalTtlMs: 3_600_000,
-      clock: () => new Date(),
-    });
+    previews = scriptedApprovalPreviews(h.store.db, previewer);
     adapter = await startMatrixBot(h, double, {
       accessToken: botToken,
       rooms: [room],

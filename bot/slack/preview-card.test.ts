@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { ApprovalPreviews } from "../../jobs/execution/approval-preview.ts";
+import type { ApprovalPreviews } from "../../jobs/execution/approval-preview.ts";
 import type { SlackDouble } from "../../test-support/slack-double/slack-double.ts";
 import { createChatHarness, queuedJobs, requestExecutionApproval } from "../testing/chat-harness.ts";
 import { eventually } from "../testing/eventually.ts";
-import { ScriptedPreviewer } from "../testing/scripted-previewer.ts";
+import { ScriptedPreviewer, scriptedApprovalPreviews } from "../testing/scripted-previewer.ts";
 import { type SlackBot, startSlackBot } from "../testing/slack-bot.ts";
 
 const CHANNEL = "C0OPS";
@@ -25,19 +25,7 @@ describe("plan previews on Slack approval cards", () => {
       { operators: [ALICE], admins: [ALICE] },
       { previewAtApproval: (approvalId, act) => previews.atApproval(approvalId, act) },
     );
-    previews = new ApprovalPreviews({
-      db: harness.store.db,
-      previewer,
-      previewTarget: async (slug) => ({
-        target: { slug, transport: "local" },
-        targetType: "host",
-        jail: undefined,
-      }),
-      timeoutMs: 5_000,
-      maxAgeMs: 0,
-      approvalTtlMs: 3_600_000,
-      clock: () => new Date(),
-    });
+    previews = scriptedApprovalPreviews(harness.store.db, previewer);
     bot = await startSlackBot({
       mode: "http",
       access: { operators: [ALICE], admins: [ALICE] },

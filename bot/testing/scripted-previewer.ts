@@ -1,6 +1,9 @@
 import { createHash } from "node:crypto";
+import type { Kysely } from "kysely";
+import { ApprovalPreviews } from "../../jobs/execution/approval-preview.ts";
 import type { PlanPreviewer, PreviewRequest, PreviewTarget } from "../../jobs/preview/previewer.ts";
 import type { OutcomeCheck, PlanPreview, PreviewExpectation } from "../../policy/preview/types.ts";
+import type { Database } from "../../store/schema.ts";
 
 /**
  * A PlanPreviewer test double for bot tests, injected where the run service's previewer goes
@@ -40,4 +43,24 @@ export class ScriptedPreviewer implements PlanPreviewer {
   async verify(_expectation: PreviewExpectation, _where: PreviewTarget): Promise<OutcomeCheck> {
     return this.outcome;
   }
+}
+
+/** The run service's ApprovalPreviews over a scripted previewer: every approval looks again (max age 0). */
+export function scriptedApprovalPreviews(
+  db: Kysely<Database>,
+  previewer: ScriptedPreviewer,
+): ApprovalPreviews {
+  return new ApprovalPreviews({
+    db,
+    previewer,
+    previewTarget: async (slug) => ({
+      target: { slug, transport: "local" },
+      targetType: "host",
+      jail: undefined,
+    }),
+    timeoutMs: 5_000,
+    maxAgeMs: 0,
+    approvalTtlMs: 3_600_000,
+    clock: () => new Date(),
+  });
 }
