@@ -2,13 +2,13 @@ import type { Capability } from "../../app/compose-context.ts";
 import { runsWorkers } from "../../app/process-role.ts";
 import type { Runtime } from "../../app/runtime.ts";
 import { DbHostKeyStore } from "../../store/known-hosts.ts";
+import type { PlanPreviewer } from "../preview/previewer.ts";
 import { startProxmoxJobs } from "../proxmox/start.ts";
 import { createSshTransport } from "../ssh/create-ssh-transport.ts";
 import { registerAllSweeps } from "../sweeps/default-sweeps.ts";
 import { runSweeps, type SweepContext } from "../sweeps/registry.ts";
 import { DEFAULT_HEARTBEAT_MS, startExecuteWorker } from "./execute-worker.ts";
 import { requeueQueuedExecutions } from "./requeue.ts";
-import type { PlanPreviewer } from "../preview/previewer.ts";
 import { RunService, type RunServiceOptions } from "./run-service.ts";
 
 /** Sweeps run at start-up and then this often. */
