@@ -45,11 +45,14 @@ describe("text in and out of Slack", () => {
   });
 
   test("what the person typed reaches the core decoded: no <…>, no entities, no bot mention", async () => {
-    const stored = await bot.h.store.db
-      .selectFrom("messages")
-      .select("content")
-      .where("session_id", "=", sessionId)
-      .executeTakeFirstOrThrow();
+    // the session row is written before its first message: wait for the message too
+    const stored = await eventually("first message stored", () =>
+      bot.h.store.db
+        .selectFrom("messages")
+        .select("content")
+        .where("session_id", "=", sessionId)
+        .executeTakeFirst(),
+    );
     assert.equal(stored.content, "please retire the old pool on nas.example.com");
     const second = await bot.double.userMessage(
       ALICE,
