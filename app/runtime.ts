@@ -30,7 +30,19 @@ export interface OpenRuntimeOptions {
 
 export async function openRuntime(config: Config, options: OpenRuntimeOptions = {}): Promise<Runtime> {
   const logger = options.logger ?? createLogger(config);
-  const store = await openStore(storeOptions(config));
+  const where = storeOptions(config);
+  const store = await openStore(
+    where.kind === "postgres"
+      ? {
+          ...where,
+          onIdleError: (error) =>
+            logger.warn(
+              { err: { message: error.message } },
+              "database connection lost; the next query reconnects",
+            ),
+        }
+      : where,
+  );
   try {
     if (options.migrate !== false) {
       const report = await migrateToLatest(store.db);
@@ -47,6 +59,7 @@ export async function openRuntime(config: Config, options: OpenRuntimeOptions = 
       redisUrl: config.redis.url,
       prefix: config.redis.prefix,
       onError: (error, event) => logger.error({ err: error, event: event?.type }, "event handler failed"),
+      logger,
     });
     let closed = false;
     return {

@@ -34,9 +34,13 @@ export async function openStore(options: StoreOptions): Promise<StoreHandle> {
     const { default: pg } = await import("pg");
     pg.types.setTypeParser(INT8_OID, (value: string) => value);
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
-    // An idle client losing its server (restart, DROP DATABASE … FORCE) must not crash the
+    // A pooled client losing its server (restart, DROP DATABASE … FORCE) must not crash the
     // process; the next query reconnects or fails with its own error.
     pool.on("error", (error) => options.onIdleError?.(error));
+    // The pool listens only while a client is idle: a server restart (57P01) reaching a client that
+    // is checked out between two queries (a transaction) would be an unhandled 'error' event and
+    // end the process. The query in flight fails on its own; the pool drops the broken client.
+    pool.on("connect", (client) => client.on("error", (error) => options.onIdleError?.(error)));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: "postgres", describe: describePostgres(options.url), close: () => db.destroy() };
   }

@@ -1,3 +1,4 @@
+import type { OutageLogger } from "../redis-outage.ts";
 import { InProcessEventBus } from "./in-process.ts";
 import type { EventBus, EventErrorReporter } from "./port.ts";
 
@@ -8,6 +9,8 @@ export interface CreateEventBusOptions {
   prefix?: string;
   /** Handler failures and unreadable messages; default stderr. */
   onError?: EventErrorReporter;
+  /** Redis only: where an outage is told (once, and its end). */
+  logger?: OutageLogger;
 }
 
 /** ioredis is loaded only when a Redis URL asks for it. */
@@ -18,6 +21,7 @@ export async function createEventBus(options: CreateEventBusOptions = {}): Promi
       redisUrl: options.redisUrl,
       prefix: options.prefix,
       onError: options.onError,
+      ...(options.logger ? { logger: options.logger } : {}),
     });
   }
   return new InProcessEventBus({ onError: options.onError });

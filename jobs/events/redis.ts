@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { z } from "zod";
+import { type OutageLogger, RedisOutage } from "../redis-outage.ts";
 import { LocalDispatch } from "./local-dispatch.ts";
 import {
   type EventBus,
@@ -17,6 +18,8 @@ export interface RedisEventBusOptions {
   /** Channel is `<prefix>:events`. Default "oikos". */
   prefix?: string;
   onError?: EventErrorReporter;
+  /** A Redis outage is told here, once (warn) and its end (info), instead of per reconnect attempt. */
+  logger?: OutageLogger;
 }
 
 const envelopeSchema = z.object({ origin: z.string(), event: z.unknown() });
@@ -43,8 +46,12 @@ export class RedisEventBus implements EventBus {
     this.#channel = `${options.prefix ?? "oikos"}:events`;
     this.#publisher = new Redis(options.redisUrl);
     this.#subscriber = new Redis(options.redisUrl);
+    const outage = new RedisOutage("events", options.logger);
     for (const connection of [this.#publisher, this.#subscriber]) {
-      connection.on("error", (error) => this.#onError(error, undefined));
+      outage.watch(connection);
+      connection.on("error", (error) => {
+        if (!outage.error(error)) this.#onError(error, undefined);
+      });
     }
     this.#subscriber.on("message", (channel: string, message: string) => {
       if (channel === this.#channel) void this.#receive(message);

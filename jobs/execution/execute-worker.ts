@@ -12,6 +12,7 @@ import {
 } from "../../store/executions.ts";
 import { auditExecutionJail, recordJailDetection } from "../../store/jail-detection.ts";
 import type { Database, Entity, Execution } from "../../store/schema.ts";
+import { untilReachable } from "../../store/unreachable.ts";
 import type { EventBus } from "../events/port.ts";
 import { KeyedSemaphore } from "../keyed-semaphore.ts";
 import { noteRollbackFinished } from "../proxmox/rollback.ts";
@@ -238,43 +239,59 @@ async function execute(
   // Output and errors are bytes from the target: storable text (no NUL, valid UTF-8), then redacted.
   // SSH and guest-agent errors can quote remote stderr.
   const clean = (text: string) => options.redact(safeText(text));
+  // The command ran: its result is waited into the database across a restart of Postgres.
+  const whileDown = {
+    onOutage: (error: unknown) =>
+      options.logger?.warn(
+        { err: error, executionId: row.id },
+        "database unreachable; recording the execution's result once it is back",
+      ),
+  };
   try {
-    const finished = await transitionExecution(db, row.id, {
-      from: "running",
-      to: status,
-      workerId,
-      reason: reason === null ? null : clean(reason),
-      set: result
-        ? {
-            exit_code: result.exitCode,
-            signal: result.signal,
-            stdout: clean(result.stdout),
-            stderr: clean(result.stderr),
-            stdout_binary: result.stdoutBinary ?? false,
-            stderr_binary: result.stderrBinary ?? false,
-            output_bytes: result.outputBytes,
-            output_truncated: result.truncated,
-            duration_ms: result.durationMs,
-            jailed: run?.jailed ?? null,
-            jail_note: run?.note === null || run?.note === undefined ? null : clean(run.note),
-          }
-        : {},
-    });
+    const finished = await untilReachable(
+      () =>
+        transitionExecution(db, row.id, {
+          from: "running",
+          to: status,
+          workerId,
+          reason: reason === null ? null : clean(reason),
+          set: result
+            ? {
+                exit_code: result.exitCode,
+                signal: result.signal,
+                stdout: clean(result.stdout),
+                stderr: clean(result.stderr),
+                stdout_binary: result.stdoutBinary ?? false,
+                stderr_binary: result.stderrBinary ?? false,
+                output_bytes: result.outputBytes,
+                output_truncated: result.truncated,
+                duration_ms: result.durationMs,
+                jailed: run?.jailed ?? null,
+                jail_note: run?.note === null || run?.note === undefined ? null : clean(run.note),
+              }
+            : {},
+        }),
+      whileDown,
+    );
     return finished ? status : undefined;
   } catch (error) {
     // The database refused the result: the execution must still end, with the reason, so the agent
     // is told and the card updated (the caller publishes execution.finished), never left running.
     const why = error instanceof Error ? error.message : String(error);
     options.logger?.error({ err: error, executionId: row.id }, "could not store an execution's result");
-    const failed = await transitionExecution(db, row.id, {
-      from: "running",
-      to: "failed",
-      workerId,
-      reason: clean(
-        `the command ended ${status} (exit ${result?.exitCode ?? "none"}) but its result could not be stored: ${why}`,
-      ),
-      set: { exit_code: result?.exitCode ?? null, duration_ms: result?.durationMs ?? null },
-    });
+    const failed = await untilReachable(
+      () =>
+        transitionExecution(db, row.id, {
+          from: "running",
+          to: "failed",
+          workerId,
+          reason: clean(
+            `the command ended ${status} (exit ${result?.exitCode ?? "none"}) but its result could not be stored: ${why}`,
+          ),
+          set: { exit_code: result?.exitCode ?? null, duration_ms: result?.durationMs ?? null },
+        }),
+      whileDown,
+    );
     return failed ? "failed" : undefined;
   }
 }

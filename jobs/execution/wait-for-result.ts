@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import { getExecution, isTerminalExecutionStatus } from "../../store/executions.ts";
 import type { Database, Execution } from "../../store/schema.ts";
+import { untilReachable } from "../../store/unreachable.ts";
 import type { EventBus } from "../events/port.ts";
 
 export interface ExecutionWatch {
@@ -30,7 +31,7 @@ export function watchExecution(db: Kysely<Database>, events: EventBus, execution
         if (waitMs > 0) {
           await Promise.race([woken, new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)))]);
         }
-        return await getExecution(db, executionId);
+        return await untilReachable(() => getExecution(db, executionId));
       } finally {
         clearTimeout(timer);
         unsubscribe();
@@ -50,7 +51,7 @@ export async function waitForResult(
   waitMs: number,
 ): Promise<Execution | undefined> {
   const watch = watchExecution(db, events, executionId);
-  const first = await getExecution(db, executionId);
+  const first = await untilReachable(() => getExecution(db, executionId));
   if (!first || isTerminalExecutionStatus(first.status) || waitMs <= 0) {
     await watch.result(0);
     return first;

@@ -1,6 +1,7 @@
 import { type Job, Queue, UnrecoverableError, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { type QueueName, type QueuePayload, queueNames } from "../contracts.ts";
+import { type OutageLogger, RedisOutage } from "../redis-outage.ts";
 import { QueueClosedError, UnrecoverableJobError } from "./errors.ts";
 import { parsePayload } from "./payload.ts";
 import {
@@ -31,6 +32,8 @@ export interface BullmqQueueOptions {
   lockDurationMs?: number;
   /** How often workers look for jobs whose lock expired (stalled). Default 30 000. */
   stalledIntervalMs?: number;
+  /** A Redis outage is told here, once (warn) and its end (info), instead of per reconnect attempt. */
+  logger?: OutageLogger;
 }
 
 interface Registration {
@@ -62,6 +65,7 @@ export class BullmqQueue implements QueuePort {
   readonly #connection: Redis;
   readonly #prefix: string;
   readonly #onError: QueueErrorReporter;
+  readonly #outage: RedisOutage;
   readonly #lockDurationMs: number;
   readonly #stalledIntervalMs: number;
   readonly #handlers = new Map<QueueName, Registration>();
@@ -75,7 +79,9 @@ export class BullmqQueue implements QueuePort {
   constructor(options: BullmqQueueOptions) {
     // BullMQ requires maxRetriesPerRequest null on connections workers block on.
     this.#connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
-    this.#connection.on("error", (error) => this.#onError(error, infraFailure("redis")));
+    this.#outage = new RedisOutage("queue", options.logger);
+    this.#outage.watch(this.#connection);
+    this.#connection.on("error", (error) => this.#infraError(error, "redis"));
     this.#prefix = options.prefix ?? "oikos";
     this.#onError = options.onError ?? reportToStderr;
     this.#lockDurationMs = options.lockDurationMs ?? 30_000;
@@ -203,11 +209,16 @@ export class BullmqQueue implements QueuePort {
     this.#connection.disconnect();
   }
 
+  /** A failure of no single job: an outage is told once by #outage, anything else reported. */
+  #infraError(error: unknown, queue: string): void {
+    if (!this.#outage.error(error)) this.#onError(error, infraFailure(queue));
+  }
+
   #queue(queue: QueueName): Queue {
     let bullQueue = this.#queues.get(queue);
     if (!bullQueue) {
       bullQueue = new Queue(queue, { connection: this.#connection, prefix: this.#prefix });
-      bullQueue.on("error", (error) => this.#onError(error, infraFailure(queue)));
+      bullQueue.on("error", (error) => this.#infraError(error, queue));
       this.#queues.set(queue, bullQueue);
     }
     return bullQueue;
@@ -228,7 +239,7 @@ export class BullmqQueue implements QueuePort {
       // See the class comment: a stalled job is interrupted, not re-run, unless it resumes from durable state.
       maxStalledCount: registration.rerunInterrupted ? RERUN_INTERRUPTED_MAX_RUNS - 1 : 0,
     });
-    worker.on("error", (error) => this.#onError(error, infraFailure(queue)));
+    worker.on("error", (error) => this.#infraError(error, queue));
     worker.on("failed", (job, error) => {
       const id = job?.id ? decodeJobId(job.id) : "-";
       // moveToFailed sets finishedOn only when no retry follows.
@@ -251,7 +262,7 @@ export class BullmqQueue implements QueuePort {
       }
     });
     this.#workers.set(queue, worker);
-    worker.run().catch((error: unknown) => this.#onError(error, infraFailure(queue)));
+    worker.run().catch((error: unknown) => this.#infraError(error, queue));
   }
 
   async #process(queue: QueueName, registration: Registration, job: Job, signal: AbortSignal): Promise<void> {

@@ -1,3 +1,4 @@
+import type { OutageLogger } from "../redis-outage.ts";
 import { InProcessQueue } from "./in-process.ts";
 import type { JobJournal } from "./journal.ts";
 import type { JobFailure, QueueErrorReporter, QueuePort } from "./port.ts";
@@ -12,7 +13,7 @@ export interface CreateQueueOptions {
   /** Durable journal for the in-process queue (store/queue-journal.ts); default in memory. */
   journal?: JobJournal;
   /** pino-compatible logger; failed jobs are logged at error level. */
-  logger?: { error(object: object, message: string): void };
+  logger?: { error(object: object, message: string): void } & Partial<OutageLogger>;
   /** Overrides logger for failure reports. */
   onError?: QueueErrorReporter;
 }
@@ -29,7 +30,14 @@ export async function createQueue(options: CreateQueueOptions = {}): Promise<Que
   if (options.redisUrl) {
     const lock = options.lockMs ? { lockDurationMs: options.lockMs, stalledIntervalMs: options.lockMs } : {};
     const { BullmqQueue } = await import("./bullmq.ts");
-    return new BullmqQueue({ redisUrl: options.redisUrl, prefix: options.prefix, onError, ...lock });
+    const outage = logger?.warn && logger.info ? { logger: logger as OutageLogger } : {};
+    return new BullmqQueue({
+      redisUrl: options.redisUrl,
+      prefix: options.prefix,
+      onError,
+      ...lock,
+      ...outage,
+    });
   }
   return new InProcessQueue({ journal: options.journal, onError });
 }
