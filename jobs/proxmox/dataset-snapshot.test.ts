@@ -107,6 +107,7 @@ describe("ZFS datasets on a plain host: snapshot before a destructive change, ro
     const done = await pve.runQueued(asked.executionId);
     assert.equal(done.status, "completed", done.stderr ?? "");
     assert.equal(done.command, `zfs rollback tank/data@${name}`);
+    assert.equal(done.snapshot, null, "the rollback itself is not snapshotted, nor said to be unprotected");
     assert.equal(await readFile(join(data, "old", "report.txt"), "utf8"), "keep me\n");
     const original = await pve.store.db
       .selectFrom("executions")

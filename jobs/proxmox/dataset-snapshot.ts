@@ -34,7 +34,8 @@ export async function snapshotDatasetsBefore(
   target: Target,
   entity: Entity,
 ): Promise<ExecutionSnapshot | null> {
-  if (row.risk === "read_only") return null;
+  // a rollback to oikos's own snapshot is the undo itself: nothing to snapshot or to say
+  if (row.risk === "read_only" || row.rollback_of) return null;
   // The bash grammar is loaded by the first change on a host, not by an idle worker.
   const { loadBashParser } = await import("../../policy/bash-parser.ts");
   const parsed = (await loadBashParser()).parse(row.command);
