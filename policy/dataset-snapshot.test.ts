@@ -10,7 +10,6 @@ import {
   decideDatasetSnapshot,
   isDatasetName,
   MAX_SNAPSHOT_DATASETS,
-  normalisePath,
   parseZfsMounts,
   type ZfsMount,
 } from "./dataset-snapshot.ts";
@@ -98,8 +97,6 @@ test("zfs list output: mounted filesystems with a real mountpoint only", () => {
   assert.equal(isDatasetName("tank/data@snap"), false);
   assert.equal(isDatasetName("tank/da ta"), false);
   assert.equal(isDatasetName("-tank"), false);
-  assert.equal(normalisePath("/a//b/./c/../d/"), "/a/b/d");
-  assert.equal(normalisePath("a/b"), null);
 });
 
 const facts = (over: Partial<DatasetSnapshotFacts>): DatasetSnapshotFacts => ({

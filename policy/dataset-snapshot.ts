@@ -1,5 +1,6 @@
 import type { ParsedScript, SyntaxNode } from "./bash-parser.ts";
 import type { RunnableRisk } from "./decide-run.ts";
+import { normalisePath } from "./paths.ts";
 import { basename } from "./program-path.ts";
 import type { SnapshotBeforeMode } from "./snapshot-before.ts";
 import { wordValue } from "./words.ts";
@@ -148,7 +149,7 @@ export function parseZfsMounts(stdout: string): ZfsMount[] {
     const [dataset, mountpoint, mounted] = line.split("\t");
     if (!dataset || !mountpoint || !isDatasetName(dataset) || mounted !== "yes") continue;
     if (!mountpoint.startsWith("/")) continue; // legacy, none, -
-    mounts.push({ dataset, mountpoint: normalisePath(mountpoint) ?? mountpoint });
+    mounts.push({ dataset, mountpoint: normalisePath(mountpoint) });
   }
   return mounts;
 }
@@ -211,18 +212,6 @@ export function pathOfWord(node: SyntaxNode, source: string): string | null {
   const special = text.search(/[$`*?[{]/);
   if (special >= 0) text = text.slice(0, text.lastIndexOf("/", special) + 1) || "/";
   const path = normalisePath(text);
-  if (path === null || VIRTUAL_TREES.some((tree) => isUnder(path, tree))) return null;
+  if (VIRTUAL_TREES.some((tree) => isUnder(path, tree))) return null;
   return path;
-}
-
-/** `/a//b/./c/../d/` → `/a/b/d`; null for an empty or relative path. */
-export function normalisePath(path: string): string | null {
-  if (!path.startsWith("/")) return null;
-  const parts: string[] = [];
-  for (const part of path.split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") parts.pop();
-    else parts.push(part);
-  }
-  return `/${parts.join("/")}`;
 }

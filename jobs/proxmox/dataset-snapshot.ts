@@ -9,7 +9,7 @@ import { type SnapshotBeforeMode, snapshotName } from "../../policy/snapshot-bef
 import type { ExecutionSnapshot } from "../../store/execution-snapshot.ts";
 import type { Entity, Execution } from "../../store/schema.ts";
 import type { Target } from "../ssh/target.ts";
-import type { NodeRunner } from "./node-runner.ts";
+import { lastLine, type NodeRunner } from "./node-runner.ts";
 
 export interface DatasetSnapshotDeps {
   runner: NodeRunner;
@@ -87,12 +87,4 @@ async function take(
     const why = error instanceof Error ? error.message : String(error);
     return { state: "none", code: "failed", reason: deps.redact(`zfs snapshot failed: ${why}`) };
   }
-}
-
-function lastLine(text: string): string | undefined {
-  return text
-    .split("\n")
-    .map((line) => line.trim())
-    .filter(Boolean)
-    .at(-1);
 }

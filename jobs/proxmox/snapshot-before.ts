@@ -7,7 +7,7 @@ import type { Database, Entity, Execution } from "../../store/schema.ts";
 import { shellQuote } from "../ssh/shell-quote.ts";
 import type { Target } from "../ssh/target.ts";
 import { snapshotDatasetsBefore } from "./dataset-snapshot.ts";
-import type { NodeRunner } from "./node-runner.ts";
+import { lastLine, type NodeRunner } from "./node-runner.ts";
 
 export interface SnapshotBeforeConfig {
   /** `execution.snapshotBefore`. */
@@ -118,12 +118,4 @@ async function take(
     const why = error instanceof Error ? error.message : String(error);
     return { state: "none", code: "failed", reason: deps.redact(`${tool} snapshot failed: ${why}`) };
   }
-}
-
-function lastLine(text: string): string | undefined {
-  return text
-    .split("\n")
-    .map((line) => line.trim())
-    .filter(Boolean)
-    .at(-1);
 }
