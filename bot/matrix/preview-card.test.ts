@@ -85,6 +85,16 @@ describe("plan previews on Matrix approval cards", () => {
         .executeTakeFirst();
       return row && botEvents().find((e) => e.event_id === row.message_id);
     });
+  /** The new approval the preview gate asked for the same execution. */
+  const askedAgain = (executionId: string) =>
+    eventually("asked again on a new approval", () =>
+      db()
+        .selectFrom("approvals")
+        .selectAll()
+        .where("execution_id", "=", executionId)
+        .where("status", "=", "pending")
+        .executeTakeFirst(),
+    );
   const statusOf = async (table: "approvals" | "executions", id: string) =>
     (await db().selectFrom(table).select("status").where("id", "=", id).executeTakeFirstOrThrow()).status;
 
@@ -133,14 +143,7 @@ describe("plan previews on Matrix approval cards", () => {
       "old approval closed",
       async () => (await statusOf("approvals", approvalId)) === "cancelled",
     );
-    const next = await eventually("a new approval", () =>
-      db()
-        .selectFrom("approvals")
-        .selectAll()
-        .where("execution_id", "=", executionId)
-        .where("status", "=", "pending")
-        .executeTakeFirst(),
-    );
+    const next = await askedAgain(executionId);
     secondApproval = next.id;
     assert.equal(await statusOf("executions", executionId), "pending_approval", "the execution still waits");
     assert.deepEqual(await queuedJobs(h, "execute"), [], "the first approval ran nothing");
@@ -313,14 +316,7 @@ describe("plan previews on Matrix approval cards", () => {
     try {
       double.react(ALICE, room, card.event_id, "✅");
       await eventually("not applied", async () => (await statusOf("approvals", approvalId)) === "cancelled");
-      const next = await eventually("asked again", () =>
-        db()
-          .selectFrom("approvals")
-          .selectAll()
-          .where("execution_id", "=", executionId)
-          .where("status", "=", "pending")
-          .executeTakeFirst(),
-      );
+      const next = await askedAgain(executionId);
       const newCard = await cardOf(next.id);
       assert.match(body(newCard), /no preview: computing it failed \(ssh: connection refused\)/);
       assert.equal(await statusOf("executions", executionId), "pending_approval");
