@@ -84,7 +84,9 @@ const compose: PreviewRule = {
     if (statement.writes.length > 0 || stage.assignments.length > 0) {
       return unavailable("compose with redirections or variables is not previewed");
     }
-    const base = ["docker", "compose", ...call.globals].join(" ");
+    // The same program as the command: a host may have only the standalone docker-compose.
+    const program = stage.name === "docker-compose" ? ["docker-compose"] : ["docker", "compose"];
+    const base = [...program, ...call.globals].join(" ");
     return single({
       ruleId: this.id,
       kind: "containers",
@@ -113,6 +115,14 @@ const compose: PreviewRule = {
         "docker compose -f /srv/app/compose.yml config --format json",
         "docker compose -f /srv/app/compose.yml config --hash '*'",
         "docker compose -f /srv/app/compose.yml ps -a --format json",
+      ],
+    ],
+    [
+      "docker-compose pull",
+      [
+        "docker-compose config --format json",
+        "docker-compose config --hash '*'",
+        "docker-compose ps -a --format json",
       ],
     ],
     ["docker-compose --compatibility up -d", "unavailable"],
