@@ -59,6 +59,8 @@ describe("turn slots: a turn waiting on its execution lets another session think
     const other = await h.newSession();
     await h.say(other, "hello");
     await queue.enqueue("agent-turn", { sessionId: other, reason: "message" });
+    // Held slot: this would wait out the first run's minute and time out here.
+    await waitFor(async () => (h.model.requests.some((r) => r.step === "greet") ? true : undefined));
     await turnReleased(h, other);
     assert.deepEqual(
       h.model.requests.map((r) => r.step),
