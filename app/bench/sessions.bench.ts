@@ -55,13 +55,20 @@ async function fiftySessions(deployment: Deployment, double: MatrixDouble): Prom
     script: [
       {
         name: "answer",
-        when: match.lastToolResult(/bench-\d+ checked/, "run"),
+        // The result inline, or by the continuation when run's wait ran out first.
+        when: match.any(
+          match.lastToolResult(/bench-\d+ checked/, "run"),
+          match.lastSystemNote(/^Execution finished: .*bench-\d+ checked/s),
+        ),
         reply: { text: "Checked: all good." },
         times: Number.POSITIVE_INFINITY,
       },
       {
         name: "check",
-        when: match.all(match.lastUserMessage(/check bench-\d+/), match.not(match.endsWithToolResult())),
+        when: match.all(
+          match.lastUserMessage(/check bench-\d+/),
+          match.not(match.anyMessage(/"execution_id"/)),
+        ),
         reply: (request) => {
           const users = request.body.messages.filter((m) => m.role === "user");
           const host = /bench-\d+/.exec(String(users.at(-1)?.content ?? ""))![0];
