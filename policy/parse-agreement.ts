@@ -175,7 +175,7 @@ export function secondShape(tree: SecondTree, parser: SecondParser, source: stri
 }
 
 /** The key of one simple command of mvdan/sh's tree: `command` and the spans of its words. */
-function callKey(call: number, kids: number[], types: string[], records: Int32Array, source: string): string {
+function callKey(call: number, kids: number[], types: string[], records: number[], source: string): string {
   const span = (i: number) => `${records[i * FIELDS + 1]}-${records[i * FIELDS + 2]}`;
   const firstWord = kids.find((k) => types[k] === "Word");
   if (firstWord !== undefined) {

@@ -11,7 +11,7 @@ export interface SecondTree {
    * Six int32 per node: type code, start, end, parent record (-1 at the top), extra, extra2. Only
    * the node types the agreement check reads are sent; a parent is the nearest sent ancestor.
    */
-  records: Int32Array;
+  records: number[];
   count: number;
 }
 
@@ -91,11 +91,13 @@ function createSecondParser(): SecondParser {
   let buffer: ArrayBuffer | undefined;
   let input = new Uint8Array(0);
   let call = new Int32Array(0);
+  let output = new Int32Array(0);
   const views = (): void => {
     if (buffer === memory.buffer) return;
     buffer = memory.buffer;
     input = new Uint8Array(buffer, api.inAddress, api.inSize);
     call = new Int32Array(buffer, api.callAddress, 4);
+    output = new Int32Array(buffer, api.outAddress, NODE_LIMIT * FIELDS);
   };
   return {
     typeName: (code) => types[code] ?? "Unknown",
@@ -116,7 +118,9 @@ function createSecondParser(): SecondParser {
       if (count < 0) {
         return { ok: false, error: decoder.decode(new Uint8Array(memory.buffer, api.errAddress, -count)) };
       }
-      const records = new Int32Array(memory.buffer, api.outAddress, count * FIELDS).slice();
+      // A plain copy: a typed array per parse costs an ArrayBuffer (and external-memory GC pressure).
+      const records: number[] = new Array(count * FIELDS);
+      for (let at = 0; at < records.length; at++) records[at] = output[at] as number;
       if (written !== source.length) toStringIndices(records, source);
       return { ok: true, tree: { records, count } };
     },
@@ -124,7 +128,7 @@ function createSecondParser(): SecondParser {
 }
 
 /** Go reports UTF-8 byte offsets; outside ASCII they differ from JavaScript string indices. */
-function toStringIndices(records: Int32Array, source: string): void {
+function toStringIndices(records: number[], source: string): void {
   const byteToIndex: number[] = [];
   let index = 0;
   for (const char of source) {
