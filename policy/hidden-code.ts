@@ -12,22 +12,22 @@ import { quoteSegment } from "./risk.ts";
 type Nested = (script: string) => Finding[];
 
 /** Builtins that run one of their option values as a command: `mapfile -C cmd`, `compgen -C cmd`. */
-const CALLBACK_OPTIONS: Record<string, string> = {
-  mapfile: "-C",
-  readarray: "-C",
-  compgen: "-C",
-  complete: "-C",
-};
+const CALLBACK_OPTIONS: ReadonlyMap<string, string> = new Map([
+  ["mapfile", "-C"],
+  ["readarray", "-C"],
+  ["compgen", "-C"],
+  ["complete", "-C"],
+]);
 
 /** Alias bodies and callback options of a command. */
 export function callbackCode(args: Arg[], nested: Nested): Finding[] {
   const scripts: string[] = [];
   const head = args[0]?.value ?? "";
+  const callback = CALLBACK_OPTIONS.get(head);
   for (const [i, arg] of args.entries()) {
     if (arg.dynamic !== "none") continue;
     if (head === "alias" && i > 0 && arg.value.includes("="))
       scripts.push(arg.value.slice(arg.value.indexOf("=") + 1));
-    const callback = CALLBACK_OPTIONS[head];
     if (callback !== undefined && i > 0 && args[i - 1]?.value === callback) scripts.push(arg.value);
   }
   return scripts.flatMap((script) => nested(script).filter((f) => f.risk === "destructive"));
