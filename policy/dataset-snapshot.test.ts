@@ -20,7 +20,7 @@ let parser: BashParser;
 before(async () => {
   parser = await loadBashParser();
 });
-const touch = (command: string) => datasetTouch(parser.parse(command));
+const touch = (command: string) => datasetTouch(parser.parse(command), (source) => parser.parse(source));
 
 const mounts: ZfsMount[] = [
   { dataset: "rpool/ROOT/pve-1", mountpoint: "/" },
@@ -46,6 +46,12 @@ test("paths: arguments, redirections, key=/path and loop lists; expansions and g
     ["echo 1 > /proc/sys/vm/drop_caches; rm /dev/shm/x; rm -rf /run/lock/y; cat /sys/x > /dev/null", []],
     ["rm -rf relative/path $HOME/x", []],
     ["systemctl restart nginx", []],
+    [
+      "sudo bash -c 'rm -rf /tank/data/old && echo done > /srv/media/log'",
+      ["/srv/media/log", "/tank/data/old"],
+    ],
+    ["sh -lc \"sh -c 'rm /tank/deep'\"", ["/tank/deep"]],
+    ['bash -c "$SCRIPT"', []],
   ];
   for (const [command, paths] of cases) assert.deepEqual(touch(command).paths, paths, command);
 });
@@ -61,6 +67,7 @@ test("zfs destroy / rollback / receive -F are found through wrappers, with the d
     ["zfs receive backup/a < /tank/stream", []],
     ["zfs set compression=zstd tank/data", []],
     ["zfs snapshot tank/data@x", []],
+    ["sudo sh -c 'zfs rollback -r tank/data@a'", [{ verb: "rollback", dataset: "tank/data" }]],
   ];
   for (const [command, verbs] of cases) assert.deepEqual(touch(command).zfsVerbs, verbs, command);
 });

@@ -154,26 +154,50 @@ export function parseZfsMounts(stdout: string): ZfsMount[] {
   return mounts;
 }
 
-/** The command's destructive ZFS verbs and the absolute paths it names, read from its parse tree. */
-export function datasetTouch(parsed: ParsedScript): DatasetTouch {
+/**
+ * The command's destructive ZFS verbs and the absolute paths it names, read from its parse tree. A
+ * script handed to a shell (`sh -c '…'`, `sudo bash -c "…"`) is parsed with `parse` and read the same
+ * way, to a few levels.
+ */
+export function datasetTouch(parsed: ParsedScript, parse?: (source: string) => ParsedScript): DatasetTouch {
   const touch: DatasetTouch = { zfsVerbs: [], paths: [] };
   const paths = new Set<string>();
-  const visit = (node: SyntaxNode) => {
-    if (node.type === "command") {
-      const verb = zfsVerb(node, parsed.source);
-      if (verb) touch.zfsVerbs.push(verb);
-    }
-    if (node.type === "command_name") return; // the program, not a path it works on
-    if (WORD_TYPES.has(node.type)) {
-      const path = pathOfWord(node, parsed.source);
-      if (path !== null) paths.add(path);
-      return;
-    }
-    for (const child of node.children) visit(child);
+  const read = (script: ParsedScript, depth: number) => {
+    const visit = (node: SyntaxNode) => {
+      if (node.type === "command") {
+        const verb = zfsVerb(node, script.source);
+        if (verb) touch.zfsVerbs.push(verb);
+        const inner = parse && depth < MAX_SHELL_DEPTH ? shellScript(node, script.source) : null;
+        if (inner !== null && parse) read(parse(inner), depth + 1);
+      }
+      if (node.type === "command_name") return; // the program, not a path it works on
+      if (WORD_TYPES.has(node.type)) {
+        const path = pathOfWord(node, script.source);
+        if (path !== null) paths.add(path);
+        return;
+      }
+      for (const child of node.children) visit(child);
+    };
+    visit(script.root);
   };
-  visit(parsed.root);
+  read(parsed, 0);
   touch.paths = [...paths].sort();
   return touch;
+}
+
+const MAX_SHELL_DEPTH = 3;
+const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "ash"]);
+
+/** The script of `sh -c '<script>'` (through wrappers), when it is literal text. */
+function shellScript(command: SyntaxNode, source: string): string | null {
+  const words = command.children
+    .filter((child) => child.field === "name" || child.field === "argument")
+    .map((child) => wordValue(child, source));
+  while (words.length > 0 && WRAPPERS.has(basename(words[0]!.text))) words.shift();
+  if (!SHELLS.has(basename(words[0]?.text ?? ""))) return null;
+  const flag = words.findIndex((word, i) => i > 0 && /^-[a-z]*c[a-z]*$/.test(word.text));
+  const script = flag > 0 ? words[flag + 1] : undefined;
+  return script && script.dynamic === "none" ? script.text : null;
 }
 
 const WORD_TYPES = new Set(["word", "string", "raw_string", "ansi_c_string", "concatenation"]);

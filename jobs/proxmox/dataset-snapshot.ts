@@ -38,9 +38,15 @@ export async function snapshotDatasetsBefore(
   if (row.risk === "read_only" || row.rollback_of) return null;
   // The bash grammar is loaded by the first change on a host, not by an idle worker.
   const { loadBashParser } = await import("../../policy/bash-parser.ts");
-  const parsed = (await loadBashParser()).parse(row.command);
+  const parser = await loadBashParser();
+  const parsed = parser.parse(row.command);
   const mode = deps.config.perEntity?.[entity.slug] ?? deps.config.mode;
-  const facts = { risk: row.risk, mode, transport: target.transport, touch: datasetTouch(parsed) };
+  const facts = {
+    risk: row.risk,
+    mode,
+    transport: target.transport,
+    touch: datasetTouch(parsed, (source) => parser.parse(source)),
+  };
   let decision: DatasetSnapshotDecision = decideDatasetSnapshot({ ...facts, mounts: "not_read" });
   if (decision.kind === "read_mounts") {
     decision = decideDatasetSnapshot({ ...facts, mounts: await readMounts(deps, target) });
