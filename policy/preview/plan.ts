@@ -1,5 +1,6 @@
 import type { Classifier } from "../classify.ts";
 import { quoteSegment } from "../risk.ts";
+import { mayBeSameFile } from "./file-paths.ts";
 import type { PlannedPart, PreviewRule, RuleMatch } from "./rule.ts";
 import { PREVIEW_RULES } from "./rules/index.ts";
 import type { Statement } from "./statement.ts";
@@ -102,11 +103,12 @@ function unprovenProbe(judge: Judge, parts: PlannedPart[], targetType: string): 
 }
 
 function sharedFile(parts: PlannedPart[]): string | null {
-  const seen = new Set<string>();
+  // `/etc/f` and `/etc//f`, or `f` and `./f`, are one file: compared as paths, not strings.
+  const seen: string[] = [];
   for (const part of parts) {
     for (const file of part.files) {
-      if (seen.has(file)) return file;
-      seen.add(file);
+      if (seen.some((other) => mayBeSameFile(other, file))) return file;
+      seen.push(file);
     }
   }
   return null;

@@ -1,7 +1,7 @@
 import type { ParsedScript, SyntaxNode } from "../bash-parser.ts";
 import type { Arg } from "../command-view.ts";
 import { isHarmlessDevice } from "../paths.ts";
-import { basename } from "../program-path.ts";
+import { basename, isOutsideSystemBin } from "../program-path.ts";
 import { toArg } from "../redirects.ts";
 
 /**
@@ -36,6 +36,8 @@ export interface Statement {
   stages: Stage[];
   /** Files the last stage writes by redirection. */
   writes: FileWrite[];
+  /** Files any stage reads by an input redirection (`< f`). */
+  inputs: Arg[];
   /**
    * What produces the content written, as a command line: for a redirection, the statement without
    * it; else for a pipeline, the stages before the last (what `tee` receives). null when neither.
@@ -101,6 +103,7 @@ function statementOf(node: SyntaxNode, source: string): Statement | string {
   if (tail) stageNodes.push(...tail.stages);
   const stages: Stage[] = [];
   const writesPerStage: FileWrite[][] = [];
+  const inputs: Arg[] = [];
   let stdin: string | null = null;
   for (const [i, stageNode] of stageNodes.entries()) {
     const last = i === stageNodes.length - 1;
@@ -121,6 +124,7 @@ function statementOf(node: SyntaxNode, source: string): Statement | string {
     const writes = writesOf(redirects, source);
     if (typeof writes === "string") return writes;
     writesPerStage.push(writes);
+    inputs.push(...inputFiles(redirects, source));
     stages.push(stageOf(command, source));
     if (last) stdin = inputOf(redirects, source);
   }
@@ -138,6 +142,7 @@ function statementOf(node: SyntaxNode, source: string): Statement | string {
     text,
     stages,
     writes,
+    inputs,
     producer: producerOf(node, body, stageNodes, tail, writes, source),
     stdin: tail ? null : stdin,
   };
@@ -156,6 +161,7 @@ function stageless(
     text,
     stages: [{ argv: [], name: "", assignments: [], sudo: false }],
     writes,
+    inputs: [],
     producer: ":",
     stdin: null,
   };
@@ -266,9 +272,17 @@ function stageOf(command: SyntaxNode, source: string): Stage {
     }
   }
   const head = words[0];
+  // `./sed` or `/opt/x/sed` is whatever program sits there: its name keeps the path, so no rule
+  // previews it as the system tool.
+  const name =
+    head && head.dynamic === "none"
+      ? isOutsideSystemBin(head.value)
+        ? head.value
+        : basename(head.value)
+      : "";
   return {
     argv: words,
-    name: head && head.dynamic === "none" ? basename(head.value) : "",
+    name,
     assignments,
     sudo,
   };
@@ -278,6 +292,16 @@ const WRITE_OPERATORS = new Set([">", ">>", ">|"]);
 
 function writesOf(redirects: SyntaxNode[], source: string): FileWrite[] | string {
   const writes: FileWrite[] = [];
+  // Every redirection of the output (`>/dev/null`, `>&2`, `&>f` as well as `> f`): with a file
+  // write among several, which one gets the output depends on their order, so none is previewed.
+  let outputRedirections = 0;
+  for (const redirect of fileRedirects(redirects)) {
+    const operator = redirect.children.find((child) => !child.named)?.type ?? "";
+    const descriptor = redirect.children.find((child) => child.field === "descriptor");
+    const fd = descriptor ? source.slice(descriptor.start, descriptor.end) : null;
+    if ((fd === null || fd === "1") && operator !== "<" && operator !== "<&" && operator !== "<>")
+      outputRedirections++;
+  }
   for (const redirect of fileRedirects(redirects)) {
     const operator = redirect.children.find((child) => !child.named)?.type ?? "";
     const destination = redirect.children.find((child) => child.field === "destination");
@@ -294,7 +318,40 @@ function writesOf(redirects: SyntaxNode[], source: string): FileWrite[] | string
     }
     writes.push({ path, append: operator === ">>", start: redirect.start, end: redirect.end });
   }
+  // `2>&1 > f`: the other stream goes where the output went before the write (not into f); the
+  // producer run alone would put it into what the preview shows.
+  const first = writes[0];
+  if (first && duplicatesOutputBefore(redirects, source, first.start)) {
+    return "a stream is sent to the output before the output is redirected to the file, so it is not previewed";
+  }
+  if (writes.length > 0 && outputRedirections > 1) {
+    return "the command's output is redirected more than once; which redirection gets it depends on their order, so it is not previewed";
+  }
   return writes;
+}
+
+function duplicatesOutputBefore(redirects: SyntaxNode[], source: string, before: number): boolean {
+  return fileRedirects(redirects).some((redirect) => {
+    const operator = redirect.children.find((child) => !child.named)?.type ?? "";
+    const destination = redirect.children.find((child) => child.field === "destination");
+    return (
+      redirect.start < before &&
+      operator === ">&" &&
+      destination !== undefined &&
+      source.slice(destination.start, destination.end) === "1"
+    );
+  });
+}
+
+/** The files input redirections (`< f`) read. */
+function inputFiles(redirects: SyntaxNode[], source: string): Arg[] {
+  const out: Arg[] = [];
+  for (const redirect of fileRedirects(redirects)) {
+    const operator = redirect.children.find((child) => !child.named)?.type ?? "";
+    const destination = redirect.children.find((child) => child.field === "destination");
+    if (destination && (operator === "<" || operator === "<>")) out.push(toArg(destination, source));
+  }
+  return out;
 }
 
 /** File redirects, including the ones tree-sitter nests inside a heredoc redirect. */

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { redact } from "../../redact.ts";
 import { unifiedDiff } from "../line-diff.ts";
 import type { Probe, ProbeResult, Rendered } from "../rule.ts";
 import { shellQuote } from "../rule.ts";
@@ -40,19 +41,26 @@ export function sha256(text: string): string {
 
 /** A file's change as the preview shows it: a unified diff, and the hash to check after the run. */
 export function renderFileChange(path: string, now: FileNow, after: string, note = ""): Rendered {
+  // Redacted as whole files before diffing: a secret recognised by its surroundings (a PEM block's
+  // BEGIN/END lines, a key's name) is found there, where a hunk's few context lines may cut them off.
+  const shownBefore = redact(now.content);
+  const shownAfter = redact(after);
   const diff = unifiedDiff(
     { before: now.exists ? `${path} (now)` : `${path} (does not exist yet)`, after: `${path} (after)` },
-    now.content,
-    after,
+    shownBefore,
+    shownAfter,
   );
+  const secretOnly = diff === "" && now.content !== after;
   const body =
     diff === null
       ? `${path}: the change is too large to show line by line (${lineCount(now.content)} → ${lineCount(after)} lines)`
-      : diff === "" && now.exists
-        ? `${path}: no change (the file already has this content)`
-        : diff === ""
-          ? `${path}: created empty`
-          : diff;
+      : secretOnly
+        ? `${path}: only redacted secret values change (not shown)`
+        : diff === "" && now.exists
+          ? `${path}: no change (the file already has this content)`
+          : diff === ""
+            ? `${path}: created empty`
+            : diff;
   return {
     status: "ok",
     text: note ? `${body}\n${note}` : body,

@@ -1,4 +1,6 @@
 import type { Arg } from "../../command-view.ts";
+import { normalisePath } from "../../paths.ts";
+import { mayBeSameFile, sameWrittenPath } from "../file-paths.ts";
 import type { PlannedPart, PreviewRule, ProbeResult } from "../rule.ts";
 import { firstUnusable, onlyStage, shellQuote, single, unavailable } from "../rule.ts";
 import type { Stage, Statement } from "../statement.ts";
@@ -45,13 +47,38 @@ function pathProblem(arg: Arg): string | null {
   const why = firstUnusable([arg]);
   if (why) return why;
   if (arg.value === "-" || arg.value === "") return `\`${arg.raw}\` is not a file path`;
-  if (arg.value.startsWith("/dev/") || arg.value.startsWith("/proc/") || arg.value.startsWith("/sys/")) {
-    return `\`${arg.value}\` is not a regular file`;
+  // `..` is resolved by the target through its links (`/etc/x/../tmp` is not `/etc/tmp` when
+  // /etc/x is a link), so no check on the words below could hold.
+  if (arg.value.split("/").includes("..")) {
+    return `\`${arg.value}\` goes up with \`..\`, which the target resolves through its links`;
   }
-  // The read-only jail gives its commands a private /tmp, /var/tmp and /dev/shm: a preview there
-  // would read an empty scratch space, not the file the command edits.
-  if (/^\/(tmp|var\/tmp|dev\/shm)(\/|$)/.test(arg.value)) {
+  const path = normalisePath(arg.value);
+  if (/^\/(dev|proc|sys)(\/|$)/.test(path)) return `\`${arg.value}\` is not a regular file`;
+  // The read-only jail gives its commands a private /tmp, /var/tmp and /dev/shm (and the links to
+  // it): a preview there would read an empty scratch space, not the file the command edits.
+  if (/^\/(tmp|var\/tmp|run\/shm|var\/run\/shm)(\/|$)/.test(path)) {
     return `\`${arg.value}\` is in scratch space, which the read-only jail does not show`;
+  }
+  return null;
+}
+
+/**
+ * The shell empties (or opens for appending) the written file before the command runs: a command
+ * that reads that file reads it emptied (or grows it while reading), not the content the preview
+ * would read. Any word or `< file` of the line naming the file declines the preview.
+ */
+function readsWhatItWrites(
+  statement: Statement,
+  path: string,
+  skip: ReadonlySet<Arg> = new Set(),
+): string | null {
+  const words = [...statement.stages.flatMap((stage) => stage.argv.slice(1)), ...statement.inputs];
+  for (const word of words) {
+    if (skip.has(word) || word.dynamic !== "none") continue;
+    const value = word.value.includes("=") ? word.value.slice(word.value.indexOf("=") + 1) : word.value;
+    if (value !== "" && (mayBeSameFile(word.value, path) || mayBeSameFile(value, path))) {
+      return `the command reads \`${path}\`, which the shell empties or opens before the command reads it, so what it writes cannot be previewed`;
+    }
   }
   return null;
 }
@@ -242,6 +269,8 @@ const redirectWrite: PreviewRule = {
     if (problem) return unavailable(problem);
     const producer = statement.producer ?? ":";
     const path = write.path.value;
+    const reads = readsWhatItWrites(statement, path);
+    if (reads) return unavailable(reads);
     return single(
       filePart(this.id, statement.text, path, [{ command: producer }], ([out], now) =>
         write.append ? now.content + (out?.stdout ?? "") : (out?.stdout ?? ""),
@@ -305,7 +334,7 @@ const tee: PreviewRule = {
     if (files.length === 0) return null;
     const parts: PlannedPart[] = [];
     for (const file of files) {
-      const problem = pathProblem(file);
+      const problem = pathProblem(file) ?? readsWhatItWrites(statement, file.value, new Set(files));
       if (problem) return unavailable(problem);
       parts.push(
         filePart(this.id, statement.text, file.value, [{ command: producer }], ([out], now) =>
@@ -402,6 +431,9 @@ const copyOnto: PreviewRule = {
     const problem = pathProblem(source) ?? pathProblem(destination);
     if (problem) return unavailable(problem);
     if (destination.value.endsWith("/")) return unavailable(`\`${destination.value}\` is a directory`);
+    if (sameWrittenPath(source.value, destination.value)) {
+      return unavailable(`${stage.name} of \`${source.value}\` onto itself is not previewed`);
+    }
     const note =
       stage.name === "mv"
         ? `${source.value} is moved: it no longer exists there afterwards`
