@@ -106,6 +106,22 @@ describe("scenario manifests", () => {
     });
   });
 
+  describe("restart:", () => {
+    const named = () => ({ ...base(), model: [{ name: "run", reply: { text: "ok" } }] });
+    test("at once, or during a model step the script names", () => {
+      assert.equal(errorOf({ ...named(), operator: [{ restart: {} }] }), "");
+      assert.equal(errorOf({ ...named(), operator: [{ restart: { during: "run" } }] }), "");
+    });
+    test("during a step the script does not have is named, inside then/else too", () => {
+      const when = { when: { thread: "main", status: "done" }, then: [{ restart: { during: "rnu" } }] };
+      const error = errorOf({ ...named(), operator: [when] });
+      assert.match(error, /restart during "rnu": no model step has that name \(run\)/);
+    });
+    test("a misspelt key is named", () => {
+      assert.match(errorOf({ ...named(), operator: [{ restart: { durign: "run" } }] }), /durign/);
+    });
+  });
+
   describe("operator steps", () => {
     test("a misspelt step key is named, not reported as invalid input", () => {
       const error = errorOf({ ...base(), operator: [{ sya: "hello" }] });

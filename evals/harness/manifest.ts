@@ -10,6 +10,7 @@ import { expectFiles, hostFiles, previewsSpec } from "./lab-files.ts";
 import { labStep } from "./lab-step.ts";
 import { type BaseOperatorAction, type OperatorAction, operatorAction } from "./operator-schema.ts";
 import { expectProxmox, proxmoxBlock } from "./proxmox-step.ts";
+import { restartSteps } from "./restart-points.ts";
 import { stuckSpec } from "./stuck.ts";
 import { plansSpec, sessionSpec } from "./thread-expectations.ts";
 import { timingSpec } from "./timing.ts";
@@ -236,6 +237,14 @@ export const scenarioSchema = z
   })
   .strict()
   .superRefine((scenario, ctx) => {
+    const steps = new Set(scenario.model.flatMap((step) => (step.name ? [step.name] : [])));
+    for (const during of restartSteps(scenario.operator))
+      if (!steps.has(during))
+        ctx.addIssue({
+          code: "custom",
+          path: ["operator"],
+          message: `restart during "${during}": no model step has that name (${[...steps].join(", ") || "none"})`,
+        });
     const hosts = new Set(scenario.hosts.map((h) => h.name));
     scenario.operator.forEach((action, index) => {
       for (const [path, host] of hostsNamedBy(action))

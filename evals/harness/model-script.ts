@@ -7,6 +7,7 @@ import {
   type ScriptStep,
 } from "../../test-support/scripted-model/index.ts";
 import type { ModelStep, StepReply, StepWhen } from "./manifest.ts";
+import type { RestartPoints } from "./restart-points.ts";
 
 const regex = (pattern: string) => new RegExp(pattern, "i");
 
@@ -82,12 +83,26 @@ function replyOf(reply: StepReply): (request: RecordedRequest) => ScriptedReply 
   });
 }
 
-/** A manifest's model script as scripted-model steps (first unused matching step answers). */
-export function scriptOf(steps: ModelStep[]): ScriptStep[] {
-  return steps.map((step, index) => ({
-    name: step.name ?? `step-${index + 1}`,
-    when: matcherOf(step.when),
-    reply: replyOf(step.reply),
-    times: step.times === "always" ? Number.POSITIVE_INFINITY : (step.times ?? 1),
-  }));
+/**
+ * A manifest's model script as scripted-model steps (first unused matching step answers). A step a
+ * restart happens during (`restarts`) holds its first reply until the restart and answers once more.
+ */
+export function scriptOf(steps: ModelStep[], restarts?: RestartPoints): ScriptStep[] {
+  return steps.map((step, index) => {
+    const name = step.name ?? `step-${index + 1}`;
+    const reply = replyOf(step.reply);
+    const held = restarts?.names(name) ?? false;
+    const times = step.times === "always" ? Number.POSITIVE_INFINITY : (step.times ?? 1);
+    return {
+      name,
+      when: matcherOf(step.when),
+      reply: held
+        ? (request: RecordedRequest) => {
+            const hold = restarts!.holdFor(name);
+            return { ...reply(request), ...(hold ? { hold } : {}) };
+          }
+        : reply,
+      times: held ? times + 1 : times,
+    };
+  });
 }

@@ -49,8 +49,15 @@ const baseShape = {
   wait: waitFor.optional(),
   /** Types the confirmation phrase the pending approval of this thread's session asks for. */
   type_phrase: z.string().optional(),
-  /** Every process-level part stops without grace and starts again on the same database. */
-  restart: z.object({ during: z.string().optional() }).strict().optional(),
+  /**
+   * Every process-level part stops without grace and starts again on the same database. With
+   * `during: <model step name>` the restart waits until the model is asked for that step and
+   * happens while its reply is held: a model call in flight (evals/harness/restart-points.ts).
+   */
+  restart: z
+    .object({ during: z.string().min(1).optional() })
+    .strict()
+    .optional(),
   set_world: z
     .object({ host: z.string(), vars: z.record(z.string(), z.unknown()) })
     .strict()

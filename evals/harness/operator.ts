@@ -5,6 +5,7 @@ import { writeLabFile } from "./lab-files.ts";
 import { performLab } from "./lab-step.ts";
 import type { OperatorAction, WaitFor } from "./manifest.ts";
 import type { BaseOperatorAction } from "./operator-schema.ts";
+import type { RestartPoints } from "./restart-points.ts";
 import { conditionHolds } from "./state-condition.ts";
 import { type EvalSystem, OPERATOR, SECOND_OPERATOR } from "./system.ts";
 
@@ -24,11 +25,20 @@ export class OperatorDriver {
   /** Thread label → the root event id of that thread. */
   readonly threads = new Map<string, string>();
 
-  constructor(system: EvalSystem, homelab: Homelab, deadline: number, modelCalls: () => number) {
+  readonly #restarts: RestartPoints | undefined;
+
+  constructor(
+    system: EvalSystem,
+    homelab: Homelab,
+    deadline: number,
+    modelCalls: () => number,
+    restarts?: RestartPoints,
+  ) {
     this.#system = system;
     this.#homelab = homelab;
     this.#deadline = deadline;
     this.#modelCalls = modelCalls;
+    this.#restarts = restarts;
   }
 
   async perform(action: OperatorAction | BaseOperatorAction): Promise<void> {
@@ -77,7 +87,7 @@ export class OperatorDriver {
       double.message(user, room, row.required_phrase, { thread: this.threads.get(label)! });
       return;
     }
-    if (action.restart) return this.#system.restart();
+    if (action.restart) return this.#restart(action.restart.during);
     if (action.write_file) return writeLabFile(action.write_file.path, action.write_file.content);
     if (action.set_world) return this.#homelab.setVars(action.set_world.host, action.set_world.vars);
     if (action.alert) {
@@ -233,6 +243,15 @@ export class OperatorDriver {
       deadline,
       150,
     );
+  }
+
+  /** A restart, at once or while the model's reply to step `during` is held (restart-points.ts). */
+  async #restart(during: string | undefined): Promise<void> {
+    const restarts = this.#restarts;
+    if (during === undefined || !restarts) return this.#system.restart();
+    await this.#until(`the model to be asked for "${during}"`, async () => restarts.asked(during));
+    await this.#system.restart();
+    restarts.restarted(during);
   }
 
   async #until(

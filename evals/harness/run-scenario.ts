@@ -10,6 +10,7 @@ import { scriptOf } from "./model-script.ts";
 import { OperatorDriver } from "./operator.ts";
 import { readPlaceTexts } from "./place-texts.ts";
 import { checkProxmox, setUpProxmox } from "./proxmox-step.ts";
+import { RestartPoints } from "./restart-points.ts";
 import { dumpFinalState } from "./state-dump.ts";
 import { checkStuck, readStuck, stuckReport } from "./stuck.ts";
 import { BOT, EvalSystem } from "./system.ts";
@@ -46,9 +47,10 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
   const { homelab } = options;
   await homelab.prepare(scenario);
   let model: ScriptedModelServer | undefined;
+  const restarts = new RestartPoints(scenario.operator);
   if (!options.modelUrl) {
     model = await startScriptedModel({
-      script: scriptOf(scenario.model),
+      script: scriptOf(scenario.model, restarts),
       fallback: { text: "(the eval script has nothing more to say)" },
     });
   }
@@ -84,7 +86,13 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
             ).n,
           );
     const liveCalls = () => model?.requests.length ?? 0;
-    const driver = new OperatorDriver(system, homelab, Date.now() + scenario.timeout_s * 1000, liveCalls);
+    const driver = new OperatorDriver(
+      system,
+      homelab,
+      Date.now() + scenario.timeout_s * 1000,
+      liveCalls,
+      model ? restarts : undefined,
+    );
     let completed = true;
     try {
       for (const action of scenario.operator) await driver.perform(action);
@@ -135,6 +143,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
       `harness error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
     );
   } finally {
+    restarts.releaseAll();
     await system?.stop().catch((error: unknown) => failures.push(`shutdown: ${String(error)}`));
     await model?.close();
     await cluster?.stop();

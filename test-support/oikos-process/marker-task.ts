@@ -14,6 +14,7 @@ import type { Deployment } from "./deployment.ts";
 export const BOT = "@oikos:double.test";
 export const ALICE = "@alice:double.test";
 export const SUMMARY = "Appended the marker line.";
+export const ASK = "please append the marker line on my workstation";
 
 /** Process starts over real sockets on a loaded machine: a generous bound, not a speed assertion. */
 export const eventually = <T>(what: string, check: () => T | undefined | false) => poll(what, check, 120_000);
@@ -30,7 +31,7 @@ export interface MarkerTask {
 
 export interface MarkerTaskOptions {
   /** Hold the model's reply of this step until `release()`: a model call in flight. */
-  hold?: "plan" | "run";
+  hold?: "plan" | "run" | "close";
   /** The command writes `start`, sleeps this many seconds, then writes `run`: an execution in flight. */
   slowSeconds?: number;
 }
@@ -49,7 +50,7 @@ export async function markerTask(
   writeFileSync(join(deployment.dir, "inventory.ini"), "[local]\nworkstation ansible_connection=local\n");
   const held = Promise.withResolvers<void>();
   if (!options.hold) held.resolve();
-  const holdFor = (step: "plan" | "run") => (options.hold === step ? { hold: held.promise } : {});
+  const holdFor = (step: "plan" | "run" | "close") => (options.hold === step ? { hold: held.promise } : {});
   // The output line is not in the command's text, so the script sees the result, not the request.
   const command = options.slowSeconds
     ? `echo start >> ${marker} && sleep ${options.slowSeconds} && echo run >> ${marker} && printf 'marker %s\n' appended`
@@ -82,6 +83,7 @@ export async function markerTask(
         name: "close",
         when: match.anyMessage(/marker appended/),
         reply: {
+          ...holdFor("close"),
           toolCalls: [
             {
               name: "update_entity_attributes",
@@ -155,7 +157,7 @@ export const markerLines = (task: MarkerTask) =>
 
 /** The operator asks; resolves with the plan card's event id once it is posted. */
 export async function askForPlan(task: MarkerTask): Promise<string> {
-  task.double.message(ALICE, task.room, "please append the marker line on my workstation");
+  task.double.message(ALICE, task.room, ASK);
   const card = await eventually("plan card", () =>
     botPosts(task).find((e) => String(e.content.body).includes("📋 Plan")),
   );
