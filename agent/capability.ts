@@ -12,6 +12,7 @@ import { loadSoul } from "./prompt.ts";
 import { registerAgentJobs } from "./register-jobs.ts";
 import { resumeOwedTurns } from "./resume.ts";
 import { McpToolGateway } from "./tool-gateway.ts";
+import { reportUnreportedCompletions } from "./unreported-completions.ts";
 
 /** The idle sweep runs this often (its own schedule: the 2-minute idle rule needs finer steps than the other sweeps). */
 export const IDLE_SWEEP_EVERY_MS = 30_000;
@@ -86,6 +87,11 @@ export const agentCapability: Capability = {
     }, EVICT_EVERY_MS);
     evict.unref();
     return {
+      async started() {
+        // The chat capability starts after this one: the summary must find its renderer subscribed.
+        const told = await reportUnreportedCompletions({ db: runtime.db, events: runtime.events });
+        if (told.length) logger.info({ sessions: told }, "reporting tasks a restart closed unannounced");
+      },
       async stop() {
         clearInterval(evict);
         jobs.unsubscribe();

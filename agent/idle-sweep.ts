@@ -7,6 +7,7 @@ import { OPEN_EXECUTION_STATUSES } from "../store/executions.ts";
 import { appendMessage } from "../store/messages.ts";
 import { completeSessionTask } from "../store/task-completion.ts";
 import { resumeOwedTurns } from "./resume.ts";
+import { reportUnreportedCompletions } from "./unreported-completions.ts";
 
 /** Idle this long → one nudge turn; idle this long again after the nudge → closed as partial. */
 export const IDLE_MS = 2 * 60_000;
@@ -158,6 +159,13 @@ export function registerIdleSweep(): void {
         detail: "owed turn: resume enqueued",
       }),
     );
+    const closedBefore = new Date(ctx.now.getTime() - IDLE_MS);
+    for (const sessionId of await reportUnreportedCompletions(ctx, ctx.now, { closedBefore }))
+      items.push({
+        subject: `session:${sessionId}`,
+        outcome: "changed",
+        detail: "closed unannounced: reported",
+      });
     // A session resumed now is not idle: its turn is on its way.
     return [...items, ...(await sweepIdleSessions(ctx, { skip: resumed }))];
   });

@@ -35,11 +35,17 @@ export async function requestTurn(
   } & TurnSignals = {},
 ): Promise<TurnRequestResult> {
   const owner = options.owner ?? newTurnOwner();
-  const acquired = options.acquire
-    ? await options.acquire()
-    : reason === "resume"
-      ? await takeOwed(deps, sessionId, owner)
-      : await acquireTurn(deps.db, sessionId, owner, deps.options.leaseMs, clockOf(deps));
+  let first: TurnRound = reason;
+  let acquired: Awaited<ReturnType<typeof acquireTurn>> | "idle";
+  if (options.acquire) acquired = await options.acquire();
+  else if (reason === "resume") acquired = await takeOwed(deps, sessionId, owner);
+  else {
+    // A turn owed by a dead holder (or a stop) is taken as that turn, resumed: a request with no new
+    // input would otherwise take the lease and find nothing to answer, and the owed turn would be lost.
+    acquired = await takeOwed(deps, sessionId, owner);
+    if (acquired === "acquired") first = "resume";
+    else acquired = await acquireTurn(deps.db, sessionId, owner, deps.options.leaseMs, clockOf(deps));
+  }
   if (acquired === "idle") return { status: "idle" };
   if (acquired !== "acquired") return { status: acquired };
   const turns: TurnEnd[] = [];
@@ -50,7 +56,7 @@ export async function requestTurn(
   );
   heartbeat.unref();
   try {
-    let current: TurnRound = reason;
+    let current: TurnRound = first;
     for (;;) {
       if (await prepareSession(deps, sessionId, current)) {
         if (current === "resume") await announceResume(deps, sessionId);

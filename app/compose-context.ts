@@ -32,6 +32,11 @@ export interface ComposeContext {
 export interface CapabilityHandle {
   /** First step of a stop: take no more outside work (chat events); called before the queue drains. */
   quiesce?(): Promise<void>;
+  /**
+   * Once every capability has started and the queue consumes: start-up work whose events others
+   * subscribe to (a capability started earlier would publish them to nobody).
+   */
+  started?(): Promise<void>;
   stop(): Promise<void>;
 }
 

@@ -30,6 +30,8 @@ export interface Composition {
   ctx: ComposeContext;
   /** Stops taking outside work; the queue and the capabilities keep running until stop. */
   quiesce(): Promise<void>;
+  /** Call once the queue consumes: each capability's start-up work that publishes events. */
+  started(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -78,6 +80,9 @@ export async function compose(runtime: Runtime, role: ProcessRole): Promise<Comp
         }
       }
     },
+    started: async () => {
+      for (const item of started) await item.started?.();
+    },
     stop: async () => {
       await stopAll(started, runtime);
       await closeRunService(runService, runtime);
@@ -102,6 +107,7 @@ function bound(handle: CapabilityHandle): CapabilityHandle {
   return {
     stop: () => handle.stop(),
     ...(handle.quiesce ? { quiesce: () => handle.quiesce!() } : {}),
+    ...(handle.started ? { started: () => handle.started!() } : {}),
   };
 }
 

@@ -41,6 +41,7 @@ export async function serve(io: CommandIO, options: ServeOptions): Promise<numbe
       });
     }
     await runtime.queue.start();
+    await composition.started();
     // Before the line that says so: whoever sees "oikos started" may send SIGTERM at once.
     const stopSignal = waitForSignal();
     runtime.logger.info(

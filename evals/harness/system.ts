@@ -148,6 +148,7 @@ export class EvalSystem {
         throw new Error(`app/compose.ts registered no ${queue} handler: evals need the whole app`);
     }
     await queue.start();
+    await this.#composition.started();
   }
 
   /** Everything but the database and the chat platform goes down at once, then comes back. */

@@ -33,7 +33,8 @@ export type FaultPointName =
   | "during a model call"
   | "during an execution"
   | "during the continuation"
-  | "during complete_task";
+  | "during complete_task"
+  | "after complete_task commits";
 
 /** How the task ends after the restart: completed, or its mutating command reported interrupted (never re-run). */
 type Ending = { kind: "completed"; marker: string[] } | { kind: "interrupted" };
@@ -48,6 +49,8 @@ interface Reached {
 interface FaultPoint {
   name: FaultPointName;
   task(signal: FaultSignal): MarkerTaskOptions;
+  /** Configuration the point needs (both processes). */
+  env?: NodeJS.ProcessEnv;
   /** Drives the task from a started process to the point. */
   reach(task: MarkerTask, deployment: Deployment): Promise<Reached>;
   /** The restarted process must say "oikos restarted; resuming …" exactly once (a turn was in flight for sure). */
@@ -111,6 +114,8 @@ export const FAULT_POINTS: readonly FaultPoint[] = [
   },
   {
     name: "during the continuation",
+    // `run` returns at once, so the command's result reaches the agent through a `continue` job.
+    env: { OIKOS_RUN_WAIT_MS: "0" },
     task: () => ({ hold: "close" }),
     reach: async (task) => {
       await approved(task);
@@ -122,39 +127,55 @@ export const FAULT_POINTS: readonly FaultPoint[] = [
   },
   {
     name: "during complete_task",
-    // complete_task's transaction waits for a lock this test holds on the table it writes last
-    // (Postgres only: nothing outside the process can open an embedded database while it runs).
     task: () => ({}),
-    reach: async (task, deployment) => {
-      const store = await deployment.open();
-      const locked = Promise.withResolvers<void>();
-      const unlock = Promise.withResolvers<void>();
-      const holder = store.db.transaction().execute(async (tx) => {
-        await sql`LOCK TABLE feedback IN EXCLUSIVE MODE`.execute(tx);
-        locked.resolve();
-        await unlock.promise;
-      });
-      holder.catch(locked.reject);
-      await locked.promise;
-      await approved(task);
-      await eventually("complete_task waits inside its transaction", async () => {
-        const { rows } = await sql<{ waiting: number }>`
-          SELECT count(*)::int AS waiting FROM pg_locks
-          WHERE NOT granted AND relation = 'feedback'::regclass`.execute(store.db);
-        return rows[0]!.waiting > 0 ? true : undefined;
-      });
-      return {
-        release: async () => {
-          unlock.resolve();
-          await holder;
-          await store.close();
-        },
-      };
-    },
+    reach: (task, deployment) => heldByLock(task, deployment, "feedback"),
+    turnOwed: () => false,
+    ending: () => ONCE,
+  },
+  {
+    name: "after complete_task commits",
+    task: () => ({}),
+    reach: (task, deployment) => heldByLock(task, deployment, "knowledge"),
     turnOwed: () => false,
     ending: () => ONCE,
   },
 ];
+
+/**
+ * complete_task waits for a lock this test holds on a table it writes (Postgres only: nothing outside
+ * the process can open an embedded database while it runs): `feedback` is written last inside its
+ * transaction, `knowledge` right after the commit, before the operator is told.
+ */
+async function heldByLock(
+  task: MarkerTask,
+  deployment: Deployment,
+  table: "feedback" | "knowledge",
+): Promise<Reached> {
+  const store = await deployment.open();
+  const locked = Promise.withResolvers<void>();
+  const unlock = Promise.withResolvers<void>();
+  const holder = store.db.transaction().execute(async (tx) => {
+    await sql`LOCK TABLE ${sql.table(table)} IN EXCLUSIVE MODE`.execute(tx);
+    locked.resolve();
+    await unlock.promise;
+  });
+  holder.catch(locked.reject);
+  await locked.promise;
+  await approved(task);
+  await eventually(`complete_task waits for the ${table} table`, async () => {
+    const { rows } = await sql<{ waiting: number }>`
+      SELECT count(*)::int AS waiting FROM pg_locks
+      WHERE NOT granted AND relation = ${table}::regclass`.execute(store.db);
+    return rows[0]!.waiting > 0 ? true : undefined;
+  });
+  return {
+    release: async () => {
+      unlock.resolve();
+      await holder;
+      await store.close();
+    },
+  };
+}
 
 export const GRACE_MS = 8000;
 
@@ -192,6 +213,7 @@ export async function runFault(
   const deployment = await createDeployment(kind, `fault-${FAULT_POINTS.indexOf(point)}-${signal}`);
   const task = await markerTask(deployment, double, point.task(signal));
   const env = {
+    ...point.env,
     OIKOS_SHUTDOWN_GRACE_MS: String(GRACE_MS),
     // A killed worker's BullMQ jobs are recovered once its lock expires: seconds, as README advises where wanted.
     ...(kind === "postgres+redis" ? { OIKOS_QUEUE_LOCK_MS: "5000" } : {}),
