@@ -245,6 +245,13 @@ export async function runFault(
     // Counted once everything is stopped: a late duplicate post would be among them.
     judgeChat(task, ending, point.turnOwed(signal));
     await judgeStore(deployment, ending);
+  } catch (error) {
+    // What the restarted process logged and what the model was asked: a failure explains itself.
+    const steps = task.model.requests.map((r) => r.step ?? "(fallback)").join(", ");
+    const log = child.stderr().split("\n").slice(-40).join("\n");
+    throw new Error(`${(error as Error).message}\nmodel steps: ${steps}\noikos log (last lines):\n${log}`, {
+      cause: error,
+    });
   } finally {
     await release?.().catch(() => {});
     child.kill("SIGKILL");
