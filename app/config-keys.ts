@@ -106,7 +106,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     path: "log.level",
     env: "OIKOS_LOG_LEVEL",
-    doc: "fatal, error, warn, info, debug or trace",
+    doc: "fatal, error, warn, info, debug, trace or silent",
     defaultText: "info",
   },
   {
@@ -190,13 +190,13 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     path: "execution.readOnlyJail",
     env: "OIKOS_READONLY_JAIL",
-    doc: "Read-only commands that run with nobody asked run inside the read-only jail on the target: `auto` where the target can jail, `required` (where it cannot, the operator approves each one), `off`. An entity's `jail.mode` attribute (the operator's, like all routing) overrides it (README \"The read-only jail\")",
+    doc: 'Read-only commands that run with nobody asked run inside the read-only jail on the target: `auto` where the target can jail, `required` (where it cannot, the operator approves each one), `off`; an entity\'s `jail.mode` attribute (set by the operator) overrides it (see "The read-only jail")',
     defaultText: "auto",
   },
   {
     path: "execution.previews",
     env: "OIKOS_PREVIEWS",
-    doc: "Plan previews on approval cards: `on` computes what a mutating command would change (read-only, on the target) before its card is posted and checks it again when approved; `off` shows none",
+    doc: 'Plan previews on approval cards: `on` computes what a mutating command would change (read-only, on the target) before its card is posted and checks it again when approved; `off` shows none (see "Plan previews")',
     defaultText: "on",
   },
   {
@@ -214,7 +214,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     path: "execution.snapshotBefore",
     env: "OIKOS_SNAPSHOT_BEFORE",
-    doc: "Snapshot a Proxmox guest (on snapshot-capable storage) before `destructive` changes, before every change (`mutating`), or never (`off`); per entity under `execution.snapshotBeforeEntities` (YAML)",
+    doc: "Snapshot a Proxmox guest (on snapshot-capable storage), or the ZFS datasets a change on a host touches, before `destructive` changes, before every change (`mutating`), or never (`off`); per entity under `execution.snapshotBeforeEntities` (YAML)",
     defaultText: "destructive",
   },
   {
@@ -374,3 +374,25 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     defaultText: "3",
   },
 ];
+
+/**
+ * Keys that are lists or maps, so they are set in oikos.yaml only (no environment variable); the
+ * README names each one outside the table.
+ */
+export const YAML_ONLY_KEYS = [
+  "mcp.tokens",
+  "execution.snapshotBeforeEntities",
+  "chat.rooms",
+  "alerts.sources",
+  "alerts.routes",
+  "schedules",
+] as const;
+
+/** The README configuration table, one row per key (`node scripts/config-table.ts` prints it). */
+export function configTableMarkdown(): string {
+  const rows = CONFIG_KEYS.map(
+    (k) =>
+      `| \`${k.env}\` | \`${k.path}\` | ${k.defaultText} | ${k.doc}${k.secret ? " (secret: never logged)" : ""} |`,
+  );
+  return ["| env | oikos.yaml key | default | meaning |", "| --- | --- | --- | --- |", ...rows].join("\n");
+}

