@@ -1,14 +1,15 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { executionFinished } from "../store/domain-events.ts";
 import { appendMessage } from "../store/messages.ts";
 import { closeWindows } from "../store/windows.ts";
 import { match } from "../test-support/scripted-model/index.ts";
 import { continueJobId, handleContinue, onExecutionFinished } from "./continuation.ts";
 import { oweResults, unfinishedExecutions } from "./owed-results.ts";
-import { goalThenPlan } from "./testing/script.ts";
+import { CHECK_GITEA, checkGitea, goalThenPlan } from "./testing/script.ts";
 import {
   approvePlanAsOperator,
+  completeExecution,
+  insertExecution,
   planStep,
   sessionExecutions,
   toolResults,
@@ -157,22 +158,7 @@ describe("continuation: a result the model was told is still running reaches it,
   test("a read-only command that outran run's wait, before any plan, is reported back once", async () => {
     const h = harness();
     await h.useScript([
-      {
-        name: "check",
-        when: match.lastUserMessage("is gitea up"),
-        reply: {
-          toolCalls: [
-            {
-              name: "run",
-              arguments: {
-                target: "lxc:gitea",
-                command: "systemctl is-active gitea",
-                purpose: "see whether gitea runs",
-              },
-            },
-          ],
-        },
-      },
+      checkGitea(),
       {
         name: "wait",
         when: match.lastToolResult(/"status":"queued"/, "run"),
@@ -190,12 +176,7 @@ describe("continuation: a result the model was told is still running reaches it,
     const [execution] = await sessionExecutions(h, sessionId);
     assert.ok(execution, `run created an execution: ${await toolResults(h, sessionId, "run")}`);
     assert.equal(execution.result_owed, true, "the model was told it still runs: its result is owed");
-    await h.store.db
-      .updateTable("executions")
-      .set({ status: "completed", exit_code: 0, stdout: "gitea Up 3 days", finished_at: new Date() })
-      .where("id", "=", execution.id)
-      .execute();
-    await h.events.publish(executionFinished(execution, "completed"));
+    await completeExecution(h, execution.id, "gitea Up 3 days");
     await h.model.waitForRequests(3);
     await turnReleased(h, sessionId);
     assert.deepEqual(
@@ -219,22 +200,7 @@ describe("continuation: a result the model was told is still running reaches it,
   test("an execution that ended before the model was told it runs is continued by the mark itself", async () => {
     const h = harness();
     const sessionId = await h.newSession();
-    const executionId = `ex-${sessionId.slice(0, 8)}`;
-    await h.store.db
-      .insertInto("executions")
-      .values({
-        id: executionId,
-        session_id: sessionId,
-        target: "lxc:gitea",
-        command: "docker ps",
-        command_key: "k",
-        risk: "read_only",
-        status: "completed",
-        requested_by: "agent",
-        timeout_ms: 60_000,
-        finished_at: new Date(),
-      })
-      .execute();
+    const executionId = await insertExecution(h, sessionId, { command: CHECK_GITEA, status: "completed" });
     const enqueued: string[] = [];
     await oweResults(
       {
@@ -277,12 +243,8 @@ describe("continuation: a result the model was told is still running reaches it,
     );
     assert.deepEqual(unfinishedExecutions("not structured"), []);
   });
-});
 
-describe("continuation: a run in flight when the process died is continued after the restart, plan or no plan", () => {
-  const harness = harnessForSuite({ entities: [GITEA], agentJobs: true });
-
-  test("the resumed turn re-attaches the run, and the execution's end reports back once", async () => {
+  test("a run in flight when the process died: the resumed turn re-attaches the run, and the execution's end reports back once", async () => {
     const h = harness();
     await h.useScript([
       {
@@ -300,7 +262,6 @@ describe("continuation: a run in flight when the process died is continued after
     await h.say(sessionId, "is gitea up?");
     // What a process that died inside `run` leaves: the call without a result, its execution running,
     // and the turn owed (its lease's holder is gone).
-    const command = "systemctl is-active gitea";
     await appendMessage(h.store.db, {
       sessionId,
       role: "assistant",
@@ -309,26 +270,12 @@ describe("continuation: a run in flight when the process died is continued after
         {
           id: "call-1",
           name: "run",
-          arguments: JSON.stringify({ target: "lxc:gitea", command, purpose: "check" }),
+          arguments: JSON.stringify({ target: "lxc:gitea", command: CHECK_GITEA, purpose: "check" }),
         },
       ],
       author: "agent",
     });
-    const executionId = `ex-${sessionId.slice(0, 8)}`;
-    await h.store.db
-      .insertInto("executions")
-      .values({
-        id: executionId,
-        session_id: sessionId,
-        target: "lxc:gitea",
-        command,
-        command_key: "k",
-        risk: "read_only",
-        status: "running",
-        requested_by: "agent",
-        timeout_ms: 60_000,
-      })
-      .execute();
+    const executionId = await insertExecution(h, sessionId, { command: CHECK_GITEA, status: "running" });
     await h.store.db
       .updateTable("sessions")
       .set({ turn_pending: true })
@@ -338,12 +285,7 @@ describe("continuation: a run in flight when the process died is continued after
     await requestTurn(h.deps, sessionId, "resume");
     const [execution] = await sessionExecutions(h, sessionId);
     assert.equal(execution!.result_owed, true, "re-attached while running: its result is owed");
-    await h.store.db
-      .updateTable("executions")
-      .set({ status: "completed", exit_code: 0, stdout: "gitea is active", finished_at: new Date() })
-      .where("id", "=", executionId)
-      .execute();
-    await h.events.publish(executionFinished(execution!, "completed"));
+    await completeExecution(h, executionId, "gitea is active");
     await h.model.waitForRequests(2);
     await turnReleased(h, sessionId);
     assert.deepEqual(

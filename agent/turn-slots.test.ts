@@ -1,12 +1,17 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { InProcessQueue } from "../jobs/queue/in-process.ts";
-import { executionFinished } from "../store/domain-events.ts";
 import { upsertEntities } from "../store/entities.ts";
 import { match } from "../test-support/scripted-model/index.ts";
 import { registerAgentJobs } from "./register-jobs.ts";
 import { type AgentHarness, startAgentHarness } from "./testing/agent-harness.ts";
-import { sessionExecutions, toolResults, turnReleased } from "./testing/session-queries.ts";
+import { checkGitea } from "./testing/script.ts";
+import {
+  completeExecution,
+  sessionExecutions,
+  toolResults,
+  turnReleased,
+} from "./testing/session-queries.ts";
 import { GITEA } from "./testing/suite-harness.ts";
 import { waitFor } from "./testing/wait-for.ts";
 
@@ -26,22 +31,7 @@ describe("turn slots: a turn waiting on its execution lets another session think
 
   test("the second session's model call comes while the first one's run still waits", async () => {
     await h.useScript([
-      {
-        name: "check",
-        when: match.lastUserMessage("is gitea up"),
-        reply: {
-          toolCalls: [
-            {
-              name: "run",
-              arguments: {
-                target: "lxc:gitea",
-                command: "systemctl is-active gitea",
-                purpose: "see whether gitea runs",
-              },
-            },
-          ],
-        },
-      },
+      checkGitea(),
       { name: "greet", when: match.lastUserMessage("hello"), reply: { text: "Hello." } },
       {
         name: "report",
@@ -69,12 +59,7 @@ describe("turn slots: a turn waiting on its execution lets another session think
     );
     assert.deepEqual(await toolResults(h, waiting, "run"), [], "the first run is still waiting");
 
-    await h.store.db
-      .updateTable("executions")
-      .set({ status: "completed", exit_code: 0, stdout: "gitea Up 3 days", finished_at: new Date() })
-      .where("id", "=", execution!.id)
-      .execute();
-    await h.events.publish(executionFinished(execution!, "completed"));
+    await completeExecution(h, execution!.id, "gitea Up 3 days");
     await turnReleased(h, waiting);
     await waitFor(async () => (h.model.requests.length === 3 ? true : undefined));
     assert.equal(h.model.requests[2]!.step, "report", "the run's own result answered the first session");

@@ -30,3 +30,15 @@ export function goalThenPlan(trigger: string, goal: string, steps: object[]): Sc
 export function setStep(seq: number, status: string, extra: Record<string, unknown> = {}): ScriptedReply {
   return call("update_plan_step", { seq, status, ...extra });
 }
+
+/** The read-only check the concurrency and continuation tests run. */
+export const CHECK_GITEA = "systemctl is-active gitea";
+
+/** The operator asks "is gitea up"; the model runs CHECK_GITEA on lxc:gitea. */
+export function checkGitea(): ScriptStep {
+  return {
+    name: "check",
+    when: match.lastUserMessage("is gitea up"),
+    reply: call("run", { target: "lxc:gitea", command: CHECK_GITEA, purpose: "see whether gitea runs" }),
+  };
+}

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { approvePlan, type ConsentVia } from "../../store/consent.ts";
+import { executionFinished } from "../../store/domain-events.ts";
 import type { AgentHarness } from "./agent-harness.ts";
 import { waitFor } from "./wait-for.ts";
 
@@ -73,4 +74,40 @@ export async function approvePlanAsOperator(
     via: options.via ?? "reaction",
   });
   assert.equal(decided.ok, true, `plan ${options.generation ?? 1} of ${sessionId} was not approved`);
+}
+
+/** An execution of `sessionId` on lxc:gitea as a worker would leave it (tests that move its state by hand). */
+export async function insertExecution(
+  h: AgentHarness,
+  sessionId: string,
+  row: { command: string; status: "running" | "completed" },
+): Promise<string> {
+  const id = `ex-${sessionId.slice(0, 8)}`;
+  await h.store.db
+    .insertInto("executions")
+    .values({
+      id,
+      session_id: sessionId,
+      target: "lxc:gitea",
+      command: row.command,
+      command_key: "k",
+      risk: "read_only",
+      status: row.status,
+      requested_by: "agent",
+      timeout_ms: 60_000,
+      ...(row.status === "completed" ? { finished_at: new Date() } : {}),
+    })
+    .execute();
+  return id;
+}
+
+/** The execution completes with `stdout`, and execution.finished is published as the worker does. */
+export async function completeExecution(h: AgentHarness, executionId: string, stdout: string): Promise<void> {
+  const row = await h.store.db
+    .updateTable("executions")
+    .set({ status: "completed", exit_code: 0, stdout, finished_at: new Date() })
+    .where("id", "=", executionId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await h.events.publish(executionFinished(row, "completed"));
 }
