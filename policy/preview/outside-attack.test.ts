@@ -145,3 +145,30 @@ test("a secret cut off from what names it by the diff's few context lines is sti
   );
   assert.ok(unchanged.status === "ok" && unchanged.effect !== rendered.effect);
 });
+
+test("the fingerprint covers everything the card shows: sizes and counts of what is deleted", () => {
+  const effectOf = (command: string, outputs: { stdout: string; stderr?: string }[]) => {
+    const p = plan(command);
+    assert.equal(p.status, "planned", command);
+    if (p.status !== "planned") return "";
+    const rendered = (p.parts[0] as (typeof p.parts)[number]).render(
+      outputs.map((o) => ({ exitCode: 0, stdout: o.stdout, stderr: o.stderr ?? "" })),
+    );
+    assert.equal(rendered.status, "ok");
+    return rendered.status === "ok" ? rendered.effect : "";
+  };
+  // Shown: "deletes 4.0 KiB in 3 files"; at approval the directory holds 40 GiB in 90,000.
+  assert.notEqual(
+    effectOf("rm -rf /srv/data", [{ stdout: "4096\t/srv/data\n" }, { stdout: "3\n" }]),
+    effectOf("rm -rf /srv/data", [{ stdout: "42949672960\t/srv/data\n" }, { stdout: "90000\n" }]),
+  );
+  assert.notEqual(
+    effectOf("zfs destroy tank/data@old", [{ stdout: "tank/data@old\t2097152\t-\n" }]),
+    effectOf("zfs destroy tank/data@old", [{ stdout: "tank/data@old\t42949672960\t-\n" }]),
+  );
+  // Equal output, equal fingerprint (no time or randomness in it).
+  assert.equal(
+    effectOf("rm -rf /srv/data", [{ stdout: "4096\t/srv/data\n" }, { stdout: "3\n" }]),
+    effectOf("rm -rf /srv/data", [{ stdout: "4096\t/srv/data\n" }, { stdout: "3\n" }]),
+  );
+});

@@ -76,8 +76,10 @@ const zfsDestroy: PreviewRule = {
         lines.push(...taken.map(([n, used]) => `  ${n} ${humanBytes(Number(used) || 0)}`));
         if (cloneNames.length > 0)
           lines.push(`and the clones (with everything below them): ${cloneNames.join(", ")}`);
-        const effect = [...taken.map(([n]) => n), ...cloneNames].join("\n");
-        return { status: "ok", text: lines.join("\n"), effect, expectations: [] };
+        // The effect is what the card shows (sizes too): an approval of "destroys 1 snapshot, 2 MiB"
+        // must not go through once it would take 40 GiB.
+        const text = lines.join("\n");
+        return { status: "ok", text, effect: text, expectations: [] };
       },
     });
   },
@@ -142,12 +144,10 @@ const rm: PreviewRule = {
           ...rows.map(([size, path]) => `  ${path} ${humanBytes(Number(size) || 0)}`),
           ...missing.map((line) => `  ${line}`),
         ];
-        return {
-          status: "ok",
-          text: lines.join("\n"),
-          effect: rows.map(([, path]) => path).join("\n"),
-          expectations: [],
-        };
+        // The effect is what the card shows, size and count too: "deletes 4 KiB in 3 files" approved
+        // must not run once the directory holds 40 GiB.
+        const text = lines.join("\n");
+        return { status: "ok", text, effect: text, expectations: [] };
       },
     });
   },
