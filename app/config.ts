@@ -199,7 +199,7 @@ export function loadConfig(options: LoadConfigOptions = {}): Config {
   const file = explicit ? resolve(cwd, explicit) : resolve(cwd, "oikos.yaml");
   let raw: Record<string, unknown> = {};
   if (explicit && !existsSync(file)) {
-    throw new ConfigError(`Config file ${file} does not exist (from OIKOS_CONFIG or --config).`);
+    throw new ConfigError(`Config file ${file} does not exist (named by OIKOS_CONFIG).`);
   }
   if (existsSync(file)) raw = readYamlObject(file);
   for (const key of CONFIG_KEYS) {
