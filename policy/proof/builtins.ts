@@ -61,15 +61,20 @@ function setCheck(args: readonly ProofWord[]): Verdict {
 }
 
 function shoptCheck(args: readonly ProofWord[]): Verdict {
-  let setting = false;
+  // Flags bundle (`-os` is `-o -s`), and `-o` names `set` options: read every flag first.
+  const flags = new Set<string>();
+  const names: ProofWord[] = [];
   for (const arg of args) {
     if (!arg.static) return "`shopt` with a run-time argument is not proven";
-    if (["-p", "-q"].includes(arg.value)) continue;
-    if (["-s", "-u"].includes(arg.value)) {
-      setting = true;
-      continue;
-    }
-    if (setting && !SHOPT_OPTIONS.has(arg.value)) return `\`shopt -s ${arg.value}\` is not proven harmless`;
+    if (/^-[pqsuo]+$/.test(arg.value)) for (const flag of arg.value.slice(1)) flags.add(flag);
+    else if (arg.value.startsWith("-")) return `\`shopt ${arg.value}\` is not an option proven harmless`;
+    else names.push(arg);
+  }
+  if (!flags.has("s") && !flags.has("u")) return null;
+  const proven = flags.has("o") ? SHELL_OPTIONS : SHOPT_OPTIONS;
+  for (const name of names) {
+    if (!proven.has(name.value))
+      return `\`shopt ${flags.has("o") ? "-o " : ""}-s ${name.value}\` is not proven harmless (\`set -o keyword\` turns arguments into environment)`;
   }
   return null;
 }

@@ -147,7 +147,8 @@ export function deviceVerdict(word: ProofWord): Verdict {
 export function globMayReachDevices(pattern: string): boolean {
   if (!/[*?[{]/.test(pattern)) return false;
   if (/[@!+]\(/.test(pattern)) return true;
-  const path = absolutePath(pattern);
+  // A sequence `{a..z}` or `{0..9}` yields words of any shape: as broad as `*`.
+  const path = absolutePath(pattern.replace(/\{[^{}/]*\.\.[^{}/]*\}/g, "*"));
   if (path === OPAQUE) return true;
   let source = "";
   for (let i = 0; i < path.length; i++) {

@@ -36,6 +36,12 @@ export function proofWord(
   const raw = source.slice(node.start, node.end);
   const isStatic = value.dynamic === "none";
   if (isStatic) {
+    if (hasBraceExpansion(node, source)) {
+      // `{/tmp,-delete}` is two words at run time, `/d{e,}v/x` another path: only the text in front
+      // of the first brace is common to every word bash makes of it.
+      const mayBeOption = !/^[A-Za-z0-9_/.~+:@%=]/.test(value.text);
+      return { value: value.text, raw, static: false, mayBeOption, node };
+    }
     const unquotedGlob = hasUnquotedGlob(node, source);
     // `/srv/*` only expands to words starting with `/`; `*.log` or `{-o,x}` could start with `-`.
     const first = value.text[0] ?? "";
@@ -77,6 +83,23 @@ function hasUnquotedGlob(node: SyntaxNode, source: string): boolean {
   if (node.type === "brace_expression") return true;
   if (node.type === "concatenation") return node.children.some((child) => hasUnquotedGlob(child, source));
   return false;
+}
+
+/**
+ * Whether bash brace-expands the word: an unquoted `{…}` holding an unquoted `,` or `..`, within
+ * one word or across the parts of a concatenation (`{"a",-b}`). Quoted parts and escaped
+ * characters are masked, so `"{a,b}"` and `\{a,b}` stay literal, as in bash.
+ */
+export function hasBraceExpansion(node: SyntaxNode, source: string): boolean {
+  if (node.type === "brace_expression") return true;
+  return /\{[^{}]*(,|\.\.)[^{}]*\}/.test(unquotedText(node, source));
+}
+
+function unquotedText(node: SyntaxNode, source: string): string {
+  if (node.type === "word") return source.slice(node.start, node.end).replace(/\\[^]/g, "__");
+  if (node.type === "concatenation") return node.children.map((child) => unquotedText(child, source)).join("");
+  if (!node.named && /^[{},]$/.test(source.slice(node.start, node.end))) return source.slice(node.start, node.end);
+  return "_";
 }
 
 /** The literal text a quoted word starts with, before its first expansion (`"/proc/$x"` → `/proc/`). */
