@@ -52,6 +52,8 @@ const compose: ToolSpec = {
 const docker: ToolSpec = {
   valued: "Hc",
   longValued: ["--host", "--context"],
+  // `-H ssh://host` (or a context with such an endpoint) reaches the daemon through ssh.
+  helpers: ["ssh"],
   sub: {
     ps: {
       flags: "aqsnl",

@@ -63,7 +63,8 @@ export const HOST_INFO_TOOLS: Record<string, ToolSpec> = {
     longValued: ["--date", "--reference", "--rfc-3339", "--iso-8601"],
     check: dateOperands,
   },
-  lsb_release: { flags: "aidrcs", helpers: ["python3"] },
+  // Debian's lsb_release is a Python program on older releases and a shell script on newer ones.
+  lsb_release: { flags: "aidrcs", helpers: ["python3", "getopt", "cut", "tr", "sed", "grep"] },
   getconf: { flags: "a" },
   sysctl: {
     flags: "aenNbqA",

@@ -94,9 +94,9 @@ export const TEXT_SEARCH_TOOLS: Record<string, ToolSpec> = {
   },
   zgrep: {
     flags: `ivwxclLoqsHhnEF${DIGITS}`,
-    valued: "efABC",
-    anyOption: true,
+    // Not `-f`: the zgrep script copies the pattern file to a temporary file of its own and removes it.
+    valued: "eABC",
     check: grepDevices,
-    helpers: ["gzip", "grep", "sed"],
+    helpers: ["gzip", "grep", "sed", "expr"],
   },
 };
