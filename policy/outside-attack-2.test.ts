@@ -4,8 +4,8 @@ import {
   braceAttacks,
   CONFIG_CODE,
   KEYWORD_EXEC,
-  shoptAttacks,
   STILL_READ_ONLY,
+  shoptAttacks,
   watchdogAttacks,
 } from "../test-support/oracle/outside-attack-2.ts";
 import { loadClassifier } from "./classify.ts";

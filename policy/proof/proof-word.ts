@@ -96,9 +96,11 @@ export function hasBraceExpansion(node: SyntaxNode, source: string): boolean {
 }
 
 function unquotedText(node: SyntaxNode, source: string): string {
-  if (node.type === "word") return source.slice(node.start, node.end).replace(/\\[^]/g, "__");
-  if (node.type === "concatenation") return node.children.map((child) => unquotedText(child, source)).join("");
-  if (!node.named && /^[{},]$/.test(source.slice(node.start, node.end))) return source.slice(node.start, node.end);
+  if (node.type === "word") return source.slice(node.start, node.end).replace(/\\[\s\S]/g, "__");
+  if (node.type === "concatenation")
+    return node.children.map((child) => unquotedText(child, source)).join("");
+  if (!node.named && /^[{},]$/.test(source.slice(node.start, node.end)))
+    return source.slice(node.start, node.end);
   return "_";
 }
 

@@ -22,8 +22,12 @@ after(async () => {
   await sandbox?.close();
 });
 
-test("generated brace and shopt attacks: nothing the oracle sees acting is read_only", { skip: unavailable ?? false }, async () => {
-  const commands = [...new Set([...braceAttacks(), ...shoptAttacks().map((s) => `${s}; ls /etc`), KEYWORD_EXEC])];
+test("generated brace and shopt attacks: nothing the oracle sees acting is read_only", {
+  skip: unavailable ?? false,
+}, async () => {
+  const commands = [
+    ...new Set([...braceAttacks(), ...shoptAttacks().map((s) => `${s}; ls /etc`), KEYWORD_EXEC]),
+  ];
   const runs = await (sandbox as OracleSandbox).run(commands);
   const acting: string[] = [];
   const wrong: string[] = [];

@@ -75,23 +75,37 @@ export function braceAttacks(): string[] {
 export function watchdogAttacks(): string[] {
   const out: string[] = [];
   for (const word of WATCHDOG_WORDS) {
-    for (const reader of ["cat", "head -c1", "od -N1", "wc -c", "grep x", "tail -n1"]) out.push(`${reader} ${word}`);
+    for (const reader of ["cat", "head -c1", "od -N1", "wc -c", "grep x", "tail -n1"])
+      out.push(`${reader} ${word}`);
     out.push(`cat < ${word}`, `wc -c <${word}`);
   }
   return out;
 }
 
-const SET_OPTIONS = ["keyword", "xtrace", "verbose", "allexport", "history", "posix", "functrace", "errtrace", "onecmd", "vi"];
+const SET_OPTIONS = [
+  "keyword",
+  "xtrace",
+  "verbose",
+  "allexport",
+  "history",
+  "posix",
+  "functrace",
+  "errtrace",
+  "onecmd",
+  "vi",
+];
 const SHOPT_OPTIONS = ["extdebug", "expand_aliases", "sourcepath", "execfail", "xpg_echo", "inherit_errexit"];
 
 /** `shopt` with its flags bundled, split and reordered, setting options outside the proven ones. */
 export function shoptAttacks(): string[] {
   const out: string[] = [];
   for (const option of SET_OPTIONS) {
-    for (const flags of ["-os", "-so", "-o -s", "-s -o", "-qos", "-pso", "-o -qs"]) out.push(`shopt ${flags} ${option}`);
+    for (const flags of ["-os", "-so", "-o -s", "-s -o", "-qos", "-pso", "-o -qs"])
+      out.push(`shopt ${flags} ${option}`);
   }
   for (const option of SHOPT_OPTIONS) {
-    for (const flags of ["-s", "-qs", "-sq", "-ps", "-sp", "-q -s", "-us", "-su"]) out.push(`shopt ${flags} ${option}`);
+    for (const flags of ["-s", "-qs", "-sq", "-ps", "-sp", "-q -s", "-us", "-su"])
+      out.push(`shopt ${flags} ${option}`);
   }
   return out;
 }

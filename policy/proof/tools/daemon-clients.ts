@@ -7,7 +7,7 @@ export const DAEMON_CLIENT_TOOLS: Record<string, ToolSpec> = {
     valued: "c",
     // The configuration is code: `load_module` loads a library and log paths are opened for
     // writing as root, so only the server's own configuration tree may be tested.
-    values: { "-c": (value) => /^\/etc\/nginx\/[^]*$/.test(value) && !value.split("/").includes("..") },
+    values: { "-c": (value) => /^\/etc\/nginx\//.test(value) && !value.split("/").includes("..") },
     check: (args) =>
       args.some((a) => a.static && /^-[qV]*[tTV]/.test(a.value))
         ? null
