@@ -13,10 +13,10 @@ export function rollbackCommand(deps: RollbackDeps): BotCommand {
   return defineCommand({
     name: "rollback",
     args: { execution: word("execution", "the execution id, e.g. ex-1a2b3c4d5e6f") },
-    summary: "roll a Proxmox guest back to the snapshot taken before an execution",
+    summary: "roll a Proxmox guest or a host's ZFS datasets back to the snapshot taken before an execution",
     details:
-      "Posts an approval in the task's thread: type the phrase it shows (rollback <guest>) to run pct/qm rollback " +
-      "(the guest is started again if it was running). Audited.",
+      "Posts an approval in the task's thread: type the phrase it shows (rollback <guest>, or rollback <datasets>) " +
+      "to run pct/qm rollback (the guest is started again if it was running) or zfs rollback on the host. Audited.",
     examples: ["!oikos rollback ex-1a2b3c4d5e6f"],
     permission: "operator",
     async run(ctx, { execution }) {
