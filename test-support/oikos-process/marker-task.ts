@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { after, before } from "node:test";
 import { eventually as poll } from "../../bot/testing/eventually.ts";
-import type { MatrixDouble } from "../matrix-double/matrix-double.ts";
+import { MatrixDouble } from "../matrix-double/matrix-double.ts";
 import { type SpawnedCli, spawnCli } from "../run-cli.ts";
 import { match, type ScriptedModelServer, startScriptedModel } from "../scripted-model/index.ts";
 import type { Deployment } from "./deployment.ts";
@@ -39,6 +40,19 @@ export interface MarkerTaskOptions {
 export function registerMatrixUsers(double: MatrixDouble): void {
   double.registerUser(BOT, "tok_bot");
   double.registerUser(ALICE);
+}
+
+/** One Matrix double for a test file (started in `before`, closed in `after`) with the bot and Alice registered. */
+export function matrixDoubleForFile(): () => MatrixDouble {
+  let double: MatrixDouble | undefined;
+  before(async () => {
+    double = await MatrixDouble.start();
+    registerMatrixUsers(double);
+  });
+  after(async () => {
+    await double?.close();
+  });
+  return () => double!;
 }
 
 export async function markerTask(
