@@ -172,3 +172,28 @@ test("the fingerprint covers everything the card shows: sizes and counts of what
     effectOf("rm -rf /srv/data", [{ stdout: "4096\t/srv/data\n" }, { stdout: "3\n" }]),
   );
 });
+
+test("compose options that recreate, remove or build what the per-service comparison shows are not previewed", () => {
+  // The comparison says "db: unchanged"; --force-recreate recreates it, -V drops its anonymous
+  // volumes, --remove-orphans removes containers the file no longer names, --build rebuilds.
+  declines(
+    [
+      "docker compose up -d --force-recreate",
+      "docker compose up -d -V",
+      "docker compose up -d --renew-anon-volumes",
+      "docker compose up --remove-orphans -d",
+      "docker compose up -d --build web",
+      "docker compose up -d --always-recreate-deps web",
+      "docker compose up -d --scale web=3",
+      "docker compose up -d --no-deps web",
+      "docker compose up -d --pull always",
+      "docker-compose pull --include-deps web",
+    ],
+    "is not previewed",
+  );
+  plans([
+    "docker compose up -d",
+    "docker compose up -d --wait --wait-timeout 60 web",
+    "docker compose pull -q web",
+  ]);
+});

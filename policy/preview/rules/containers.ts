@@ -20,18 +20,28 @@ const COMPOSE_GLOBALS = [
   "--profile",
 ];
 
-/** Options of `up` / `pull` that take a separate value (not a service name). */
-const COMPOSE_ACTION_VALUED = [
-  "--scale",
-  "-t",
-  "--timeout",
-  "--wait-timeout",
-  "--pull",
-  "--exit-code-from",
-  "--attach",
-  "--no-attach",
-  "--policy",
-];
+/**
+ * Options of `up` / `pull` that change nothing the preview shows (how it waits, what it prints);
+ * `true` when the option takes a separate value. Any other option (`--force-recreate`,
+ * `--remove-orphans`, `-V`, `--build`, `--scale`, `--no-deps` …) changes which containers are
+ * recreated, removed or built, which the per-service comparison would not show: not previewed.
+ */
+const COMPOSE_ACTION_PASSIVE = new Map<string, boolean>([
+  ["-d", false],
+  ["--detach", false],
+  ["--wait", false],
+  ["--wait-timeout", true],
+  ["-t", true],
+  ["--timeout", true],
+  ["--quiet-pull", false],
+  ["-q", false],
+  ["--quiet", false],
+  ["--no-color", false],
+  ["--no-log-prefix", false],
+  ["--timestamps", false],
+  ["-y", false],
+  ["--yes", false],
+]);
 
 interface ComposeCall {
   globals: string[];
@@ -65,8 +75,14 @@ function readCompose(stage: Stage): ComposeCall | string | null {
   const rest = args.slice(i + 1);
   for (let at = 0; at < rest.length; at++) {
     const token = (rest[at] as Arg).value;
-    if (COMPOSE_ACTION_VALUED.includes(token)) at++;
-    else if (!token.startsWith("-")) services.push(token);
+    if (!token.startsWith("-")) {
+      services.push(token);
+      continue;
+    }
+    const name = token.includes("=") ? token.slice(0, token.indexOf("=")) : token;
+    const valued = COMPOSE_ACTION_PASSIVE.get(name);
+    if (valued === undefined) return `compose ${action} option \`${token}\` is not previewed`;
+    if (valued && name === token) at++;
   }
   return { globals, action, services };
 }
