@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { loadClassifier } from "../classify.ts";
+import { redact } from "../redact.ts";
 import { planPreview } from "./plan.ts";
 import { renderFileChange } from "./rules/file-diff.ts";
 
@@ -196,4 +197,26 @@ test("compose options that recreate, remove or build what the per-service compar
     "docker compose up -d --wait --wait-timeout 60 web",
     "docker compose pull -q web",
   ]);
+});
+
+test("a guest's secret settings are never shown, neither the value now nor the one requested", () => {
+  for (const [command, config] of [
+    ["qm set 100 --cipassword hunter2pass", "name: vm\ncipassword: oldS3cretValue\n"],
+    ["pct set 101 --password N3wPassw0rdX", "hostname: ct\n"],
+  ] as const) {
+    const p = plan(command);
+    assert.equal(p.status, "planned", command);
+    if (p.status !== "planned") continue;
+    const rendered = (p.parts[0] as (typeof p.parts)[number]).render([
+      { exitCode: 0, stdout: config, stderr: "" },
+    ]);
+    assert.equal(rendered.status, "ok");
+    if (rendered.status !== "ok") continue;
+    // What leaves: the part's text and the command heading it, both redacted (jobs/preview/create.ts).
+    const shown = redact(`$ ${command}\n${rendered.text}`);
+    for (const secret of ["hunter2pass", "oldS3cretValue", "N3wPassw0rdX"])
+      assert.ok(!shown.includes(secret), shown);
+    // Still a change the fingerprint sees.
+    assert.ok(rendered.effect.length > 0);
+  }
 });

@@ -154,6 +154,8 @@ const COMPOUND_HEADS = new Set([
   "access",
   "bind",
   "bot",
+  // Proxmox cloud-init: `cipassword`.
+  "ci",
   "db",
   "database",
   "gh",

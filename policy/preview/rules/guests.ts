@@ -1,4 +1,5 @@
 import type { Arg } from "../../command-view.ts";
+import { isSecretKeyName } from "../../secrets/key-names.ts";
 import type { PreviewRule, ProbeResult } from "../rule.ts";
 import { firstUnusable, onlyStage, single, unavailable } from "../rule.ts";
 import type { Statement } from "../statement.ts";
@@ -82,7 +83,11 @@ const guestSet: PreviewRule = {
         const lines = [...changes].map(([key, value]) => {
           const current = now.get(key) ?? "(unset)";
           const next = value ?? "(deleted)";
-          return current === next ? `${key}: ${current} (unchanged)` : `${key}: ${current} → ${next}`;
+          if (current === next) return `${key}: ${isSecretKeyName(key) ? "(secret)" : current} (unchanged)`;
+          // A secret's values are never shown, whatever the redactor recognises of their format.
+          if (isSecretKeyName(key))
+            return `${key}: ${now.has(key) ? "set" : "(unset)"} → ${value === null ? "(deleted)" : "set to a new value (not shown)"}`;
+          return `${key}: ${current} → ${next}`;
         });
         const text = [`${call.tool} guest ${vmid}:`, ...lines].join("\n");
         return { status: "ok", text, effect: text, expectations: [] };
