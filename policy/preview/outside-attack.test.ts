@@ -220,3 +220,11 @@ test("a guest's secret settings are never shown, neither the value now nor the o
     assert.ok(rendered.effect.length > 0);
   }
 });
+
+test("a unit pattern systemctl expands itself is not previewed as one unit", () => {
+  declines(
+    ["systemctl stop 'docker*'", 'systemctl restart "ssh?.service"', "service 'nginx*' restart"],
+    "pattern",
+  );
+  plans(["systemctl stop docker.service containerd"]);
+});

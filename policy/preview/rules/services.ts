@@ -87,6 +87,10 @@ const systemctl: PreviewRule = {
       units = [name.value];
     } else return null;
     if (units.length === 0) return unavailable("names no unit");
+    // systemctl matches a quoted pattern (`'docker*'`) against every loaded unit itself: the probes
+    // would show one line for what may be many units.
+    const pattern = units.find((unit) => /[*?[]/.test(unit));
+    if (pattern) return unavailable(`\`${pattern}\` is a pattern systemctl matches against the loaded units`);
     return { parts: units.map((unit) => unitPart(this.id, statement.text, action, unit)) };
   },
   examples: [
