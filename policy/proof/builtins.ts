@@ -74,7 +74,7 @@ function shoptCheck(args: readonly ProofWord[]): Verdict {
   const proven = flags.has("o") ? SHELL_OPTIONS : SHOPT_OPTIONS;
   for (const name of names) {
     if (!proven.has(name.value))
-      return `\`shopt ${flags.has("o") ? "-o " : ""}-s ${name.value}\` is not proven harmless (\`set -o keyword\` turns arguments into environment)`;
+      return `\`shopt ${flags.has("o") ? "-o " : ""}-s ${name.value}\` is not an option proven harmless (\`-o keyword\` turns arguments into environment, \`extdebug\` changes traps); only ${[...proven].join(", ")} are`;
   }
   return null;
 }
