@@ -1,3 +1,4 @@
+import { expandArgvBraces } from "./brace-expansion.ts";
 import type { Arg, RuleContext } from "./command-view.ts";
 import { argsText, finding } from "./command-view.ts";
 import { visibleDestructiveWord } from "./dynamic-names.ts";
@@ -34,6 +35,9 @@ export function classifyArgv(
   const whole = argsText(argv);
   const q = quoteSegment(whole);
   if (depth > MAX_DEPTH) return [finding("reject", `${q} nests commands more than ${MAX_DEPTH} levels deep`)];
+  // `zfs {destroy,-r} tank/x` runs `zfs destroy -r tank/x`: judge the words bash makes of it
+  const expanded = expandArgvBraces(argv);
+  if (expanded) return classifyArgv(expanded, state, depth + 1, stdin, elsewhere);
   if (head.dynamic !== "none") {
     const verb = visibleDestructiveWord(argv);
     if (verb) {
