@@ -282,7 +282,7 @@ export class CardRenderer {
     let card: Card | undefined;
     try {
       const built = await build();
-      card = built && this.#withMentions(adapter, place.room, built);
+      card = built && { ...this.#withMentions(adapter, place.room, built), postKey: key };
       if (!card) {
         await deleteKv(this.#db, key);
         return;

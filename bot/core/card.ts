@@ -25,6 +25,13 @@ export interface Card {
   hint?: string;
   /** Buttons (Slack) while the card is undecided; empty once decided. */
   actions?: { id: CardAction; label: string; style?: "primary" | "danger" }[];
+  /**
+   * Names this card's one post (the renderer's claim key). Where the platform can (Matrix: the
+   * send's transaction id), posting again under the same key returns the first post instead of a
+   * second message: a process killed after posting a card but before recording it, restarted,
+   * posts it again as the same event, so a ✅ on it still answers the card.
+   */
+  postKey?: string;
   /** Reactions the bot adds to its own card so the operator taps an existing one. */
   reactions?: string[];
   /** Who the card calls: the platform notifies them (Matrix m.mentions + pills, Slack <@U…>). */

@@ -4,7 +4,7 @@ import type { ChatAdapter, InboundSink, MessageRef, Outbound } from "../core/cha
 import { toInbound } from "./inbound-event.ts";
 import type { KvStorageProvider } from "./kv-storage-provider.ts";
 import type { MatrixApi } from "./matrix-api.ts";
-import { newTxnId } from "./matrix-api.ts";
+import { newTxnId, postTxnId } from "./matrix-api.ts";
 import { editContent, noticeContent, reactionContent, threadedContent } from "./message-content.ts";
 import { RoomJoins } from "./room-joins.ts";
 import { type RetryOptions, RoomSendQueues, withRateLimitRetry } from "./send-queue.ts";
@@ -113,7 +113,8 @@ export class MatrixAdapter implements ChatAdapter {
     const content = thread
       ? threadedContent(message, thread, this.#latest.get(thread) ?? thread)
       : noticeContent(message);
-    const eventId = await this.#send(room, "m.room.message", content);
+    const once = "card" in message ? message.card.postKey : undefined;
+    const eventId = await this.#send(room, "m.room.message", content, once && postTxnId(once));
     if (thread) {
       this.#latest.set(thread, eventId);
       this.#threadOf.set(eventId, thread);
@@ -155,8 +156,12 @@ export class MatrixAdapter implements ChatAdapter {
     return levels.users?.[user] ?? levels.users_default ?? 0;
   }
 
-  #send(room: string, eventType: string, content: Record<string, unknown>): Promise<string> {
-    const txnId = newTxnId();
+  #send(
+    room: string,
+    eventType: string,
+    content: Record<string, unknown>,
+    txnId: string = newTxnId(),
+  ): Promise<string> {
     return this.#queues.run(room, () =>
       withRateLimitRetry(() => this.#options.api.send(room, eventType, content, txnId), this.#options.retry),
     );

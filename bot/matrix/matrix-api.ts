@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { IStorageProvider } from "matrix-bot-sdk";
 import { LogService, MatrixAuth, MatrixClient } from "matrix-bot-sdk";
 import { OikosError } from "../../app/errors.ts";
@@ -43,6 +43,14 @@ const SYNC_FILTER = JSON.stringify({
   account_data: { not_types: ["*"] },
   room: { timeline: { limit: 100 }, ephemeral: { not_types: ["*"] }, account_data: { not_types: ["*"] } },
 });
+
+/**
+ * The transaction id of a post named by a key (Card.postKey): the same key always sends with the
+ * same id, and the homeserver answers a repeated transaction with the event it already made.
+ */
+export function postTxnId(key: string): string {
+  return `oikos.post.${createHash("sha256").update(key).digest("hex").slice(0, 32)}`;
+}
 
 export function newTxnId(): string {
   return `oikos.${Date.now().toString(36)}.${randomBytes(6).toString("hex")}`;

@@ -166,6 +166,52 @@ describe("matrix: failures of single calls", () => {
     assert.equal(cards.length, 1, "a second start-up posts nothing more");
   });
 
+  test("a card posted by a process killed before it recorded the post is the same event when posted again", async () => {
+    const sessionId = await newSession("restart the exporter");
+    const { approvalId } = await requestExecutionApproval(h, sessionId, {
+      target: "host:nas",
+      command: "systemctl restart node-exporter",
+      risk: "config_mutation",
+      purpose: "restart",
+    });
+    const cardsOf = () =>
+      double.sentBy(BOT).filter((e) => String(e.content.body).includes("systemctl restart node-exporter"));
+    const first = await eventually("the card", () => cardsOf()[0]);
+    await eventually("the card recorded", async () =>
+      db()
+        .selectFrom("chat_cards")
+        .select("message_id")
+        .where("subject_id", "=", approvalId)
+        .executeTakeFirst(),
+    );
+    // What a SIGKILL between the post and its record leaves: the message exists, nothing names it.
+    await db().deleteFrom("chat_cards").where("subject_id", "=", approvalId).execute();
+    await db().updateTable("approvals").set({ card_ref: null }).where("id", "=", approvalId).execute();
+    const renderer = new CardRenderer({
+      db: db(),
+      adapters: h.adapters,
+      cards: h.core.cards,
+      logger: silentLogger(),
+    });
+    await renderer.renderUnposted();
+    assert.equal(cardsOf().length, 1, "posted again as the same event, not a second card");
+    const ref = await db()
+      .selectFrom("approvals")
+      .select("card_ref")
+      .where("id", "=", approvalId)
+      .executeTakeFirstOrThrow();
+    assert.equal((ref.card_ref as { messageId?: string } | null)?.messageId, first.event_id);
+    double.react(ALICE, room, first.event_id, "✅");
+    await eventually("the ✅ on the first card approves", async () => {
+      const row = await db()
+        .selectFrom("approvals")
+        .select("status")
+        .where("id", "=", approvalId)
+        .executeTakeFirst();
+      return row?.status === "approved";
+    });
+  });
+
   test("after downtime, the events a limited sync timeline left out are fetched back and handled once", async () => {
     await adapter.stop();
     double.timelineLimit = 3;
