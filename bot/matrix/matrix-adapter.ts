@@ -1,6 +1,7 @@
 import { LRUCache } from "lru-cache";
 import type { Logger } from "../../app/logger.ts";
 import type { ChatAdapter, InboundSink, MessageRef, Outbound } from "../core/chat-adapter.ts";
+import { ConcurrentInbound } from "../core/concurrent-inbound.ts";
 import { toInbound } from "./inbound-event.ts";
 import type { KvStorageProvider } from "./kv-storage-provider.ts";
 import type { MatrixApi } from "./matrix-api.ts";
@@ -215,17 +216,20 @@ export class MatrixAdapter implements ChatAdapter {
             : [];
         const batch = [...gap, ...timeline];
         const live = await this.#joins.check(roomId, this.#selfId, state, batch);
+        const newThreads = new ConcurrentInbound(sink);
         for (const [index, event] of batch.entries()) {
           this.#remember(event);
           const inbound = toInbound(roomId, event, this.#selfId, (id) => this.#threadOf.get(id));
           if (!inbound) continue;
-          if (live(event, index)) await sink(inbound);
+          if (live(event, index)) await newThreads.handle(inbound);
           else
             this.#options.logger.debug(
               { room: roomId, event: event.event_id },
               "matrix: an event from before the bot joined the room is history, not a request",
             );
         }
+        // Every event of the batch is handled before the sync token moves on.
+        await newThreads.settled();
       }
       const newest = timeline.at(-1);
       if (newest) await this.#options.storage.storeValue(lastSeenKey(roomId), newest.event_id);
