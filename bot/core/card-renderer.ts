@@ -297,7 +297,9 @@ export class CardRenderer {
       this.#unposted.set(place.sessionId, retries);
       throw error;
     }
-    this.#lastRendered.set(`${adapter.platform}\u0000${ref.messageId}`, JSON.stringify(card));
+    // what a refresh builds has no postKey: compare like with like, or an unchanged card is edited
+    const { postKey: _posted, ...shown } = card;
+    this.#lastRendered.set(`${adapter.platform}\u0000${ref.messageId}`, JSON.stringify(shown));
     await this.#cards.save({ ref, kind, sessionId: place.sessionId, subjectId });
     if (!adapter.prefersButtons) for (const key of card.reactions ?? []) await adapter.react(ref, key);
   }
