@@ -23,6 +23,23 @@ function urlsOnly(skipValues: readonly string[]) {
 }
 
 const CURL_VALUED = ["-m", "-w", "-o", "-A", "-e", "-u", "-X", "-r"];
+const CURL_LONG_VALUED = [
+  "--max-time",
+  "--connect-timeout",
+  "--write-out",
+  "--output",
+  "--user-agent",
+  "--referer",
+  "--user",
+  "--request",
+  "--retry",
+  "--retry-delay",
+  "--max-redirs",
+  "--resolve",
+  "--cacert",
+  "--range",
+  "--noproxy",
+];
 
 /** HTTP reads (GET/HEAD to http/https only: other schemes can write to services) and TLS inspection. */
 export const HTTP_CLIENT_TOOLS: Record<string, ToolSpec> = {
@@ -47,23 +64,7 @@ export const HTTP_CLIENT_TOOLS: Record<string, ToolSpec> = {
       "--fail-with-body",
       "--no-progress-meter",
     ],
-    longValued: [
-      "--max-time",
-      "--connect-timeout",
-      "--write-out",
-      "--output",
-      "--user-agent",
-      "--referer",
-      "--user",
-      "--request",
-      "--retry",
-      "--retry-delay",
-      "--max-redirs",
-      "--resolve",
-      "--cacert",
-      "--range",
-      "--noproxy",
-    ],
+    longValued: CURL_LONG_VALUED,
     values: {
       "-o": toNowhere,
       "--output": toNowhere,
@@ -73,24 +74,7 @@ export const HTTP_CLIENT_TOOLS: Record<string, ToolSpec> = {
       "--write-out": (v) => !/%(output|header)|@/.test(v),
       "-x": () => false,
     },
-    check: urlsOnly([
-      ...CURL_VALUED,
-      "--max-time",
-      "--connect-timeout",
-      "--write-out",
-      "--output",
-      "--user-agent",
-      "--referer",
-      "--user",
-      "--request",
-      "--retry",
-      "--retry-delay",
-      "--max-redirs",
-      "--resolve",
-      "--cacert",
-      "--range",
-      "--noproxy",
-    ]),
+    check: urlsOnly([...CURL_VALUED, ...CURL_LONG_VALUED]),
   },
   wget: {
     network: true,
