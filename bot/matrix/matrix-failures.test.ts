@@ -54,6 +54,14 @@ describe("matrix: failures of single calls", () => {
   });
 
   const db = () => h.store.db;
+  const approvalRow = (id: string) =>
+    db()
+      .selectFrom("approvals")
+      .select(["status", "card_ref"])
+      .where("id", "=", id)
+      .executeTakeFirstOrThrow();
+  const cardMessageId = async (id: string) =>
+    ((await approvalRow(id)).card_ref as { messageId?: string } | null)?.messageId;
   const joined = (roomId: string) => double.state.room(roomId).members.get(BOT) === "join";
   const newSession = async (text: string) => {
     const root = double.message(ALICE, room, text);
@@ -106,14 +114,9 @@ describe("matrix: failures of single calls", () => {
       () => double.relations(card.event_id, "m.annotation").length === 2,
     );
     double.react(ALICE, room, card.event_id, "✅");
-    await eventually("approved through the card", async () => {
-      const row = await db()
-        .selectFrom("approvals")
-        .select("status")
-        .where("id", "=", approvalId)
-        .executeTakeFirst();
-      return row?.status === "approved";
-    });
+    await eventually("approved through the card", () =>
+      approvalRow(approvalId).then((row) => row.status === "approved"),
+    );
     assert.equal(double.sentBy(BOT).filter((e) => isCard(e.content.body)).length, 1, "one card");
   });
 
@@ -153,12 +156,7 @@ describe("matrix: failures of single calls", () => {
       logger: silentLogger(),
     });
     await renderer.renderUnposted();
-    const ref = await db()
-      .selectFrom("approvals")
-      .select("card_ref")
-      .where("id", "=", approvalId)
-      .executeTakeFirstOrThrow();
-    const messageId = (ref.card_ref as { messageId?: string } | null)?.messageId;
+    const messageId = await cardMessageId(approvalId);
     assert.ok(messageId, "the card was posted and recorded");
     assert.match(String(double.state.event(messageId)?.content.body), /logrotate/);
     await renderer.renderUnposted();
@@ -195,21 +193,11 @@ describe("matrix: failures of single calls", () => {
     });
     await renderer.renderUnposted();
     assert.equal(cardsOf().length, 1, "posted again as the same event, not a second card");
-    const ref = await db()
-      .selectFrom("approvals")
-      .select("card_ref")
-      .where("id", "=", approvalId)
-      .executeTakeFirstOrThrow();
-    assert.equal((ref.card_ref as { messageId?: string } | null)?.messageId, first.event_id);
+    assert.equal(await cardMessageId(approvalId), first.event_id);
     double.react(ALICE, room, first.event_id, "✅");
-    await eventually("the ✅ on the first card approves", async () => {
-      const row = await db()
-        .selectFrom("approvals")
-        .select("status")
-        .where("id", "=", approvalId)
-        .executeTakeFirst();
-      return row?.status === "approved";
-    });
+    await eventually("the ✅ on the first card approves", () =>
+      approvalRow(approvalId).then((row) => row.status === "approved"),
+    );
   });
 
   test("after downtime, the events a limited sync timeline left out are fetched back and handled once", async () => {
