@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { expandBraceWord } from "./brace-expansion.ts";
+import { expandArgvBraces, expandBraceWord } from "./brace-expansion.ts";
 import { loadClassifier } from "./classify.ts";
 
 const classifier = await loadClassifier();
@@ -32,4 +32,25 @@ test("a verb or option spelled in braces is judged as the words bash runs", () =
     assert.equal(classify(command).risk, risk, command);
   }
   assert.equal(classify("ls {a,b}{c,d}").risk, "read_only");
+});
+
+test("brace text bash reads differently than a plain group is flagged uncertain, never judged as literal", () => {
+  const plain = (raw: string) => ({ value: raw, raw, dynamic: "none" as const });
+  for (const word of ["{x..},rm}", "{p#..},-i}", "{ab},c}", "x{},c}", "{+1..3}"]) {
+    const expanded = expandArgvBraces([plain("env"), plain(word), plain("ls")]);
+    assert.ok(expanded?.uncertain, word);
+  }
+  assert.deepEqual(
+    expandArgvBraces([plain("ls"), plain("{,a}")])?.argv.map((a) => a.value),
+    ["ls", "a"],
+    "bash drops the empty word",
+  );
+  assert.equal(expandArgvBraces([plain("find"), plain("."), plain("-exec"), plain("{}")]), null);
+  for (const command of [
+    "sed -e {p#..},-i} /tmp/f",
+    "env -u {x..},rm} ls /tmp/victim",
+    "sort {x..},-o} out in",
+  ]) {
+    assert.notEqual(classify(command).risk, "read_only", command);
+  }
 });

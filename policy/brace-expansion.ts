@@ -85,25 +85,43 @@ function sequenceOf(body: string): string[] | null {
   return null;
 }
 
+/** A `{`, then a `,` or `..`, then a `}`: text bash may brace-expand in ways not modelled here. */
+const BRACE_LIKE = /\{.*(,|\.\.).*\}/;
+
+export interface BraceExpandedArgv {
+  argv: Arg[];
+  /**
+   * A plain word still holds brace-like text after expansion (`{x..},rm}`: bash skips the first
+   * `}` and makes `x..}` `rm`): what bash makes of it is not known exactly, so the caller must not
+   * judge the argv as read-only on these words.
+   */
+  uncertain: boolean;
+}
+
 /**
- * The argv bash runs when some of its words brace-expand, or null when none does. Only plain
- * words are expanded (no quotes, escapes, expansions or globs in them): for those the expansion is
- * exactly what bash makes of them; any other word stays as it is (the proof treats every brace word
- * as run-time text, so nothing with braces is ever read-only).
+ * The argv bash runs when some of its words brace-expand, or null when no word has brace text.
+ * Only plain words are expanded (no quotes, escapes, expansions or globs in them): for those the
+ * expansion follows bash, empty words dropped as bash drops them; any other word stays as it is
+ * (the proof treats every brace word as run-time text, so nothing with braces is ever read-only).
  */
-export function expandArgvBraces(argv: Arg[]): Arg[] | null {
+export function expandArgvBraces(argv: Arg[]): BraceExpandedArgv | null {
   let changed = false;
+  let uncertain = false;
   const out: Arg[] = [];
   for (const arg of argv) {
     const plain = arg.dynamic === "none" && arg.raw === arg.value && !/['"\\$`*?[]/.test(arg.raw);
     const words = plain ? expandBraceWord(arg.raw) : null;
     if (!words) {
+      if (plain && BRACE_LIKE.test(arg.raw)) uncertain = true;
       out.push(arg);
       continue;
     }
     changed = true;
-    for (const word of words) out.push({ value: word, raw: word, dynamic: "none" });
-    if (out.length > MAX_WORDS * 2) return null;
+    for (const word of words) {
+      if (BRACE_LIKE.test(word)) uncertain = true;
+      if (word !== "") out.push({ value: word, raw: word, dynamic: "none" });
+    }
+    if (out.length > MAX_WORDS * 2) return { argv, uncertain: true };
   }
-  return changed ? out : null;
+  return changed || uncertain ? { argv: changed ? out : argv, uncertain } : null;
 }

@@ -30,14 +30,44 @@ export function classifyArgv(
   stdin: Stdin | null,
   elsewhere: boolean,
 ): Finding[] {
+  // `zfs {destroy,-r} tank/x` runs `zfs destroy -r tank/x`: judge the words bash makes of it
+  const expanded = expandArgvBraces(argv);
+  if (!expanded) return judgeArgv(argv, state, depth, stdin, elsewhere);
+  const judged =
+    expanded.argv === argv
+      ? judgeArgv(argv, state, depth, stdin, elsewhere)
+      : classifyArgv(expanded.argv, state, depth + 1, stdin, elsewhere);
+  if (!expanded.uncertain) return judged;
+  // like a name decided at run time: any verb visible in the braces may be what runs
+  const verb = visibleDestructiveWord(argv);
+  const q = quoteSegment(argsText(argv));
+  return [
+    verb
+      ? finding(
+          "destructive",
+          `${q} holds brace text whose expansion oikos cannot be sure of, and \`${verb}\` is visible (destructive); write the words out`,
+        )
+      : finding(
+          "config_mutation",
+          `${q} holds brace text whose expansion oikos cannot be sure of (config_mutation); write the words out`,
+        ),
+    ...judged,
+  ];
+}
+
+function judgeArgv(
+  argv: Arg[],
+  state: WalkState,
+  depth: number,
+  stdin: Stdin | null,
+  elsewhere: boolean,
+): Finding[] {
   const head = argv[0];
   if (!head) return [];
   const whole = argsText(argv);
   const q = quoteSegment(whole);
   if (depth > MAX_DEPTH) return [finding("reject", `${q} nests commands more than ${MAX_DEPTH} levels deep`)];
   // `zfs {destroy,-r} tank/x` runs `zfs destroy -r tank/x`: judge the words bash makes of it
-  const expanded = expandArgvBraces(argv);
-  if (expanded) return classifyArgv(expanded, state, depth + 1, stdin, elsewhere);
   if (head.dynamic !== "none") {
     const verb = visibleDestructiveWord(argv);
     if (verb) {
