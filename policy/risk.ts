@@ -1,3 +1,5 @@
+import type { JailGrant } from "./jail-grant.ts";
+
 /** How dangerous a command is. `reject` means it must not run at all in this form. */
 export type Risk = "read_only" | "config_mutation" | "destructive" | "reject";
 
@@ -35,6 +37,11 @@ export interface Classification {
    * Running anything else would contradict the proof; the execution oracle checks exactly that.
    */
   programs?: string[];
+  /**
+   * For read_only only: the resources the jail opens to this run (policy/jail-grant.ts), the union
+   * over every piece of the command, each named by a proof spec. Empty: fully contained.
+   */
+  grants?: JailGrant[];
 }
 
 /** Short, single-line rendering of a command fragment for reason strings. */
