@@ -105,7 +105,7 @@ export const agentCapability: Capability = {
 function registerWithoutModel(runtime: Runtime): void {
   const text =
     "No model is configured, so I cannot work on tasks yet. Set OPENAI_BASE_URL, OPENAI_API_KEY and OIKOS_MODEL " +
-    "(see README) and restart; `!` commands work meanwhile.";
+    "(see README.md: A model) and restart; `!` commands work meanwhile.";
   runtime.queue.register("agent-turn", async (job) => {
     await runtime.events.publish(agentMessage({ sessionId: job.data.sessionId, text, final: true }));
   });

@@ -28,7 +28,7 @@ async function printHelp(io: CommandIO): Promise<void> {
     const command = await loadCommand(name);
     lines.push(`  ${name.padEnd(10)} ${command.description}`);
   }
-  lines.push("", "Run `oikos help <command>` for a command's options. Configuration: README.md.");
+  lines.push("", "Run `oikos help <command>` for a command's options. Configuration: docs/configuration.md.");
   io.stdout.write(`${lines.join("\n")}\n`);
 }
 

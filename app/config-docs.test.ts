@@ -1,5 +1,6 @@
-// The README configuration section is the code's: its table is the one app/config-keys.ts prints,
-// every key of the schema is in it (or named as YAML-only), and every default shown is the schema's.
+// The configuration reference (docs/configuration.md) is the code's: its table is the one
+// app/config-keys.ts prints, every key of the schema is in it (or named as YAML-only), and every
+// default shown is the schema's.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
@@ -7,7 +8,7 @@ import type { z } from "zod";
 import { ConfigSchema } from "./config.ts";
 import { CONFIG_KEYS, configTableMarkdown, YAML_ONLY_KEYS } from "./config-keys.ts";
 
-const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+const reference = readFileSync(new URL("../docs/configuration.md", import.meta.url), "utf8");
 
 /** Dotted paths of the schema's leaves: a nested object's keys, wrappers (default, optional …) seen through. */
 function leafPaths(schema: z.ZodType, prefix = ""): string[] {
@@ -19,21 +20,22 @@ function leafPaths(schema: z.ZodType, prefix = ""): string[] {
   );
 }
 
-test("the README configuration table is the one app/config-keys.ts prints", () => {
+test("the docs/configuration.md table is the one app/config-keys.ts prints", () => {
   assert.ok(
-    readme.includes(`${configTableMarkdown()}\n`),
-    "README table differs: replace it with the output of `node scripts/config-table.ts`",
+    reference.includes(`${configTableMarkdown()}\n`),
+    "docs/configuration.md's table differs: run `node scripts/config-table.ts --write`",
   );
 });
 
-test("every key of the config schema is in the table or named in the README as YAML-only", () => {
+test("every key of the config schema is in the table or named in docs/configuration.md as YAML-only", () => {
   const documented = new Set<string>([...CONFIG_KEYS.map((k) => k.path), ...YAML_ONLY_KEYS]);
   const leaves = leafPaths(ConfigSchema);
   assert.ok(leaves.length > CONFIG_KEYS.length / 2, "the schema walk found the keys");
   for (const path of leaves) assert.ok(documented.has(path), `${path} has no entry in app/config-keys.ts`);
   for (const path of documented)
     assert.ok(leaves.includes(path), `${path} is documented but not in the schema`);
-  for (const path of YAML_ONLY_KEYS) assert.ok(readme.includes(`\`${path}\``), `README never names ${path}`);
+  for (const path of YAML_ONLY_KEYS)
+    assert.ok(reference.includes(`\`${path}\``), `docs/configuration.md never names ${path}`);
 });
 
 test("every default in the table is the schema's default", () => {

@@ -1,5 +1,6 @@
 /**
- * Every configuration key, its environment variable and what it means. The README table and the
+ * Every configuration key, its environment variable and what it means. The configuration reference
+ * (docs/configuration.md) and the
  * env reader are both driven by this list, so a key cannot exist undocumented.
  */
 export interface ConfigKey {
@@ -7,7 +8,7 @@ export interface ConfigKey {
   path: string;
   env: string;
   doc: string;
-  /** Shown in the README; the zod schema holds the real default. */
+  /** Shown in docs/configuration.md; the zod schema holds the real default. */
   defaultText: string;
   secret?: boolean;
 }
@@ -190,13 +191,13 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     path: "execution.readOnlyJail",
     env: "OIKOS_READONLY_JAIL",
-    doc: 'Read-only commands that run with nobody asked run inside the read-only jail on the target: `auto` where the target can jail, `required` (where it cannot, the operator approves each one), `off`; an entity\'s `jail.mode` attribute (set by the operator) overrides it (see "The read-only jail")',
+    doc: "Read-only commands that run with nobody asked run inside the read-only jail on the target: `auto` where the target can jail, `required` (where it cannot, the operator approves each one), `off`; an entity's `jail.mode` attribute (set by the operator) overrides it (see [the read-only jail](jail.md))",
     defaultText: "auto",
   },
   {
     path: "execution.previews",
     env: "OIKOS_PREVIEWS",
-    doc: 'Plan previews on approval cards: `on` computes what a mutating command would change (read-only, on the target) before its card is posted and checks it again when approved; `off` shows none (see "Plan previews")',
+    doc: "Plan previews on approval cards: `on` computes what a mutating command would change (read-only, on the target) before its card is posted and checks it again when approved; `off` shows none (see [plan previews](previews.md))",
     defaultText: "on",
   },
   {
@@ -377,7 +378,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
 
 /**
  * Keys that are lists or maps, so they are set in oikos.yaml only (no environment variable); the
- * README names each one outside the table.
+ * configuration reference (docs/configuration.md) names each one outside the table.
  */
 export const YAML_ONLY_KEYS = [
   "mcp.tokens",
@@ -388,7 +389,7 @@ export const YAML_ONLY_KEYS = [
   "schedules",
 ] as const;
 
-/** The README configuration table, one row per key (`node scripts/config-table.ts` prints it). */
+/** The configuration reference table (docs/configuration.md), one row per key (`node scripts/config-table.ts` prints it). */
 export function configTableMarkdown(): string {
   const rows = CONFIG_KEYS.map(
     (k) =>

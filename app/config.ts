@@ -140,7 +140,7 @@ export const ConfigSchema = z.object({
       operators: csv.default([]),
       admins: csv.default([]),
       mention: mentionRule.default("approvers"),
-      /** Per room id / channel id: its own operators and admins (YAML only; see README "Chat setup"). */
+      /** Per room id / channel id: its own operators and admins (YAML only; see docs/chat.md). */
       rooms: z.record(roomId, roomAccess).default({}),
       shell: z
         .object({
@@ -176,7 +176,7 @@ export const ConfigSchema = z.object({
         .prefault({}),
     })
     .prefault({}),
-  /** Webhook alert intake and routing (YAML for sources and routes; see README "Alerts and schedules"). */
+  /** Webhook alert intake and routing (YAML for sources and routes; see docs/alerts-and-schedules.md). */
   alerts: alertsSchema,
   /** Cron schedules that start a task in a room (YAML only). */
   schedules: schedulesSchema,
@@ -228,9 +228,7 @@ function readYamlObject(file: string): Record<string, unknown> {
   }
   if (doc === null || doc === undefined) return {};
   if (typeof doc !== "object" || Array.isArray(doc)) {
-    throw new ConfigError(
-      `Config file ${file} must hold a mapping of keys (see the README configuration table).`,
-    );
+    throw new ConfigError(`Config file ${file} must hold a mapping of keys (see docs/configuration.md).`);
   }
   return doc as Record<string, unknown>;
 }
@@ -256,7 +254,7 @@ function describeIssues(error: z.ZodError): string {
       issue.code === "invalid_key" ? (issue.issues[0]?.message ?? issue.message) : issue.message;
     return `- ${where}: ${message}`;
   });
-  return `Invalid configuration:\n${lines.join("\n")}\nSee the configuration table in README.md.`;
+  return `Invalid configuration:\n${lines.join("\n")}\nSee the configuration reference in docs/configuration.md.`;
 }
 
 /** `chat.rooms["!ops:example.org"].admins`: keys that are not plain names (room ids) quoted. */

@@ -3,7 +3,7 @@ import { cronProblem } from "../jobs/queue/cron.ts";
 import { QUIET_MODES } from "../store/statuses.ts";
 import { type LabelMatcher, parseMatcher } from "./alerts/matchers.ts";
 
-// The `alerts` and `schedules` sections of oikos.yaml (README "Alerts and schedules"). Sources,
+// The `alerts` and `schedules` sections of oikos.yaml (docs/alerts-and-schedules.md). Sources,
 // routes and schedules are lists and maps, so they are YAML only; the scalar knobs also have
 // environment variables (app/config-keys.ts). app/config.ts puts them in the one config schema.
 

@@ -162,7 +162,7 @@ export class ChatCore {
     if (!session && event.addressed === false) return;
     if (!this.#deps.modelConfigured) {
       await adapter.post(event.room, thread ?? event.messageId, {
-        text: "No model is configured, so I can only run `!` commands. Set OPENAI_BASE_URL, OPENAI_API_KEY and OIKOS_MODEL (see README) and start again.",
+        text: "No model is configured, so I can only run `!` commands. Set OPENAI_BASE_URL, OPENAI_API_KEY and OIKOS_MODEL (see README.md: A model) and start again.",
       });
       return;
     }

@@ -30,7 +30,7 @@ export function scheduleCommands(control: ScheduleControl): BotCommand[] {
     async run() {
       const schedules = await control.list();
       if (schedules.length === 0)
-        return "No schedules are configured (`schedules` in oikos.yaml; see the README).";
+        return "No schedules are configured (`schedules` in oikos.yaml; see docs/alerts-and-schedules.md).";
       const lines = schedules.map((s) => {
         const when = s.paused
           ? `paused${s.paused.by ? ` by ${s.paused.by}` : ""} since ${utc(s.paused.at)}`

@@ -36,7 +36,7 @@ const lastSeenKey = (room: string) => `last_event:${room}`;
 
 export const ENCRYPTED_ROOM_NOTICE =
   "This room is end-to-end encrypted, and oikos does not support encryption, so it will not read or act on anything here. " +
-  "Please use an invite-only, unencrypted room for operations (see README, “Chat setup”).";
+  "Please use an invite-only, unencrypted room for operations (see docs/matrix.md).";
 
 /**
  * Matrix through matrix-bot-sdk, with the SDK's gaps closed here: our own sync loop (the token

@@ -1,6 +1,6 @@
 /**
  * What the Slack app must be granted for the code in bot/slack/ to work: the one list the
- * start-up scope check, the README's Slack setup (checked by a test) and the app manifest there
+ * start-up scope check, the Slack setup in docs/slack.md (checked by a test) and the app manifest there
  * come from. Add a row here when the adapter starts calling a method or handling an event.
  */
 

@@ -81,7 +81,7 @@ function adviceFor(
     case "msg_blocks_too_long":
       return "Slack refused the message as too long; it is sent again in shorter parts.";
     case "missing_scope":
-      return `The bot token lacks the scope ${input.needed ?? "this method needs"} for ${input.method}: add it under OAuth & Permissions and reinstall the app (README, Slack setup).`;
+      return `The bot token lacks the scope ${input.needed ?? "this method needs"} for ${input.method}: add it under OAuth & Permissions and reinstall the app (docs/slack.md, Setup).`;
     case "invalid_blocks":
       return "Slack refused the message layout (invalid_blocks); this is a bug in oikos's Block Kit rendering.";
     case "message_not_found":

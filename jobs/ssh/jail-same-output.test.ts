@@ -152,7 +152,7 @@ describe("a non-root login: the same output except foreign owners, which show as
     assert.match(
       jailed.stdout,
       / nobody /,
-      "foreign owners read as nobody: if not, this test and the README are out of date",
+      "foreign owners read as nobody: if not, this test and docs/jail.md are out of date",
     );
   });
 });

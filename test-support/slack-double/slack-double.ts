@@ -34,7 +34,7 @@ export interface SlackDoubleOptions {
   signingSecret: string;
   /** Set to offer Socket Mode (apps.connections.open with this xapp- token). */
   appToken?: string;
-  /** Scopes the bot token was granted (default: everything the README's setup lists). */
+  /** Scopes the bot token was granted (default: everything docs/slack.md's setup lists). */
   scopes?: string[];
   /** Bot events the app subscribed to (default: message.channels, message.groups, reaction_added). */
   subscriptions?: string[];

@@ -46,7 +46,7 @@ export const EVENT_SCOPES: Record<string, string> = {
   app_mention: "app_mentions:read",
 };
 
-/** A bot token as an admin would install it from the README: every scope the setup lists. */
+/** A bot token as an admin would install it from docs/slack.md: every scope the setup lists. */
 export const DEFAULT_SCOPES = [
   "chat:write",
   "channels:history",

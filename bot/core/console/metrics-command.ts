@@ -13,7 +13,7 @@ export function metricsCommand(db: Kysely<Database>, clock: () => Date = () => n
     args: { days: choice(["7", "30"], "the last 7 or 30 days (default 7)", "7") },
     summary:
       "quality: tasks by outcome, plan adherence, execution success, approval latency, refusals, tokens",
-    details: "The same figures Prometheus scrapes from /metrics (README: Quality metrics), for a window.",
+    details: "The same figures Prometheus scrapes from /metrics (docs/metrics.md), for a window.",
     permission: "operator",
     examples: ["!metrics", "!metrics 30"],
     async run(_ctx, { days }) {
