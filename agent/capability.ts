@@ -1,6 +1,6 @@
 import type { Capability } from "../app/compose-context.ts";
-import { runsAgent } from "../app/process-role.ts";
 import type { Runtime } from "../app/runtime.ts";
+import { runsAgent } from "../base/process-role.ts";
 import { AGENT_PRINCIPAL } from "../policy/principal.ts";
 import { agentMessage } from "../store/domain-events.ts";
 import { type AgentDeps, DEFAULT_AGENT_OPTIONS } from "./agent-deps.ts";

@@ -1,8 +1,8 @@
 import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { isOikosError } from "../base/errors.ts";
 import { redact } from "../policy/redact.ts";
 import type { CommandIO, CommandModule } from "./command-module.ts";
-import { isOikosError } from "./errors.ts";
 
 const COMMANDS_DIR = fileURLToPath(new URL("./commands/", import.meta.url));
 

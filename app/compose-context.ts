@@ -1,9 +1,9 @@
+import type { ProcessRole } from "../base/process-role.ts";
 import type { CommandRegistry, Roles } from "../bot/core/bot-commands.ts";
 import type { RunService } from "../jobs/execution/run-service.ts";
 import type { CommandIO } from "./command-module.ts";
 import type { HttpHandler } from "./http-server.ts";
 import type { Metrics } from "./metrics.ts";
-import type { ProcessRole } from "./process-role.ts";
 import type { Runtime } from "./runtime.ts";
 
 // The contract between the composition root (app/compose.ts) and each layer's capability.ts: a

@@ -1,4 +1,5 @@
 import { agentCapability } from "../agent/capability.ts";
+import type { ProcessRole } from "../base/process-role.ts";
 import { chatCapability } from "../bot/capability.ts";
 import { CommandRegistry, type Roles } from "../bot/core/bot-commands.ts";
 import { helpCommand } from "../bot/core/help-command.ts";
@@ -7,12 +8,11 @@ import { createRunService, executionCapability } from "../jobs/execution/capabil
 import { mcpCapability } from "../mcp-server/capability.ts";
 import type { Capability, CapabilityHandle, ComposeContext } from "./compose-context.ts";
 import { createMetrics } from "./metrics.ts";
-import type { ProcessRole } from "./process-role.ts";
 import { registerQualityMetrics } from "./quality-metrics.ts";
 import type { Runtime } from "./runtime.ts";
 import { statusCommand } from "./status-command.ts";
 
-export type { ProcessRole } from "./process-role.ts";
+export type { ProcessRole } from "../base/process-role.ts";
 
 /**
  * The capabilities in start order. Each one registers its queue handlers, event subscribers,

@@ -3,8 +3,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
+import { ConfigError } from "../base/errors.ts";
 import { loadConfig } from "./config.ts";
-import { ConfigError } from "./errors.ts";
 
 const withYaml = (yaml: string) => {
   const dir = mkdtempSync(join(tmpdir(), "oikos-config-intake-"));

@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { DEFAULT_CONCURRENT_TURNS } from "../agent/turn-slots.ts";
+import { ConfigError } from "../base/errors.ts";
 import { alertsSchema, schedulesSchema } from "../intake/config.ts";
 import { DEFAULT_EXECUTE_CONCURRENCY } from "../jobs/execution/limits.ts";
 import { DEFAULT_MAX_CONNECTIONS } from "../jobs/ssh/pool-limits.ts";
@@ -10,7 +11,6 @@ import { DEFAULT_JAIL_MODE, JAIL_MODES } from "../policy/jail.ts";
 import { SNAPSHOT_BEFORE_MODES } from "../policy/snapshot-before.ts";
 import { CONFIG_KEYS } from "./config-keys.ts";
 import { mcpSchema } from "./config-mcp.ts";
-import { ConfigError } from "./errors.ts";
 
 const csv = z.preprocess(
   (v) =>

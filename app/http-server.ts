@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Logger } from "../base/logger.ts";
 import { redact } from "../policy/redact.ts";
-import type { Logger } from "./logger.ts";
 import type { Metrics } from "./metrics.ts";
 
 export type HttpHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;

@@ -40,7 +40,7 @@ test("secrets never reach a log line: fields, free text, nested strings and erro
 });
 
 test("an OikosError logs its code and detailed log message, redacted", async () => {
-  const { OikosError } = await import("./errors.ts");
+  const { OikosError } = await import("../base/errors.ts");
   const { lines, stream } = capture();
   const logger = createLogger({ log: { level: "info" } }, "test", stream);
   const error = new OikosError("ssh_auth_failed", "Could not log in to host:hubris.", {

@@ -1,9 +1,13 @@
-import pino, { type Logger } from "pino";
+import pino from "pino";
+import { isOikosError } from "../base/errors.ts";
+import type { Logger } from "../base/logger.ts";
 import { REDACTED, redact, redactObject } from "../policy/redact.ts";
-import type { Config } from "./config.ts";
-import { isOikosError } from "./errors.ts";
 
-export type { Logger };
+/** What the logger needs of the configuration (`Config["log"]` is one). */
+export interface LogSettings {
+  level: string;
+  file?: string | undefined;
+}
 
 // Field names whose values never reach a log line, wherever they sit in the object.
 const SECRET_FIELDS = [
@@ -24,7 +28,7 @@ const redactPaths = SECRET_FIELDS.flatMap((f) => [f, `*.${f}`, `*.*.${f}`, `head
 
 /** Structured JSON logs; to stderr (stdout belongs to the terminal chat) or a file. */
 export function createLogger(
-  config: Pick<Config, "log">,
+  config: { log: LogSettings },
   name = "oikos",
   stream?: pino.DestinationStream,
 ): Logger {
@@ -51,11 +55,6 @@ export function createLogger(
     },
     destination,
   );
-}
-
-/** A logger that drops everything, for tests and one-shot commands. */
-export function silentLogger(): Logger {
-  return pino({ level: "silent" });
 }
 
 function serializeErrorFields(object: Record<string, unknown>): Record<string, unknown> {

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { Kysely } from "kysely";
+import type { Logger } from "../base/logger.ts";
 import { createEventBus } from "../jobs/events/create.ts";
 import type { EventBus } from "../jobs/events/port.ts";
 import { createQueue } from "../jobs/queue/create.ts";
@@ -9,7 +10,7 @@ import { migrateToLatest } from "../store/migrate.ts";
 import { KyselyJobJournal } from "../store/queue-journal.ts";
 import type { Database } from "../store/schema.ts";
 import type { Config } from "./config.ts";
-import { createLogger, type Logger } from "./logger.ts";
+import { createLogger } from "./logger.ts";
 
 /** The ports every capability is built from, chosen once from config. */
 export interface Runtime {

@@ -1,8 +1,9 @@
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import pino from "pino";
+import type { Logger } from "../base/logger.ts";
 import type { Config } from "./config.ts";
-import { createLogger, type Logger } from "./logger.ts";
+import { createLogger } from "./logger.ts";
 
 /**
  * The log of a process whose terminal is a chat: JSON records go to a file (`log.file`, else

@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { type Composition, compose } from "../app/compose.ts";
 import { ConfigSchema } from "../app/config.ts";
-import { silentLogger } from "../app/logger.ts";
 import { openRuntime, type Runtime } from "../app/runtime.ts";
+import { silentLogger } from "../base/logger.ts";
 import { MatrixDouble } from "../test-support/matrix-double/matrix-double.ts";
 import { eventually } from "./testing/eventually.ts";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { PassThrough } from "node:stream";
 import { after, before, describe, test } from "node:test";
-import { silentLogger } from "../app/logger.ts";
+import { silentLogger } from "../base/logger.ts";
 import { MatrixDouble } from "../test-support/matrix-double/matrix-double.ts";
 import { SlackDouble } from "../test-support/slack-double/slack-double.ts";
 import { TerminalAdapter } from "./shell/terminal-adapter.ts";

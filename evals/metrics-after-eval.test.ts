@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { startHttpServer } from "../app/http-server.ts";
-import { silentLogger } from "../app/logger.ts";
+import { silentLogger } from "../base/logger.ts";
 import { sshLabUnavailable } from "../test-support/sshd/ssh-lab.ts";
 import { loadScenarios } from "./harness/manifest.ts";
 import { runScenario } from "./harness/run-scenario.ts";

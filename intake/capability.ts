@@ -1,7 +1,7 @@
 import type { Capability } from "../app/compose-context.ts";
-import { ConfigError } from "../app/errors.ts";
-import { runsWorkers } from "../app/process-role.ts";
 import type { Runtime } from "../app/runtime.ts";
+import { ConfigError } from "../base/errors.ts";
+import { runsWorkers } from "../base/process-role.ts";
 import { scheduleCommands } from "../bot/core/schedule-commands.ts";
 import { QueueClosedError } from "../jobs/queue/errors.ts";
 import { pruneAlertDeliveries } from "../store/alert-groups.ts";

@@ -1,7 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
-import { isOikosError } from "../app/errors.ts";
+import { isOikosError } from "../base/errors.ts";
 import type { ToolAccess } from "../policy/principal.ts";
 import { REDACTED, redact } from "../policy/redact.ts";
 import { refusal } from "../policy/refusals.ts";

@@ -49,6 +49,8 @@ const importing = (...paths: string[]) =>
 
 /** One forbidden import per rule (the file named first imports the one named second). */
 const PLANTED: { rule: string; from: string; to: string }[] = [
+  { rule: "base-is-the-bottom", from: "base/errors.ts", to: "policy/redact.ts" },
+  { rule: "base-is-the-bottom", from: "base/logger.ts", to: "app/config.ts" },
   { rule: "policy-is-pure", from: "policy/decide.ts", to: "store/db.ts" },
   { rule: "policy-does-no-io", from: "policy/dial.ts", to: "node:net" },
   { rule: "store-knows-no-layer-above", from: "store/sessions.ts", to: "jobs/queue.ts" },
@@ -107,7 +109,8 @@ test("the layer check fails on each planted violation, naming its rule and the i
 
 test("the layer check passes the allowed shapes: leaves, seams, test helpers, on-demand evals", () => {
   const { code, output } = checkTree({
-    "app/errors.ts": leaf(),
+    "base/errors.ts": leaf(),
+    "base/logger.ts": leaf(),
     "app/runtime.ts": leaf(),
     "app/compose-context.ts": importing("./runtime.ts"),
     "app/compose.ts": importing("../agent/capability.ts", "../bot/capability.ts"),
@@ -115,14 +118,14 @@ test("the layer check passes the allowed shapes: leaves, seams, test helpers, on
       'export async function run() {\n  return import("../../evals/run-evals.ts");\n}\n',
     "evals/run-evals.ts": importing("../app/compose.ts", "../test-support/db.ts"),
     "test-support/db.ts": importing("../store/db.ts"),
-    "policy/decide.ts": importing("../app/errors.ts"),
+    "policy/decide.ts": importing("../base/errors.ts"),
     "store/db.ts": importing("../policy/decide.ts"),
     "jobs/queue.ts": importing("../store/db.ts", "../policy/decide.ts"),
     "agent/turn.ts": importing("../jobs/queue.ts", "../store/db.ts"),
     "agent/capability.ts": importing("../app/compose-context.ts", "../app/runtime.ts", "./turn.ts"),
     "agent/turn.test.ts": importing("./turn.ts", "../bot/post.ts", "./testing/fake-model.ts"),
     "agent/testing/fake-model.ts": importing("../../app/compose.ts"),
-    "bot/post.ts": importing("../jobs/queue.ts", "../store/db.ts"),
+    "bot/post.ts": importing("../jobs/queue.ts", "../store/db.ts", "../base/logger.ts"),
     "bot/capability.ts": importing("../app/compose-context.ts", "./post.ts"),
   });
   assert.equal(code, 0, output);

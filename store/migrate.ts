@@ -2,7 +2,7 @@ import { readdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import type { Kysely } from "kysely";
 import { type Migration, type MigrationProvider, type MigrationResult, Migrator } from "kysely/migration";
-import { OikosError } from "../app/errors.ts";
+import { OikosError } from "../base/errors.ts";
 
 const MIGRATIONS_DIR = fileURLToPath(new URL("../migrations/", import.meta.url));
 

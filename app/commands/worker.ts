@@ -1,6 +1,6 @@
+import { OikosError } from "../../base/errors.ts";
 import type { CommandIO } from "../command-module.ts";
 import { loadConfig } from "../config.ts";
-import { OikosError } from "../errors.ts";
 import { serve } from "../serve.ts";
 
 export const description = "queue workers only (SSH execution, continuations, sweeps); needs REDIS_URL";

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Logger } from "../../app/logger.ts";
+import type { Logger } from "../../base/logger.ts";
 import type { EventBus } from "../../jobs/events/port.ts";
 import type { DomainEvent } from "../../jobs/events/types.ts";
 import { approvalIdsOfExecution } from "../../store/approvals.ts";

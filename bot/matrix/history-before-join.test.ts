@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { silentLogger } from "../../app/logger.ts";
+import { silentLogger } from "../../base/logger.ts";
 import { MatrixDouble } from "../../test-support/matrix-double/matrix-double.ts";
 import { type ChatHarness, createChatHarness } from "../testing/chat-harness.ts";
 import { eventually } from "../testing/eventually.ts";

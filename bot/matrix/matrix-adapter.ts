@@ -1,5 +1,5 @@
 import { LRUCache } from "lru-cache";
-import type { Logger } from "../../app/logger.ts";
+import type { Logger } from "../../base/logger.ts";
 import type { ChatAdapter, InboundSink, MessageRef, Outbound } from "../core/chat-adapter.ts";
 import { ConcurrentInbound } from "../core/concurrent-inbound.ts";
 import { toInbound } from "./inbound-event.ts";

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { IStorageProvider } from "matrix-bot-sdk";
 import { LogService, MatrixAuth, MatrixClient } from "matrix-bot-sdk";
-import { OikosError } from "../../app/errors.ts";
-import type { Logger } from "../../app/logger.ts";
+import { OikosError } from "../../base/errors.ts";
+import type { Logger } from "../../base/logger.ts";
 import {
   type MessagesPage,
   messagesPageSchema,

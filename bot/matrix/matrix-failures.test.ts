@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { silentLogger } from "../../app/logger.ts";
+import { silentLogger } from "../../base/logger.ts";
 import { createExecutionApproval } from "../../store/approvals.ts";
 import { createExecution } from "../../store/executions.ts";
 import { MatrixDouble } from "../../test-support/matrix-double/matrix-double.ts";

@@ -1,4 +1,4 @@
-import type { Logger } from "../../app/logger.ts";
+import type { Logger } from "../../base/logger.ts";
 import type { KvStorageProvider } from "./kv-storage-provider.ts";
 import type { MatrixApi } from "./matrix-api.ts";
 import type { RoomEvent } from "./sync-schema.ts";

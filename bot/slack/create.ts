@@ -1,5 +1,5 @@
-import { ConfigError } from "../../app/errors.ts";
 import type { Runtime } from "../../app/runtime.ts";
+import { ConfigError } from "../../base/errors.ts";
 import { servingSince } from "./serving-since.ts";
 import { SlackAdapter } from "./slack-adapter.ts";
 

@@ -1,4 +1,4 @@
-import type { Logger } from "../../app/logger.ts";
+import type { Logger } from "../../base/logger.ts";
 import { SlackCallError } from "./slack-errors.ts";
 
 /** Shows and clears "this message is out of date" while its update waits (the ⏳ reaction). */

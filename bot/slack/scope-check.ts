@@ -1,4 +1,4 @@
-import type { Logger } from "../../app/logger.ts";
+import type { Logger } from "../../base/logger.ts";
 import { requiredBotScopes, SLACK_BOT_SCOPES } from "./slack-app-manifest.ts";
 
 /**

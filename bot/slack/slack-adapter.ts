@@ -1,7 +1,7 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { App, LogLevel, type Receiver } from "@slack/bolt";
-import type { Logger } from "../../app/logger.ts";
+import type { Logger } from "../../base/logger.ts";
 import type {
   AnswerVisibility,
   ChatAdapter,

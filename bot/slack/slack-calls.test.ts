@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { WebAPIPlatformError, WebAPIRateLimitedError, type WebClient } from "@slack/web-api";
-import { silentLogger } from "../../app/logger.ts";
+import { silentLogger } from "../../base/logger.ts";
 import { MessageUpdates } from "./message-updates.ts";
 import { SlackCalls } from "./slack-calls.ts";
 import { SlackCallError } from "./slack-errors.ts";

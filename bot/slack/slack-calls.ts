@@ -4,7 +4,7 @@ import {
   WebAPIRateLimitedError,
   type WebClient,
 } from "@slack/web-api";
-import type { Logger } from "../../app/logger.ts";
+import type { Logger } from "../../base/logger.ts";
 import { SlackCallError } from "./slack-errors.ts";
 
 export type RateLimitMode = "wait" | "throw";

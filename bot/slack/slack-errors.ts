@@ -1,4 +1,4 @@
-import { OikosError } from "../../app/errors.ts";
+import { OikosError } from "../../base/errors.ts";
 
 /**
  * Web API errors the adapter handles by name (https://docs.slack.dev/reference/methods/chat.postMessage

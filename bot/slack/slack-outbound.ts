@@ -1,4 +1,4 @@
-import type { Logger } from "../../app/logger.ts";
+import type { Logger } from "../../base/logger.ts";
 import type { MessageRef, Outbound } from "../core/chat-adapter.ts";
 import { cardToMessages, type SlackRendering, textToMessages } from "./card-blocks.ts";
 import { MessageUpdates } from "./message-updates.ts";

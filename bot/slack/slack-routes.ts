@@ -1,5 +1,5 @@
 import type { App } from "@slack/bolt";
-import type { Logger } from "../../app/logger.ts";
+import type { Logger } from "../../base/logger.ts";
 import type { Inbound } from "../core/chat-adapter.ts";
 import {
   buttonToInbound,

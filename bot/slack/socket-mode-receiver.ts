@@ -1,6 +1,6 @@
 import type { App, Receiver, ReceiverEvent } from "@slack/bolt";
 import { SocketModeClient } from "@slack/socket-mode";
-import type { Logger } from "../../app/logger.ts";
+import type { Logger } from "../../base/logger.ts";
 
 /** Why Slack closes a Socket Mode connection (docs.slack.dev, Socket Mode: "disconnect" messages). */
 export type DisconnectReason = "refresh_requested" | "warning" | "link_disabled" | "too_many_websockets";

@@ -1,4 +1,4 @@
-import { silentLogger } from "../../app/logger.ts";
+import { silentLogger } from "../../base/logger.ts";
 import { createEventBus } from "../../jobs/events/create.ts";
 import type { EventBus } from "../../jobs/events/port.ts";
 import { createQueue } from "../../jobs/queue/create.ts";

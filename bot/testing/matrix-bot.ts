@@ -1,4 +1,4 @@
-import { silentLogger } from "../../app/logger.ts";
+import { silentLogger } from "../../base/logger.ts";
 import type { MatrixDouble } from "../../test-support/matrix-double/matrix-double.ts";
 import { KvStorageProvider } from "../matrix/kv-storage-provider.ts";
 import { MatrixAdapter } from "../matrix/matrix-adapter.ts";

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { Logger } from "../../app/logger.ts";
+import type { Logger } from "../../base/logger.ts";
 import type { AlertsConfig } from "../config.ts";
 import { authenticate } from "./auth.ts";
 import { type IntakeDeps, takeDelivery } from "./intake.ts";

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import type { Logger } from "../../app/logger.ts";
+import type { Logger } from "../../base/logger.ts";
 import { nextCronFire } from "../../jobs/queue/cron.ts";
 import type { QueuePort } from "../../jobs/queue/port.ts";
 import { recordAudit } from "../../store/audit.ts";

@@ -1,4 +1,4 @@
-import { OikosError } from "../../app/errors.ts";
+import { OikosError } from "../../base/errors.ts";
 import { redact } from "../../policy/redact.ts";
 import { type DomainEvent, type DomainEventOf, type DomainEventType, domainEventSchema } from "./types.ts";
 

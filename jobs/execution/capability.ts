@@ -1,6 +1,6 @@
 import type { Capability } from "../../app/compose-context.ts";
-import { runsWorkers } from "../../app/process-role.ts";
 import type { Runtime } from "../../app/runtime.ts";
+import { runsWorkers } from "../../base/process-role.ts";
 import { DbHostKeyStore } from "../../store/known-hosts.ts";
 import type { PlanPreviewer } from "../preview/previewer.ts";
 import { startProxmoxJobs } from "../proxmox/start.ts";

@@ -1,4 +1,4 @@
-import { OikosError } from "../../app/errors.ts";
+import { OikosError } from "../../base/errors.ts";
 
 /** Thrown by a handler when retrying cannot help (missing row, invalid state): the job fails at once. */
 export class UnrecoverableJobError extends OikosError {

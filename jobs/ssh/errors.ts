@@ -1,4 +1,4 @@
-import { OikosError } from "../../app/errors.ts";
+import { OikosError } from "../../base/errors.ts";
 import { knownHostsName } from "./known-hosts-store.ts";
 
 type ErrorOptions = { logMessage?: string; cause?: unknown };

@@ -1,6 +1,6 @@
 import { parse } from "yaml";
 import { z } from "zod";
-import { OikosError } from "../../app/errors.ts";
+import { OikosError } from "../../base/errors.ts";
 import { addHost, emptyInventory, expandHostPattern, groupOf, type Inventory } from "./inventory.ts";
 
 const varsSchema = z.record(z.string(), z.unknown()).nullish();
