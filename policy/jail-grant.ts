@@ -13,21 +13,34 @@ import { z } from "zod";
  *
  *  - `network`: the host's network (TCP/UDP/ICMP) for a proven network read (`curl` GET with fixed
  *    words, `ping`, `dig`).
- *  - `netlink`: the host's network namespace read through netlink (`ip`, `ss` without `-p`,
- *    `nft list`, `iptables -S|-L`, `wg show`, `ethtool`, `conntrack -L`). Engines that can restrict
- *    address families give netlink only; one that cannot must treat it as `network`.
+ *  - `netlink`: the host's network namespace, read (`ip`, `bridge`, `ss`, `ethtool`; `/proc/net`
+ *    for `netstat`, `lsof -i`). Engines that can restrict address families give netlink only; one
+ *    that cannot must treat it as `network`. Netfilter, conntrack and WireGuard reads (`nft list`,
+ *    `iptables -S|-L`, `conntrack -L`, `wg show`) need CAP_NET_ADMIN over the host's namespace,
+ *    which no user-namespace jail holds: their specs send them `unjailed` (needs CAP_NET_ADMIN).
  *  - `device`: one device node the command names, read-only (`blkid /dev/vda`, `smartctl -a
  *    /dev/sda`, `nvme smart-log /dev/nvme0`). Never a terminal or input device.
  *  - `block_devices`: every block device, read-only (`lsblk -f`, `blkid`, `fdisk -l`, `parted -l`).
  *  - `zfs`: `/dev/zfs` (`zfs list|get`, `zpool status|list|iostat`).
- *  - `kernel_log`: the kernel ring buffer, read only (`dmesg`, `journalctl -k`).
+ *  - `kernel_log`: the kernel ring buffer, read only (`dmesg`; `journalctl -k` reads journal files).
  *  - `process_info`: other processes' descriptors and sockets (`ss -p`, `lsof`, `fuser`).
- *  - `socket`: one service's Unix socket (`docker ps` → docker; `systemctl status` → systemd);
- *    the jail knows each service's socket paths (`SOCKET_SERVICES`).
+ *  - `socket`: one service's Unix socket (`docker ps` → docker; `systemctl status` → systemd;
+ *    `chronyc tracking` → chrony: /run/chrony/chronyd.sock; `tmux ls` → tmux: /tmp/tmux-UID/,
+ *    which the jail's private /tmp hides); the jail knows each service's socket paths
+ *    (`SOCKET_SERVICES`).
  *  - `unjailed`: the resource cannot be granted safely inside the jail, so the proof spec sends the
  *    run outside it by name; recorded and audited as "unjailed: needs <needs> (proven by spec <spec>)".
  */
-export const SOCKET_SERVICES = ["docker", "podman", "containerd", "systemd", "dbus", "libvirt"] as const;
+export const SOCKET_SERVICES = [
+  "docker",
+  "podman",
+  "containerd",
+  "systemd",
+  "dbus",
+  "libvirt",
+  "chrony",
+  "tmux",
+] as const;
 export type SocketService = (typeof SOCKET_SERVICES)[number];
 
 export const JAIL_RESOURCES = [
