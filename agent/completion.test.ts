@@ -2,17 +2,17 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import type { ExecutionStatus } from "../store/statuses.ts";
 import { openWindow } from "../store/windows.ts";
-import { match } from "../test-support/scripted-model/index.ts";
-import type { AgentHarness } from "./testing/agent-harness.ts";
-import { after, call, goalThenPlan, setStep } from "./testing/script.ts";
+import type { AgentHarness } from "../test-support/agent/agent-harness.ts";
+import { after, call, goalThenPlan, setStep } from "../test-support/agent/script.ts";
 import {
   approvePlanAsOperator,
   lastToolResult,
   sessionExecutions,
   sessionFeedback,
   sessionRow,
-} from "./testing/session-queries.ts";
-import { GITEA, harnessForSuite } from "./testing/suite-harness.ts";
+} from "../test-support/agent/session-queries.ts";
+import { GITEA, harnessForSuite } from "../test-support/agent/suite-harness.ts";
+import { match } from "../test-support/scripted-model/index.ts";
 import { requestTurn } from "./turn-runner.ts";
 
 async function insertExecution(h: AgentHarness, sessionId: string, id: string, status: ExecutionStatus) {

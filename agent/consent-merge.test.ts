@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { goalThenPlan } from "../test-support/agent/script.ts";
+import { approvePlanAsOperator, sessionRow } from "../test-support/agent/session-queries.ts";
+import { harnessForSuite } from "../test-support/agent/suite-harness.ts";
 import { match } from "../test-support/scripted-model/index.ts";
-import { goalThenPlan } from "./testing/script.ts";
-import { approvePlanAsOperator, sessionRow } from "./testing/session-queries.ts";
-import { harnessForSuite } from "./testing/suite-harness.ts";
 import { requestTurn } from "./turn-runner.ts";
 
 describe("a plan decided while a turn runs", () => {

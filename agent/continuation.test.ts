@@ -2,10 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { appendMessage } from "../store/messages.ts";
 import { closeWindows } from "../store/windows.ts";
-import { match } from "../test-support/scripted-model/index.ts";
-import { continueJobId, handleContinue, onExecutionFinished } from "./continuation.ts";
-import { oweResults, unfinishedExecutions } from "./owed-results.ts";
-import { CHECK_GITEA, checkGitea, goalThenPlan } from "./testing/script.ts";
+import { CHECK_GITEA, checkGitea, goalThenPlan } from "../test-support/agent/script.ts";
 import {
   approvePlanAsOperator,
   completeExecution,
@@ -14,8 +11,11 @@ import {
   sessionExecutions,
   toolResults,
   turnReleased,
-} from "./testing/session-queries.ts";
-import { GITEA, harnessForSuite } from "./testing/suite-harness.ts";
+} from "../test-support/agent/session-queries.ts";
+import { GITEA, harnessForSuite } from "../test-support/agent/suite-harness.ts";
+import { match } from "../test-support/scripted-model/index.ts";
+import { continueJobId, handleContinue, onExecutionFinished } from "./continuation.ts";
+import { oweResults, unfinishedExecutions } from "./owed-results.ts";
 import { requestTurn } from "./turn-runner.ts";
 
 describe("continuation: execution.finished resumes an approved plan", () => {

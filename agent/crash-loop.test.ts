@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { setSessionStatus } from "../store/sessions.ts";
+import { sessionRow } from "../test-support/agent/session-queries.ts";
+import { harnessForSuite } from "../test-support/agent/suite-harness.ts";
 import { match } from "../test-support/scripted-model/index.ts";
 import { parkCrashingTurn } from "./crash-loop.ts";
 import { IDLE_MS, sweepIdleSessions } from "./idle-sweep.ts";
 import { resumeOwedTurns } from "./resume.ts";
-import { sessionRow } from "./testing/session-queries.ts";
-import { harnessForSuite } from "./testing/suite-harness.ts";
 import { requestTurn } from "./turn-runner.ts";
 
 describe("a turn that kills its process in every run is given up: parked, the operator told once", () => {

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { runSweeps } from "../jobs/sweeps/registry.ts";
+import { after, call, goalThenPlan } from "../test-support/agent/script.ts";
+import { sessionFeedback, sessionRow, turnReleased } from "../test-support/agent/session-queries.ts";
+import { harnessForSuite } from "../test-support/agent/suite-harness.ts";
 import { match } from "../test-support/scripted-model/index.ts";
 import { IDLE_MS, registerIdleSweep, sweepIdleSessions } from "./idle-sweep.ts";
-import { after, call, goalThenPlan } from "./testing/script.ts";
-import { sessionFeedback, sessionRow, turnReleased } from "./testing/session-queries.ts";
-import { harnessForSuite } from "./testing/suite-harness.ts";
 import { requestTurn } from "./turn-runner.ts";
 
 describe("idle sweep: a forgotten complete_task is nudged once, then closed as partial", () => {

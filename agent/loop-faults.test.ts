@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { after as afterAll, before, describe, test } from "node:test";
 import { listMessages } from "../store/messages.ts";
+import { type AgentHarness, startAgentHarness } from "../test-support/agent/agent-harness.ts";
+import { after, call } from "../test-support/agent/script.ts";
 import { match } from "../test-support/scripted-model/index.ts";
 import { createOpenAiModel } from "./openai-model.ts";
-import { type AgentHarness, startAgentHarness } from "./testing/agent-harness.ts";
-import { after, call } from "./testing/script.ts";
 import { requestTurn } from "./turn-runner.ts";
 
 describe("agent loop: model faults, bounded turns, one turn per session", () => {

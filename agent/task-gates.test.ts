@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { match } from "../test-support/scripted-model/index.ts";
-import { after, call, setStep } from "./testing/script.ts";
+import { after, call, setStep } from "../test-support/agent/script.ts";
 import {
   approvePlanAsOperator,
   planSteps,
   sessionExecutions,
   sessionRow,
   toolResults,
-} from "./testing/session-queries.ts";
-import { GITEA, harnessForSuite } from "./testing/suite-harness.ts";
+} from "../test-support/agent/session-queries.ts";
+import { GITEA, harnessForSuite } from "../test-support/agent/suite-harness.ts";
+import { match } from "../test-support/scripted-model/index.ts";
 import { requestTurn } from "./turn-runner.ts";
 
 const READ_ONLY_PLAN = [

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { call, goalThenPlan } from "../test-support/agent/script.ts";
+import { harnessForSuite } from "../test-support/agent/suite-harness.ts";
 import { match } from "../test-support/scripted-model/index.ts";
-import { call, goalThenPlan } from "./testing/script.ts";
-import { harnessForSuite } from "./testing/suite-harness.ts";
 import type { ToolCallResult, ToolGateway } from "./tool-gateway.ts";
 import { requestTurn } from "./turn-runner.ts";
 

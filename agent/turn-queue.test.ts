@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import { after as afterAll, before, describe, test } from "node:test";
 import { createQueue } from "../jobs/queue/create.ts";
 import type { QueuePort } from "../jobs/queue/port.ts";
+import { type AgentHarness, startAgentHarness } from "../test-support/agent/agent-harness.ts";
+import { waitFor } from "../test-support/agent/wait-for.ts";
 import { deleteRedisKeys, redisTestPrefix, redisTestUrl } from "../test-support/redis.ts";
 import { match } from "../test-support/scripted-model/index.ts";
 import { registerAgentJobs } from "./register-jobs.ts";
-import { type AgentHarness, startAgentHarness } from "./testing/agent-harness.ts";
-import { waitFor } from "./testing/wait-for.ts";
 
 const redisUrl = redisTestUrl();
 

@@ -2,18 +2,18 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { InProcessQueue } from "../jobs/queue/in-process.ts";
 import { upsertEntities } from "../store/entities.ts";
-import { match } from "../test-support/scripted-model/index.ts";
-import { registerAgentJobs } from "./register-jobs.ts";
-import { type AgentHarness, startAgentHarness } from "./testing/agent-harness.ts";
-import { checkGitea } from "./testing/script.ts";
+import { type AgentHarness, startAgentHarness } from "../test-support/agent/agent-harness.ts";
+import { checkGitea } from "../test-support/agent/script.ts";
 import {
   completeExecution,
   sessionExecutions,
   toolResults,
   turnReleased,
-} from "./testing/session-queries.ts";
-import { GITEA } from "./testing/suite-harness.ts";
-import { waitFor } from "./testing/wait-for.ts";
+} from "../test-support/agent/session-queries.ts";
+import { GITEA } from "../test-support/agent/suite-harness.ts";
+import { waitFor } from "../test-support/agent/wait-for.ts";
+import { match } from "../test-support/scripted-model/index.ts";
+import { registerAgentJobs } from "./register-jobs.ts";
 
 // One turn slot, two sessions: the first session's `run` waits (up to a minute) for a command that
 // nobody executes until the test says so. The second session's model call happens during that wait:

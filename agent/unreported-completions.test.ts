@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { appendMessage } from "../store/messages.ts";
 import { completeSessionTask } from "../store/task-completion.ts";
-import { harnessForSuite } from "./testing/suite-harness.ts";
+import { harnessForSuite } from "../test-support/agent/suite-harness.ts";
 import { reportUnreportedCompletions } from "./unreported-completions.ts";
 
 describe("a task closed just before its process died is reported once after the restart", () => {

@@ -8,10 +8,10 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { sql } from "kysely";
-import { callTool } from "../mcp-server/test-support.ts";
 import { approvePlan } from "../store/consent.ts";
 import { insertPlanGeneration } from "../store/plans.ts";
 import { createSession } from "../store/sessions.ts";
+import { callTool } from "../test-support/mcp-server/call-tool.ts";
 import { createTestStore, type TestStore } from "../test-support/store.ts";
 
 const CLI = fileURLToPath(new URL("./cli.ts", import.meta.url));

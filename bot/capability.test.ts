@@ -7,8 +7,8 @@ import { type Composition, compose } from "../app/compose.ts";
 import { ConfigSchema } from "../app/config.ts";
 import { openRuntime, type Runtime } from "../app/runtime.ts";
 import { silentLogger } from "../base/logger.ts";
+import { eventually } from "../test-support/bot/eventually.ts";
 import { MatrixDouble } from "../test-support/matrix-double/matrix-double.ts";
-import { eventually } from "./testing/eventually.ts";
 
 // The chat capability as `oikos start` composes it: Matrix configured with a password (login at
 // start, logout at stop), admin commands registered, `!oikos status` answered in the room.

@@ -2,13 +2,17 @@ import assert from "node:assert/strict";
 import { PassThrough } from "node:stream";
 import { after, before, describe, test } from "node:test";
 import { silentLogger } from "../base/logger.ts";
+import {
+  type ChatHarness,
+  createChatHarness,
+  requestExecutionApproval,
+} from "../test-support/bot/chat-harness.ts";
+import { eventually } from "../test-support/bot/eventually.ts";
+import { startMatrixBot } from "../test-support/bot/matrix-bot.ts";
 import { MatrixDouble } from "../test-support/matrix-double/matrix-double.ts";
 import { SlackDouble } from "../test-support/slack-double/slack-double.ts";
 import { TerminalAdapter } from "./shell/terminal-adapter.ts";
 import { SlackAdapter } from "./slack/slack-adapter.ts";
-import { type ChatHarness, createChatHarness, requestExecutionApproval } from "./testing/chat-harness.ts";
-import { eventually } from "./testing/eventually.ts";
-import { startMatrixBot } from "./testing/matrix-bot.ts";
 
 // An operator copies the typed phrase from the approval card exactly as their client shows it
 // and sends it back. Each adapter renders the phrase its own way (Matrix: <code> in HTML and

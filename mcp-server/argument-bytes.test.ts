@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { upsertEntities } from "../store/entities.ts";
 import { mcpClientSuite } from "../test-support/mcp-client-suite.ts";
+import { callTool } from "../test-support/mcp-server/call-tool.ts";
 import { availableDialects } from "../test-support/store.ts";
 import { findControlByte } from "./argument-bytes.ts";
-import { callTool } from "./test-support.ts";
 
 test("findControlByte names the field, nested paths and keys included; tab and newline are text", () => {
   assert.equal(findControlByte({ command: "echo a\tb\nc\r" }), null);

@@ -5,10 +5,10 @@ import { after, before, describe, test } from "node:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { upsertEntities } from "../store/entities.ts";
+import { callTool } from "../test-support/mcp-server/call-tool.ts";
 import { createTestStore, defaultDialect, type TestStore } from "../test-support/store.ts";
 import { createMcpHttpHandler, type McpHttpHandler } from "./http.ts";
 import { createMcpServer } from "./server.ts";
-import { callTool } from "./test-support.ts";
 
 const TOKEN = "test-token-0123456789abcdef";
 

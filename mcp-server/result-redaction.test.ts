@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { upsertEntities } from "../store/entities.ts";
 import { mcpClientSuite } from "../test-support/mcp-client-suite.ts";
+import { callTool } from "../test-support/mcp-server/call-tool.ts";
 import { availableDialects } from "../test-support/store.ts";
-import { callTool } from "./test-support.ts";
 
 // Inventories carry secrets (ansible_ssh_pass, become passwords, tokens in host vars); every tool
 // result passes define-tool's redaction before it reaches a model or an outside client.

@@ -1,5 +1,6 @@
 /**
- * `npm run bench [-- --json] [-- --only <substring>]`: runs every `<folder>/bench/*.bench.ts`
+ * `npm run bench [-- --json] [-- --only <substring>]`: runs every `*.bench.ts` under a `bench/` folder
+ * (`test-support/bench/<layer>/`, `test-support/oracle/bench/`)
  * (default export: async () => Record<figure, number>), prints each figure, the ratios that
  * TARGETS.md sets, and with --json a last line holding one JSON object of all figures.
  */
@@ -147,7 +148,7 @@ function findBenches(dir: string, out: string[] = []): string[] {
     if (SKIP.has(name) || name.startsWith(".")) continue;
     const path = join(dir, name);
     if (statSync(path).isDirectory()) findBenches(path, out);
-    else if (name.endsWith(".bench.ts") && dir.endsWith(`${"/"}bench`)) out.push(path);
+    else if (name.endsWith(".bench.ts") && /\/bench(\/|$)/.test(dir)) out.push(path);
   }
   return out.sort();
 }

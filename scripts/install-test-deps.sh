@@ -4,7 +4,7 @@
 # (test-support/alertmanager starts its own on a loopback port with its own data folder; the
 # package's system service is not used); strace and the unprivileged user `oikos-oracle` for the
 # classifier's execution oracle (test-support/oracle). With --bench, also ansible and pssh, the baselines of
-# jobs/bench/fanout.bench.ts. Debian/Ubuntu, run as root (CI does). Safe to run again: only what
+# test-support/bench/jobs/fanout.bench.ts. Debian/Ubuntu, run as root (CI does). Safe to run again: only what
 # is missing gets installed.
 set -eu
 

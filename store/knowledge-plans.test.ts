@@ -10,7 +10,7 @@ import type { Database } from "./schema.ts";
 // Query plans of the knowledge-graph reads on a graph big enough for the planner to care
 // (10,000 entities, 50,000 documents, the bench's graph): each reads its big table through an index, never a Seq Scan,
 // and a search for a common word ranks a bounded set of candidates, not every match.
-// Speed itself is measured by mcp-server/bench/knowledge-graph.bench.ts.
+// Speed itself is measured by test-support/bench/mcp-server/knowledge-graph.bench.ts.
 const SIZE = BIG_GRAPH;
 
 interface PlanNode {

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { commandArgs } from "../command-args.ts";
 import type { CommandIO } from "../command-module.ts";
 
@@ -25,6 +26,13 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   });
   if (!args) return 2;
   const { json, scenario: names, fast, "model-url": modelUrl, model: modelName } = args.values;
+  if (!existsSync(new URL("../../evals/run-evals.ts", import.meta.url))) {
+    io.stderr.write(
+      "oikos eval: the scenarios are not part of this installation (the Docker image ships without " +
+        "evals/ and test-support/); run `npm run eval` in a clone of the repository.\n",
+    );
+    return 2;
+  }
   // Loaded on demand: nothing imports evals/ statically, and `oikos help` stays light.
   const { formatScoreboard, jsonResult, runEvals, writeScoreboard } = await import(
     "../../evals/run-evals.ts"

@@ -10,7 +10,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { run as runImport } from "./import.ts";
 
 const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
-const INVENTORY = fileURLToPath(new URL("../../store/import/testdata/homelab.ini", import.meta.url));
+const INVENTORY = fileURLToPath(new URL("../../test-support/inventories/homelab.ini", import.meta.url));
 
 // Embedded PGlite in a temp data dir; DATABASE_URL is cleared so both commands use the same database.
 let dataDir: string;

@@ -5,10 +5,10 @@ import { runSweeps, type SweepContext } from "../../jobs/sweeps/registry.ts";
 import { createExecutionApproval } from "../../store/approvals.ts";
 import { approvalRequested } from "../../store/domain-events.ts";
 import { createExecution } from "../../store/executions.ts";
+import { sessionFor } from "../../test-support/bot/chat-harness.ts";
+import { type ConsolePlatforms, startConsolePlatforms } from "../../test-support/bot/console-platforms.ts";
+import { eventually } from "../../test-support/bot/eventually.ts";
 import { mentionsSchema } from "../../test-support/matrix-double/event-schemas.ts";
-import { sessionFor } from "../testing/chat-harness.ts";
-import { type ConsolePlatforms, startConsolePlatforms } from "../testing/console-platforms.ts";
-import { eventually } from "../testing/eventually.ts";
 
 const BOT = "@oikos:double.test";
 const MINUTE = 60_000;

@@ -2,10 +2,14 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { questionAnswered, questionRaised } from "../../store/domain-events.ts";
 import { answerOpenQuestion, askQuestion } from "../../store/questions.ts";
+import { requestExecutionApproval, sessionFor } from "../../test-support/bot/chat-harness.ts";
+import {
+  type ConsolePlatforms,
+  SLACK_CHANNEL,
+  startConsolePlatforms,
+} from "../../test-support/bot/console-platforms.ts";
+import { eventually } from "../../test-support/bot/eventually.ts";
 import { mentionsSchema } from "../../test-support/matrix-double/event-schemas.ts";
-import { requestExecutionApproval, sessionFor } from "../testing/chat-harness.ts";
-import { type ConsolePlatforms, SLACK_CHANNEL, startConsolePlatforms } from "../testing/console-platforms.ts";
-import { eventually } from "../testing/eventually.ts";
 
 const BOT = "@oikos:double.test";
 

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { silentLogger } from "../../base/logger.ts";
+import { type ChatHarness, createChatHarness } from "../../test-support/bot/chat-harness.ts";
+import { eventually } from "../../test-support/bot/eventually.ts";
+import { startMatrixBot } from "../../test-support/bot/matrix-bot.ts";
 import { MatrixDouble } from "../../test-support/matrix-double/matrix-double.ts";
-import { type ChatHarness, createChatHarness } from "../testing/chat-harness.ts";
-import { eventually } from "../testing/eventually.ts";
-import { startMatrixBot } from "../testing/matrix-bot.ts";
 import { KvStorageProvider } from "./kv-storage-provider.ts";
 import type { MatrixAdapter } from "./matrix-adapter.ts";
 import { SdkMatrixApi } from "./matrix-api.ts";

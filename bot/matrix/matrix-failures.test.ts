@@ -3,11 +3,15 @@ import { after, before, describe, test } from "node:test";
 import { silentLogger } from "../../base/logger.ts";
 import { createExecutionApproval } from "../../store/approvals.ts";
 import { createExecution } from "../../store/executions.ts";
+import {
+  type ChatHarness,
+  createChatHarness,
+  requestExecutionApproval,
+} from "../../test-support/bot/chat-harness.ts";
+import { eventually } from "../../test-support/bot/eventually.ts";
+import { startMatrixBot } from "../../test-support/bot/matrix-bot.ts";
 import { MatrixDouble } from "../../test-support/matrix-double/matrix-double.ts";
 import { CardRenderer } from "../core/card-renderer.ts";
-import { type ChatHarness, createChatHarness, requestExecutionApproval } from "../testing/chat-harness.ts";
-import { eventually } from "../testing/eventually.ts";
-import { startMatrixBot } from "../testing/matrix-bot.ts";
 import type { MatrixAdapter } from "./matrix-adapter.ts";
 
 const BOT = "@oikos:double.test";

@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { MatrixDouble } from "../../test-support/matrix-double/matrix-double.ts";
 import {
   type ChatHarness,
   createChatHarness,
   finishExecution,
   proposePlan,
   requestExecutionApproval,
-} from "../testing/chat-harness.ts";
-import { eventually } from "../testing/eventually.ts";
-import { startMatrixBot } from "../testing/matrix-bot.ts";
+} from "../../test-support/bot/chat-harness.ts";
+import { eventually } from "../../test-support/bot/eventually.ts";
+import { startMatrixBot } from "../../test-support/bot/matrix-bot.ts";
+import { MatrixDouble } from "../../test-support/matrix-double/matrix-double.ts";
 import { KvStorageProvider } from "./kv-storage-provider.ts";
 import { ENCRYPTED_ROOM_NOTICE, type MatrixAdapter } from "./matrix-adapter.ts";
 

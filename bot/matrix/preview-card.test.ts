@@ -3,18 +3,18 @@ import { after, before, describe, test } from "node:test";
 import type { ApprovalPreviews } from "../../jobs/execution/approval-preview.ts";
 import { executionFinished } from "../../store/domain-events.ts";
 import { transitionExecution } from "../../store/executions.ts";
-import { MatrixDouble } from "../../test-support/matrix-double/matrix-double.ts";
-import { buildSummaryCard } from "../core/cards/summary-card.ts";
 import {
   type ChatHarness,
   createChatHarness,
   proposePlan,
   queuedJobs,
   requestExecutionApproval,
-} from "../testing/chat-harness.ts";
-import { eventually } from "../testing/eventually.ts";
-import { startMatrixBot } from "../testing/matrix-bot.ts";
-import { ScriptedPreviewer, scriptedApprovalPreviews } from "../testing/scripted-previewer.ts";
+} from "../../test-support/bot/chat-harness.ts";
+import { eventually } from "../../test-support/bot/eventually.ts";
+import { startMatrixBot } from "../../test-support/bot/matrix-bot.ts";
+import { ScriptedPreviewer, scriptedApprovalPreviews } from "../../test-support/bot/scripted-previewer.ts";
+import { MatrixDouble } from "../../test-support/matrix-double/matrix-double.ts";
+import { buildSummaryCard } from "../core/cards/summary-card.ts";
 import type { MatrixAdapter } from "./matrix-adapter.ts";
 
 const BOT = "@oikos:double.test";

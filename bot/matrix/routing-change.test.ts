@@ -3,13 +3,13 @@ import { after, before, describe, test } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { connectInMemoryClient } from "../../mcp-server/in-memory.ts";
 import { createMcpServer } from "../../mcp-server/server.ts";
-import { callTool } from "../../mcp-server/test-support.ts";
 import { AGENT_PRINCIPAL } from "../../policy/principal.ts";
 import { findEntity, upsertEntities } from "../../store/entities.ts";
+import { type ChatHarness, createChatHarness, queuedJobs } from "../../test-support/bot/chat-harness.ts";
+import { eventually } from "../../test-support/bot/eventually.ts";
+import { startMatrixBot } from "../../test-support/bot/matrix-bot.ts";
 import { MatrixDouble } from "../../test-support/matrix-double/matrix-double.ts";
-import { type ChatHarness, createChatHarness, queuedJobs } from "../testing/chat-harness.ts";
-import { eventually } from "../testing/eventually.ts";
-import { startMatrixBot } from "../testing/matrix-bot.ts";
+import { callTool } from "../../test-support/mcp-server/call-tool.ts";
 import type { MatrixAdapter } from "./matrix-adapter.ts";
 
 const BOT = "@oikos:double.test";

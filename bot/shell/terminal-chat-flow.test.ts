@@ -3,7 +3,7 @@ import { PassThrough } from "node:stream";
 import { after, before, describe, test } from "node:test";
 import { askQuestion } from "../../store/questions.ts";
 import { findSessionByThread } from "../../store/sessions.ts";
-import { auditEntries } from "../testing/audit-entries.ts";
+import { auditEntries } from "../../test-support/bot/audit-entries.ts";
 import {
   type ChatHarness,
   createChatHarness,
@@ -11,7 +11,7 @@ import {
   proposePlan,
   queuedJobs,
   requestExecutionApproval,
-} from "../testing/chat-harness.ts";
+} from "../../test-support/bot/chat-harness.ts";
 import { TerminalAdapter } from "./terminal-adapter.ts";
 
 // The chat core through the terminal adapter, with the agent's and the worker's part played by

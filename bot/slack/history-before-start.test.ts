@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { eventually } from "../../test-support/bot/eventually.ts";
+import { type SlackBot, startSlackBot } from "../../test-support/bot/slack-bot.ts";
 import { newEventId, userMessageEvent } from "../../test-support/slack-double/payloads.ts";
-import { eventually } from "../testing/eventually.ts";
-import { type SlackBot, startSlackBot } from "../testing/slack-bot.ts";
 import { CLOCK_SKEW_MS, reactionToInbound } from "./inbound-events.ts";
 import { servingSince } from "./serving-since.ts";
 

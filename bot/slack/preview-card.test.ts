@@ -1,11 +1,15 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import type { ApprovalPreviews } from "../../jobs/execution/approval-preview.ts";
+import {
+  createChatHarness,
+  queuedJobs,
+  requestExecutionApproval,
+} from "../../test-support/bot/chat-harness.ts";
+import { eventually } from "../../test-support/bot/eventually.ts";
+import { ScriptedPreviewer, scriptedApprovalPreviews } from "../../test-support/bot/scripted-previewer.ts";
+import { type SlackBot, startSlackBot } from "../../test-support/bot/slack-bot.ts";
 import type { SlackDouble } from "../../test-support/slack-double/slack-double.ts";
-import { createChatHarness, queuedJobs, requestExecutionApproval } from "../testing/chat-harness.ts";
-import { eventually } from "../testing/eventually.ts";
-import { ScriptedPreviewer, scriptedApprovalPreviews } from "../testing/scripted-previewer.ts";
-import { type SlackBot, startSlackBot } from "../testing/slack-bot.ts";
 
 const CHANNEL = "C0OPS";
 const ALICE = "U0ALICE";

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { auditEntries } from "../testing/audit-entries.ts";
-import { requestExecutionApproval, sessionFor } from "../testing/chat-harness.ts";
-import { eventually } from "../testing/eventually.ts";
-import { type SlackBot, startSlackBot } from "../testing/slack-bot.ts";
+import { auditEntries } from "../../test-support/bot/audit-entries.ts";
+import { requestExecutionApproval, sessionFor } from "../../test-support/bot/chat-harness.ts";
+import { eventually } from "../../test-support/bot/eventually.ts";
+import { type SlackBot, startSlackBot } from "../../test-support/bot/slack-bot.ts";
 import { DELAYED_REACTION } from "./slack-outbound.ts";
 
 const CHANNEL = "C0OPS";

@@ -1,16 +1,16 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import type { SlackDouble } from "../../test-support/slack-double/slack-double.ts";
-import { auditEntries } from "../testing/audit-entries.ts";
+import { auditEntries } from "../../test-support/bot/audit-entries.ts";
 import {
   type ChatHarness,
   finishExecution,
   proposePlan,
   queuedJobs,
   requestExecutionApproval,
-} from "../testing/chat-harness.ts";
-import { eventually } from "../testing/eventually.ts";
-import { type SlackBot, startSlackBot } from "../testing/slack-bot.ts";
+} from "../../test-support/bot/chat-harness.ts";
+import { eventually } from "../../test-support/bot/eventually.ts";
+import { type SlackBot, startSlackBot } from "../../test-support/bot/slack-bot.ts";
+import type { SlackDouble } from "../../test-support/slack-double/slack-double.ts";
 import type { SlackAdapter } from "./slack-adapter.ts";
 
 const CHANNEL = "C0OPS";

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { proposePlan, queuedJobs } from "../../test-support/bot/chat-harness.ts";
+import { eventually } from "../../test-support/bot/eventually.ts";
+import { type SlackBot, startSlackBot } from "../../test-support/bot/slack-bot.ts";
 import { defineCommand } from "../core/bot-commands.ts";
-import { proposePlan, queuedJobs } from "../testing/chat-harness.ts";
-import { eventually } from "../testing/eventually.ts";
-import { type SlackBot, startSlackBot } from "../testing/slack-bot.ts";
 
 const CHANNEL = "C0OPS";
 const ALICE = "U0ALICE";

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
-import { queuedJobs } from "../testing/chat-harness.ts";
-import { eventually } from "../testing/eventually.ts";
-import { type SlackBot, startSlackBot } from "../testing/slack-bot.ts";
+import { queuedJobs } from "../../test-support/bot/chat-harness.ts";
+import { eventually } from "../../test-support/bot/eventually.ts";
+import { type SlackBot, startSlackBot } from "../../test-support/bot/slack-bot.ts";
 
 const CHANNEL = "C0OPS";
 const ALICE = "U0ALICE";

@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
-import { eventually } from "../../bot/testing/eventually.ts";
 import { upsertEntities } from "../../store/entities.ts";
+import { eventually } from "../../test-support/bot/eventually.ts";
+import { body, IntakeApp, ONCALL } from "../../test-support/intake/intake-app.ts";
 import {
   match,
   type ScriptedModelServer,
   startScriptedModel,
 } from "../../test-support/scripted-model/index.ts";
-import { body, IntakeApp, ONCALL } from "../testing/intake-app.ts";
 
 // An Alertmanager group through the composed app: the webhook opens one thread in the Matrix
 // double (the alert card, the on-call person mentioned), the agent (scripted model) researches
@@ -17,10 +17,9 @@ import { body, IntakeApp, ONCALL } from "../testing/intake-app.ts";
 
 const TOKEN = "alertmanager-token-0123456789";
 const fixture = (name: string) =>
-  JSON.parse(readFileSync(new URL(`./testdata/${name}.json`, import.meta.url), "utf8")) as Record<
-    string,
-    unknown
-  >;
+  JSON.parse(
+    readFileSync(new URL(`../../test-support/alert-payloads/${name}.json`, import.meta.url), "utf8"),
+  ) as Record<string, unknown>;
 const bearer = { authorization: `Bearer ${TOKEN}` };
 
 describe("an alert becomes one investigated thread", () => {

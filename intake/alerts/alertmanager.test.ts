@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { eventually } from "../../bot/testing/eventually.ts";
 import { upsertEntities } from "../../store/entities.ts";
 import { Alertmanager, alertmanagerMissing } from "../../test-support/alertmanager/alertmanager.ts";
+import { eventually } from "../../test-support/bot/eventually.ts";
+import { body, IntakeApp, ONCALL } from "../../test-support/intake/intake-app.ts";
 import {
   match,
   type ScriptedModelServer,
   startScriptedModel,
 } from "../../test-support/scripted-model/index.ts";
 import { freeLoopbackPort } from "../../test-support/sshd/free-port.ts";
-import { body, IntakeApp, ONCALL } from "../testing/intake-app.ts";
 
 // A real Prometheus Alertmanager (Debian's prometheus-alertmanager) with a webhook_configs entry
 // and bearer auth pointing at oikos: an alert posted to its API reaches oikos through its own

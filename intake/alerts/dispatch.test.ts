@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { eventually } from "../../bot/testing/eventually.ts";
+import { eventually } from "../../test-support/bot/eventually.ts";
+import { body, IntakeApp } from "../../test-support/intake/intake-app.ts";
 import {
   match,
   type ScriptedModelServer,
   startScriptedModel,
 } from "../../test-support/scripted-model/index.ts";
-import { body, IntakeApp } from "../testing/intake-app.ts";
 
 // alerts.maxConcurrent and flap damping through the composed app: a second alert waits while the
 // first is investigated and starts when the first reports; a flapping group stays one thread and

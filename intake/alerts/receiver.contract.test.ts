@@ -3,8 +3,8 @@ import { createHmac } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { request } from "node:http";
 import { after, before, describe, test } from "node:test";
+import { IntakeApp } from "../../test-support/intake/intake-app.ts";
 import { type ScriptedModelServer, startScriptedModel } from "../../test-support/scripted-model/index.ts";
-import { IntakeApp } from "../testing/intake-app.ts";
 
 // The webhook receivers as a sender meets them, over HTTP on the composed app: each source's
 // documented payload accepted with its own secret; wrong or missing secrets, oversized,
@@ -17,7 +17,8 @@ const TOKENS = {
 };
 const GRAFANA_SECRET = "grafana-hmac-secret-0123456789";
 const MAX_BODY = 4096;
-const fixture = (name: string) => readFileSync(new URL(`./testdata/${name}.json`, import.meta.url), "utf8");
+const fixture = (name: string) =>
+  readFileSync(new URL(`../../test-support/alert-payloads/${name}.json`, import.meta.url), "utf8");
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const grafanaSignature = (raw: string) => ({
   "x-grafana-alerting-signature": createHmac("sha256", GRAFANA_SECRET).update(raw).digest("hex"),

@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { eventually } from "../../bot/testing/eventually.ts";
+import { eventually } from "../../test-support/bot/eventually.ts";
+import { BOT, body, IntakeApp, ONCALL, OPERATOR } from "../../test-support/intake/intake-app.ts";
 import { redisTestUrl } from "../../test-support/redis.ts";
 import {
   match,
   type ScriptedModelServer,
   startScriptedModel,
 } from "../../test-support/scripted-model/index.ts";
-import { BOT, body, IntakeApp, ONCALL, OPERATOR } from "../testing/intake-app.ts";
 
 // Schedules on both queue adapters, through the composed app and the Matrix double: a schedule
 // fires on its cron, a run that finds nothing wrong posts one quiet line, a run that finds

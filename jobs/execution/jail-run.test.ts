@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { callTool, unframe } from "../../mcp-server/test-support.ts";
 import { findEntity, updateEntityAttributes } from "../../store/entities.ts";
 import { getExecution } from "../../store/executions.ts";
+import { createTestSession } from "../../test-support/jobs/execution/execution-stack.ts";
+import { labSuite } from "../../test-support/jobs/execution/lab-suite.ts";
+import { callTool, unframe } from "../../test-support/mcp-server/call-tool.ts";
 import { sshLabUnavailable } from "../../test-support/sshd/ssh-lab.ts";
-import { createTestSession } from "./testing/execution-stack.ts";
-import { labSuite } from "./testing/lab-suite.ts";
 
 const unavailable = await sshLabUnavailable();
 

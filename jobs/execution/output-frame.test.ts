@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { unframe } from "../../mcp-server/test-support.ts";
+import { unframe } from "../../test-support/mcp-server/call-tool.ts";
 import { frameOutput } from "./output-frame.ts";
 
 const view = { execution_id: "ex-1a2b3c", target: "lxc:gitea" };

@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { describe, test } from "node:test";
-import { callTool } from "../../mcp-server/test-support.ts";
 import { decideApproval } from "../../store/consent.ts";
 import { updateEntityAttributes, upsertEntities } from "../../store/entities.ts";
 import { getExecution } from "../../store/executions.ts";
 import { changeRouting } from "../../store/routing-change.ts";
+import { createTestSession, hostEntity } from "../../test-support/jobs/execution/execution-stack.ts";
+import { labSuite } from "../../test-support/jobs/execution/lab-suite.ts";
+import { callTool } from "../../test-support/mcp-server/call-tool.ts";
 import { sshLabUnavailable } from "../../test-support/sshd/ssh-lab.ts";
 import { createTestStore } from "../../test-support/store.ts";
-import { createTestSession, hostEntity } from "./testing/execution-stack.ts";
-import { labSuite } from "./testing/lab-suite.ts";
 
 const unavailable = await sshLabUnavailable();
 

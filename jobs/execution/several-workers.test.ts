@@ -6,6 +6,12 @@ import { after, before, describe, test } from "node:test";
 import { loadClassifier } from "../../policy/classify.ts";
 import { openStore, type StoreHandle } from "../../store/connect.ts";
 import { migrateToLatest } from "../../store/migrate.ts";
+import {
+  approvedSession,
+  LOGGING_CAT,
+  registerLabHosts,
+  startWorker,
+} from "../../test-support/jobs/execution/worker-fleet.ts";
 import { deleteRedisKeys, redisTestPrefix } from "../../test-support/redis.ts";
 import type { SpawnedCli } from "../../test-support/run-cli.ts";
 import { type SshLab, sshLabUnavailable, startSshLab } from "../../test-support/sshd/ssh-lab.ts";
@@ -15,7 +21,6 @@ import type { EventBus } from "../events/port.ts";
 import { createQueue } from "../queue/create.ts";
 import type { QueuePort } from "../queue/port.ts";
 import { RunService } from "./run-service.ts";
-import { approvedSession, LOGGING_CAT, registerLabHosts, startWorker } from "./testing/worker-fleet.ts";
 
 const HOSTS = 20;
 const EXECUTIONS = 200;

@@ -13,7 +13,7 @@ import type { StoreOptions } from "../../store/connect.ts";
 import { deleteRedisKeys, redisTestPrefix, redisTestUrl } from "../../test-support/redis.ts";
 import { type SshLab, sshLabUnavailable, startSshLab } from "../../test-support/sshd/ssh-lab.ts";
 
-const CHILD = fileURLToPath(new URL("./testdata/worker-child.ts", import.meta.url));
+const CHILD = fileURLToPath(new URL("../../test-support/jobs/execution/worker-child.ts", import.meta.url));
 const unavailable = await sshLabUnavailable();
 
 function runChild(

@@ -5,10 +5,10 @@ import { after, before, describe, test } from "node:test";
 import { decideApproval } from "../../store/consent.ts";
 import { readExecutionSnapshot } from "../../store/execution-snapshot.ts";
 import { createSession } from "../../store/sessions.ts";
+import { PVE_TARGETS, type PveStack, startPveStack } from "../../test-support/jobs/proxmox/pve-stack.ts";
 import { sshLabUnavailable } from "../../test-support/sshd/ssh-lab.ts";
 import { sweepOikosSnapshots } from "./retention.ts";
 import { requestRollback } from "./rollback.ts";
-import { PVE_TARGETS, type PveStack, startPveStack } from "./testing/pve-stack.ts";
 
 const unavailable = await sshLabUnavailable();
 const DAY = 86_400_000;

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { readExecutionSnapshot } from "../../store/execution-snapshot.ts";
+import { PVE_TARGETS, type PveStack, startPveStack } from "../../test-support/jobs/proxmox/pve-stack.ts";
 import { sshLabUnavailable } from "../../test-support/sshd/ssh-lab.ts";
 import { sweepOikosSnapshots } from "./retention.ts";
-import { PVE_TARGETS, type PveStack, startPveStack } from "./testing/pve-stack.ts";
 
 const unavailable = await sshLabUnavailable();
 const DAY = 86_400_000;

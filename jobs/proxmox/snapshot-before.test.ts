@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { upsertEntities } from "../../store/entities.ts";
 import { readExecutionSnapshot } from "../../store/execution-snapshot.ts";
+import { type PveStack, startPveStack } from "../../test-support/jobs/proxmox/pve-stack.ts";
 import { sshLabUnavailable } from "../../test-support/sshd/ssh-lab.ts";
-import { type PveStack, startPveStack } from "./testing/pve-stack.ts";
 
 const unavailable = await sshLabUnavailable();
 

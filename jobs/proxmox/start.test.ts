@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { PVE_TARGETS, type PveStack, startPveStack } from "../../test-support/jobs/proxmox/pve-stack.ts";
 import { sshLabUnavailable } from "../../test-support/sshd/ssh-lab.ts";
 import { startProxmoxJobs } from "./start.ts";
-import { PVE_TARGETS, type PveStack, startPveStack } from "./testing/pve-stack.ts";
 
 const unavailable = await sshLabUnavailable();
 const quiet = { info() {}, warn() {} };

@@ -7,7 +7,7 @@ import { deleteRedisKeys, redisTestPrefix, redisTestUrl } from "../../test-suppo
 import { BullmqQueue } from "./bullmq.ts";
 import type { InterruptedJob } from "./port.ts";
 
-const CHILD = fileURLToPath(new URL("./testdata/bullmq-crash-child.ts", import.meta.url));
+const CHILD = fileURLToPath(new URL("../../test-support/jobs/queue/bullmq-crash-child.ts", import.meta.url));
 const redisUrl = redisTestUrl();
 const prefix = redisTestPrefix(import.meta.url);
 

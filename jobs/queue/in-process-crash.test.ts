@@ -7,7 +7,7 @@ import { createInterface } from "node:readline";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
-const CHILD = fileURLToPath(new URL("./testdata/crash-child.ts", import.meta.url));
+const CHILD = fileURLToPath(new URL("../../test-support/jobs/queue/crash-child.ts", import.meta.url));
 
 /** Runs the child; calls onLine for each stdout JSON line; resolves with its exit code/signal. */
 function runChild(

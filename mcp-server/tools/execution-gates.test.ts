@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { createTestSession } from "../../jobs/execution/testing/execution-stack.ts";
-import { labSuite } from "../../jobs/execution/testing/lab-suite.ts";
 import { DEFAULT_PREPLAN_READ_ONLY_CAP } from "../../policy/decide-run.ts";
 import { getExecution } from "../../store/executions.ts";
+import { createTestSession } from "../../test-support/jobs/execution/execution-stack.ts";
+import { labSuite } from "../../test-support/jobs/execution/lab-suite.ts";
+import { callTool, unframe } from "../../test-support/mcp-server/call-tool.ts";
 import { sshLabUnavailable } from "../../test-support/sshd/ssh-lab.ts";
-import { callTool, unframe } from "../test-support.ts";
 
 const unavailable = await sshLabUnavailable();
 const OUTPUT_CAP = 2048;

@@ -3,13 +3,13 @@ import { execFile } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { describe, test } from "node:test";
 import { promisify } from "node:util";
-import { createTestSession } from "../../jobs/execution/testing/execution-stack.ts";
-import { labSuite } from "../../jobs/execution/testing/lab-suite.ts";
 import { approvePlan, decideApproval } from "../../store/consent.ts";
 import { upsertEntities } from "../../store/entities.ts";
 import { getExecution } from "../../store/executions.ts";
+import { createTestSession } from "../../test-support/jobs/execution/execution-stack.ts";
+import { labSuite } from "../../test-support/jobs/execution/lab-suite.ts";
+import { callTool, unframe } from "../../test-support/mcp-server/call-tool.ts";
 import { sshLabUnavailable } from "../../test-support/sshd/ssh-lab.ts";
-import { callTool, unframe } from "../test-support.ts";
 
 const unavailable = await sshLabUnavailable();
 const execFileAsync = promisify(execFile);

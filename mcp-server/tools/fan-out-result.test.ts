@@ -4,7 +4,7 @@ import type { ExecutionView } from "../../jobs/execution/execution-view.ts";
 import type { FanOutItem } from "../../jobs/execution/fan-out.ts";
 import { refusal } from "../../policy/refusals.ts";
 import { outcomeEndsTurn } from "../../policy/tool-outcome.ts";
-import { unframe } from "../test-support.ts";
+import { unframe } from "../../test-support/mcp-server/call-tool.ts";
 import { fanOutOutput } from "./execution-outputs.ts";
 import { FAN_OUT_OUTPUT_CHARS, fanOutResult } from "./fan-out-result.ts";
 

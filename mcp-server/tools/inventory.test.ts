@@ -3,10 +3,10 @@ import { describe, test } from "node:test";
 import { AGENT_PRINCIPAL } from "../../policy/principal.ts";
 import { upsertEntities } from "../../store/entities.ts";
 import { mcpClientSuite } from "../../test-support/mcp-client-suite.ts";
+import { callTool } from "../../test-support/mcp-server/call-tool.ts";
 import { availableDialects } from "../../test-support/store.ts";
 import { connectInMemoryClient } from "../in-memory.ts";
 import { createMcpServer } from "../server.ts";
-import { callTool } from "../test-support.ts";
 
 const by = { by: "test" };
 

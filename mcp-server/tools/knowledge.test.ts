@@ -5,8 +5,8 @@ import { upsertEntities } from "../../store/entities.ts";
 import { createExecution, transitionExecution } from "../../store/executions.ts";
 import { RANKED_CANDIDATES } from "../../store/knowledge.ts";
 import { mcpClientSuite } from "../../test-support/mcp-client-suite.ts";
+import { callTool } from "../../test-support/mcp-server/call-tool.ts";
 import { availableDialects } from "../../test-support/store.ts";
-import { callTool } from "../test-support.ts";
 
 type Entries = { entries: { slug: string; kind: string; title: string; about: string[] }[] };
 

@@ -4,10 +4,10 @@ import { after, before, describe, test } from "node:test";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { AGENT_PRINCIPAL } from "../../policy/principal.ts";
 import { createSession } from "../../store/sessions.ts";
+import { callTool } from "../../test-support/mcp-server/call-tool.ts";
 import { availableDialects, createTestStore, type TestStore } from "../../test-support/store.ts";
 import { connectInMemoryClient } from "../in-memory.ts";
 import { createMcpServer } from "../server.ts";
-import { callTool } from "../test-support.ts";
 
 for (const { dialect, skip } of availableDialects()) {
   describe(`update_plan_step refusals name the next action (${dialect})`, { skip }, () => {

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { LOOKALIKE_SAMPLES } from "../../test-support/secret-samples/lookalike-samples.ts";
+import { SECRET_SAMPLES } from "../../test-support/secret-samples/secret-samples.ts";
 import { REDACTED, redact, redactWithReport } from "../redact.ts";
-import { LOOKALIKE_SAMPLES } from "./corpus/lookalike-samples.ts";
-import { SECRET_SAMPLES } from "./corpus/secret-samples.ts";
 import { HOMELAB_RULES } from "./rule-set.ts";
 
 test("redaction corpus: every real-shaped secret is removed, every look-alike is left unchanged", () => {

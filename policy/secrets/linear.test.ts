@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { PATHOLOGICAL_SHAPES } from "../../test-support/secret-samples/pathological.ts";
 import { redact } from "../redact.ts";
-import { PATHOLOGICAL_SHAPES } from "./corpus/pathological.ts";
 
 // Redaction runs on every output, message and log line: a pattern that backtracks quadratically
 // would stall the worker on one hostile output. Each shape, repeated to 128 KiB, must get through

@@ -8,7 +8,8 @@ import { applyInventory } from "./apply-inventory.ts";
 import { expandHostPattern } from "./inventory.ts";
 import { readInventory } from "./read-inventory.ts";
 
-const testdata = (name: string) => fileURLToPath(new URL(`./testdata/${name}`, import.meta.url));
+const testdata = (name: string) =>
+  fileURLToPath(new URL(`../../test-support/inventories/${name}`, import.meta.url));
 const by = { by: "import" };
 
 async function graphOf(db: Kysely<Database>) {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before } from "node:test";
-import { eventually as poll } from "../../bot/testing/eventually.ts";
+import { eventually as poll } from "../bot/eventually.ts";
 import { MatrixDouble } from "../matrix-double/matrix-double.ts";
 import { type SpawnedCli, spawnCli } from "../run-cli.ts";
 import { match, type ScriptedModelServer, startScriptedModel } from "../scripted-model/index.ts";

@@ -1,5 +1,5 @@
 /**
- * Labels the oracle-observed corpus (policy/corpus/oracle-observed.ts): every adversarial
+ * Labels the oracle-observed corpus (test-support/classifier-corpus/oracle-observed.ts): every adversarial
  * template of the fuzzer, with a few payloads each, is run in the sandbox whatever the classifier
  * says, and labelled by what it did (observe.ts). Where the sandbox cannot show the effect (a
  * program it does not have, a service, the network), the row keeps the label its template
@@ -13,7 +13,7 @@ import { enumerateTemplates } from "./fuzz.ts";
 import { observe } from "./observe.ts";
 import { OracleSandbox, oracleUnavailable } from "./sandbox.ts";
 
-const OUT = new URL("../../policy/corpus/oracle-observed.ts", import.meta.url);
+const OUT = new URL("../classifier-corpus/oracle-observed.ts", import.meta.url);
 
 function inSandbox(program: string): boolean {
   return ["/usr/bin/", "/usr/sbin/"].some((dir) => existsSync(`${dir}${program}`));
@@ -53,7 +53,7 @@ for (const [i, candidate] of candidates.entries()) {
     `  [${JSON.stringify(candidate.command)}, "${label}", "${candidate.family}", ${JSON.stringify(basis)}],`,
   );
 }
-const header = `import type { Risk } from "../risk.ts";
+const header = `import type { Risk } from "../../policy/risk.ts";
 
 /**
  * Adversarial rows across the five classes, labelled by what the execution oracle observed when

@@ -1,5 +1,5 @@
 /**
- * Labels the outside-attack corpus (policy/corpus/outside-attack.ts) from outside-attack-rows.ts:
+ * Labels the outside-attack corpus (test-support/classifier-corpus/outside-attack.ts) from outside-attack-rows.ts:
  * every row runs in the oracle's sandbox whatever the classifier says and is labelled by what it
  * did (observe.ts); where the sandbox cannot show the effect (a device, a service, the network, a
  * program it lacks) the row keeps its intended label and says so. As root:
@@ -11,7 +11,7 @@ import { observe } from "./observe.ts";
 import { OUTSIDE_ATTACK_ROWS } from "./outside-attack-rows.ts";
 import { OracleSandbox, oracleUnavailable } from "./sandbox.ts";
 
-const OUT = new URL("../../policy/corpus/outside-attack.ts", import.meta.url);
+const OUT = new URL("../classifier-corpus/outside-attack.ts", import.meta.url);
 
 const unavailable = oracleUnavailable();
 if (unavailable) throw new Error(unavailable);

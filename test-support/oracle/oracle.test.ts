@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { loadClassifier } from "../../policy/classify.ts";
-import { ORACLE_OBSERVED_CORPUS } from "../../policy/corpus/oracle-observed.ts";
 import { BUILTINS, type BuiltinCheck } from "../../policy/proof/builtins.ts";
+import { ORACLE_OBSERVED_CORPUS } from "../classifier-corpus/oracle-observed.ts";
 import { checkClassifier, describeFindings } from "./check-classifier.ts";
 import { generate } from "./fuzz.ts";
 import { judgeTrace } from "./judge.ts";

@@ -1,10 +1,10 @@
 import type { Risk } from "../../policy/risk.ts";
 
 /**
- * The outside attack on issue 16 (attack-16, written without reading policy/corpus/ or the
+ * The outside attack on issue 16 (attack-16, written without reading the classifier corpus or the
  * tests): the commands that came back read_only but do something, with variants of each class,
  * and the label each intends. label-outside-attack.ts runs every row in the oracle's sandbox and
- * writes policy/corpus/outside-attack.ts, labelled by what the oracle observed where it can.
+ * writes test-support/classifier-corpus/outside-attack.ts, labelled by what the oracle observed where it can.
  */
 export type AttackRow = readonly [command: string, intended: Risk, family: string];
 

@@ -5,7 +5,11 @@ import { createExecution, transitionExecution } from "../../../store/executions.
 import { upsertKnowledge } from "../../../store/knowledge.ts";
 import { createRelationship } from "../../../store/relationships.ts";
 import { createSession } from "../../../store/sessions.ts";
-import { type ConsolePlatforms, PLATFORMS, startConsolePlatforms } from "../../testing/console-platforms.ts";
+import {
+  type ConsolePlatforms,
+  PLATFORMS,
+  startConsolePlatforms,
+} from "../../../test-support/bot/console-platforms.ts";
 
 // `!entity`, `!entities` and `!knowledge` through the chat core on the three platforms, with no
 // model configured: what the graph holds, read straight from the store.

@@ -1,8 +1,12 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { findEntity, upsertEntities } from "../../../store/entities.ts";
-import { auditEntries } from "../../testing/audit-entries.ts";
-import { type ConsolePlatforms, PLATFORMS, startConsolePlatforms } from "../../testing/console-platforms.ts";
+import { auditEntries } from "../../../test-support/bot/audit-entries.ts";
+import {
+  type ConsolePlatforms,
+  PLATFORMS,
+  startConsolePlatforms,
+} from "../../../test-support/bot/console-platforms.ts";
 
 // Admins add, change the state of, retire and delete entities from chat; operators cannot; every
 // write is in the audit log with who did it. No model is configured.

@@ -4,7 +4,11 @@ import { createExecution, transitionExecution } from "../../../store/executions.
 import { recordFeedback } from "../../../store/feedback.ts";
 import { createSession } from "../../../store/sessions.ts";
 import { recordTokenUsage } from "../../../store/token-usage.ts";
-import { type ConsolePlatforms, PLATFORMS, startConsolePlatforms } from "../../testing/console-platforms.ts";
+import {
+  type ConsolePlatforms,
+  PLATFORMS,
+  startConsolePlatforms,
+} from "../../../test-support/bot/console-platforms.ts";
 
 const DAY = 86_400_000;
 

@@ -6,8 +6,8 @@ import {
   type ConsolePlatforms,
   SLACK_CHANNEL,
   startConsolePlatforms,
-} from "../../testing/console-platforms.ts";
-import { eventually } from "../../testing/eventually.ts";
+} from "../../../test-support/bot/console-platforms.ts";
+import { eventually } from "../../../test-support/bot/eventually.ts";
 
 const BOT = "@oikos:double.test";
 const RUNBOOK = "Runbook: when knfsd holds a lock on an exported directory";

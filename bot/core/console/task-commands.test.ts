@@ -5,7 +5,11 @@ import { createExecution } from "../../../store/executions.ts";
 import { insertPlanGeneration } from "../../../store/plans.ts";
 import { askQuestion } from "../../../store/questions.ts";
 import { createSession } from "../../../store/sessions.ts";
-import { type ConsolePlatforms, PLATFORMS, startConsolePlatforms } from "../../testing/console-platforms.ts";
+import {
+  type ConsolePlatforms,
+  PLATFORMS,
+  startConsolePlatforms,
+} from "../../../test-support/bot/console-platforms.ts";
 
 // `!tasks` and `!task` through the chat core on the Matrix double, the Slack double and the
 // terminal, with no model configured: the agent's part is played by writing its rows.

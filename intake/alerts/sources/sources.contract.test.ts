@@ -4,11 +4,13 @@ import { test } from "node:test";
 import type { AlertNotification } from "../notification.ts";
 import { parsePayload } from "./index.ts";
 
-// Each source's documented webhook payload (fixtures in ../testdata, written from the senders'
+// Each source's documented webhook payload (fixtures in test-support/alert-payloads/, written from the senders'
 // documentation) through its schema into the one notification shape.
 
 const fixture = (name: string): unknown =>
-  JSON.parse(readFileSync(new URL(`../testdata/${name}.json`, import.meta.url), "utf8"));
+  JSON.parse(
+    readFileSync(new URL(`../../../test-support/alert-payloads/${name}.json`, import.meta.url), "utf8"),
+  );
 
 function notification(kind: Parameters<typeof parsePayload>[0], name: string): AlertNotification {
   const result = parsePayload(kind, fixture(name));
