@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { setSessionStatus } from "../store/sessions.ts";
+import { moveSession } from "../store/session-lifecycle.ts";
 import { sessionRow } from "../test-support/agent/session-queries.ts";
 import { harnessForSuite } from "../test-support/agent/suite-harness.ts";
 import { match } from "../test-support/scripted-model/index.ts";
@@ -19,9 +19,9 @@ describe("a turn that kills its process in every run is given up: parked, the op
     ]);
     const sessionId = await h.newSession();
     await h.say(sessionId, "upgrade the kernel");
-    await setSessionStatus(h.store.db, sessionId, "executing", {
+    await moveSession(h.store.db, sessionId, "executing", {
       // The holder is a process that died: its lease ran out.
-      extra: { turn_owner: "gone-host:77:deadbeef:turn", turn_expires_at: new Date(Date.now() - 1000) },
+      set: { turn_owner: "gone-host:77:deadbeef:turn", turn_expires_at: new Date(Date.now() - 1000) },
     });
     const gaveUp = (id: string) => ({
       id,

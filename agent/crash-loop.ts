@@ -1,7 +1,7 @@
 import type { InterruptedJob } from "../jobs/queue/port.ts";
 import { agentMessage, sessionStatus } from "../store/domain-events.ts";
 import { appendMessage } from "../store/messages.ts";
-import { setSessionStatus } from "../store/sessions.ts";
+import { parkForOperator } from "../store/session-lifecycle.ts";
 import { type AgentDeps, clockOf } from "./agent-deps.ts";
 
 /**
@@ -17,11 +17,7 @@ export async function parkCrashingTurn(
 ): Promise<void> {
   const { sessionId } = job.data;
   const now = clockOf(deps);
-  const parked = await setSessionStatus(deps.db, sessionId, "awaiting_input", {
-    from: ["planning", "executing", "awaiting_approval"],
-    extra: { turn_owner: null, turn_expires_at: null, turn_pending: false },
-    now,
-  });
+  const parked = await parkForOperator(deps.db, sessionId, now);
   deps.logger?.error(
     { sessionId, job: job.id, reason: job.reason },
     "agent turn given up: its process died in every run",

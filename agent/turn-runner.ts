@@ -3,8 +3,8 @@ import { appendMessage, hasNote, listMessages } from "../store/messages.ts";
 import { currentPlan, nextOpenStep } from "../store/plans.ts";
 import { answerOpenQuestion, openQuestion } from "../store/questions.ts";
 import type { Session } from "../store/schema.ts";
-import { reopenSession } from "../store/session-activity.ts";
-import { getSession, setSessionStatus, touchSession } from "../store/sessions.ts";
+import { markAnswered, markPlanDecided, reopenSession } from "../store/session-lifecycle.ts";
+import { getSession, touchSession } from "../store/sessions.ts";
 import { acquireTurn, releaseTurn, renewTurn, takeOwedTurn } from "../store/turn-lease.ts";
 import { type AgentDeps, clockOf } from "./agent-deps.ts";
 import { runTurn, type TurnEnd, TurnInterrupted, type TurnSignals } from "./turn.ts";
@@ -194,20 +194,11 @@ async function syncStatusWithPlan(deps: AgentDeps, session: Session, answered: b
   const plan = await currentPlan(deps.db, session.id);
   const approved = plan?.plan.status === "approved";
   if (session.status === "awaiting_approval" && plan?.plan.status === "approved") {
-    await setSessionStatus(deps.db, session.id, "executing", {
-      from: ["awaiting_approval"],
-      now: clockOf(deps),
-    });
+    await markPlanDecided(deps.db, session.id, true, clockOf(deps));
   } else if (session.status === "awaiting_approval" && plan?.plan.status === "denied") {
-    await setSessionStatus(deps.db, session.id, "planning", {
-      from: ["awaiting_approval"],
-      now: clockOf(deps),
-    });
+    await markPlanDecided(deps.db, session.id, false, clockOf(deps));
   } else if (session.status === "awaiting_input" && answered) {
-    await setSessionStatus(deps.db, session.id, approved ? "executing" : "planning", {
-      from: ["awaiting_input"],
-      now: clockOf(deps),
-    });
+    await markAnswered(deps.db, session.id, approved, clockOf(deps));
   }
 }
 

@@ -1,13 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { availableDialects, createTestStore, type TestStore } from "../test-support/store.ts";
-import {
-  createSession,
-  findSessionByThread,
-  getSession,
-  setSessionStatus,
-  touchSession,
-} from "./sessions.ts";
+import { moveSession, reopenSession, SESSION_TRANSITIONS } from "./session-lifecycle.ts";
+import { createSession, findSessionByThread, getSession, touchSession } from "./sessions.ts";
+import { SESSION_STATUSES } from "./statuses.ts";
 
 for (const { dialect, skip } of availableDialects()) {
   describe(`sessions on ${dialect}`, { skip }, () => {
@@ -29,13 +25,28 @@ for (const { dialect, skip } of availableDialects()) {
 
     test("status moves only from an allowed state", async () => {
       const s = await createSession(store.db, { platform: "shell", room: "t", thread: "1", createdBy: "op" });
-      assert.equal(await setSessionStatus(store.db, s.id, "executing", { from: ["planning"] }), true);
-      assert.equal(await setSessionStatus(store.db, s.id, "executing", { from: ["planning"] }), false);
-      assert.equal(await setSessionStatus(store.db, s.id, "done", { extra: { outcome: "success" } }), true);
+      assert.equal(await moveSession(store.db, s.id, "executing", { from: ["planning"] }), true);
+      assert.equal(await moveSession(store.db, s.id, "executing", { from: ["planning"] }), false);
+      assert.equal(await moveSession(store.db, s.id, "done", { set: { outcome: "success" } }), true);
       const done = await getSession(store.db, s.id);
       assert.equal(done?.status, "done");
       assert.equal(done?.outcome, "success");
       assert.ok(done?.closed_at instanceof Date);
+      // A closed task moves only by reopening.
+      assert.equal(await moveSession(store.db, s.id, "executing"), false);
+      assert.equal((await getSession(store.db, s.id))?.status, "done");
+      assert.equal(await reopenSession(store.db, s.id), true);
+      const reopened = await getSession(store.db, s.id);
+      assert.equal(reopened?.status, "planning");
+      assert.equal(reopened?.closed_at, null);
+      assert.equal(reopened?.requires_replan, true);
+    });
+
+    test("a move the transition table does not allow is refused before any write", async () => {
+      const s = await createSession(store.db, { platform: "shell", room: "t", thread: "3", createdBy: "op" });
+      await assert.rejects(moveSession(store.db, s.id, "executing", { from: ["done"] }), /done → executing/);
+      assert.equal((await getSession(store.db, s.id))?.status, "planning");
+      for (const from of SESSION_STATUSES) assert.ok(SESSION_TRANSITIONS[from].length > 0, from);
     });
 
     test("touch records activity and clears a nudge", async () => {

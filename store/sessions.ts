@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Kysely } from "kysely";
-import type { Database, Session, SessionUpdate } from "./schema.ts";
-import { type SessionStatus, TERMINAL_SESSION_STATUSES } from "./statuses.ts";
+import type { Database, Session } from "./schema.ts";
 
 export { SESSION_STATUSES, type SessionStatus, TERMINAL_SESSION_STATUSES } from "./statuses.ts";
 
@@ -59,30 +58,4 @@ export async function touchSession(db: Kysely<Database>, id: string, now: Date =
     .set({ last_activity_at: now, updated_at: now, nudged_at: null })
     .where("id", "=", id)
     .execute();
-}
-
-/**
- * Moves a session to `to` only from one of `from` (conditional update): returns false when the
- * session was not in an allowed state, so two writers never both win.
- */
-export async function setSessionStatus(
-  db: Kysely<Database>,
-  id: string,
-  to: SessionStatus,
-  options: { from?: readonly SessionStatus[]; extra?: SessionUpdate; now?: Date } = {},
-): Promise<boolean> {
-  const now = options.now ?? new Date();
-  let query = db
-    .updateTable("sessions")
-    .set({
-      ...options.extra,
-      status: to,
-      updated_at: now,
-      last_activity_at: now,
-      ...(TERMINAL_SESSION_STATUSES.includes(to) ? { closed_at: now } : {}),
-    })
-    .where("id", "=", id);
-  if (options.from) query = query.where("status", "in", [...options.from]);
-  const result = await query.executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
 }

@@ -8,6 +8,7 @@ import { closeActiveGoal, goalSince } from "./goals.ts";
 import { planAdherence } from "./plans.ts";
 import type { Database } from "./schema.ts";
 import { writeSessionKnowledge } from "./session-knowledge.ts";
+import { closeSession } from "./session-lifecycle.ts";
 import { OUTCOMES, type Outcome } from "./statuses.ts";
 import { closeWindows } from "./windows.ts";
 
@@ -143,22 +144,18 @@ export async function completeSessionTask(
   }
   const adherence = await planAdherence(db, sessionId);
   const cancelled = await db.transaction().execute(async (tx) => {
-    const moved = await tx
-      .updateTable("sessions")
-      .set({
-        status: outcome === "failure" ? "failed" : "done",
+    const closed = await closeSession(
+      tx,
+      sessionId,
+      {
         outcome,
         summary: input.summary,
         verification: input.verification ?? null,
-        left_open: input.left_open ?? null,
-        closed_at: at,
-        updated_at: at,
-        last_activity_at: at,
-      })
-      .where("id", "=", sessionId)
-      .where("status", "not in", ["done", "failed"])
-      .executeTakeFirst();
-    if (Number(moved.numUpdatedRows) === 0) return null;
+        leftOpen: input.left_open ?? null,
+      },
+      at,
+    );
+    if (!closed) return null;
     await closeActiveGoal(tx, sessionId, outcome === "failure" ? "failed" : "done", input.summary, at);
     const approvals: string[] = [];
     for (const execution of open.filter((e) => e.status !== "running")) {

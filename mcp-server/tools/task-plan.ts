@@ -14,6 +14,7 @@ import {
   supersedeOpenSteps,
 } from "../../store/plans.ts";
 import { recordActivity } from "../../store/session-activity.ts";
+import { markPlanProposed, replanForGoal } from "../../store/session-lifecycle.ts";
 import { now } from "../tool-deps.ts";
 import { ok, refused, type ToolResult } from "../tool-result.ts";
 import { loadOpenSession, publish, type TaskToolDeps } from "./task-deps.ts";
@@ -40,11 +41,7 @@ export async function setGoal(deps: TaskToolDeps, sessionId: string, goal: strin
   const result = await deps.db.transaction().execute(async (tx) => {
     const recorded = await recordGoal(tx, sessionId, goal.trim(), at);
     const replaced = await supersedeOpenSteps(tx, sessionId, at);
-    await tx
-      .updateTable("sessions")
-      .set({ goal: goal.trim(), status: "planning", updated_at: at, last_activity_at: at })
-      .where("id", "=", sessionId)
-      .execute();
+    await replanForGoal(tx, sessionId, goal.trim(), at);
     return { superseded: recorded.superseded?.goal ?? null, replaced };
   });
   await publish(deps, sessionStatus(sessionId, "planning"));
@@ -107,16 +104,7 @@ export async function proposePlan(
   const needsApproval = withWriteback.some((s) => s.risk !== "read_only");
   const { generation } = await deps.db.transaction().execute(async (tx) => {
     const inserted = await insertPlanGeneration(tx, sessionId, withWriteback, { needsApproval, now: at });
-    await tx
-      .updateTable("sessions")
-      .set({
-        status: needsApproval ? "awaiting_approval" : "executing",
-        requires_replan: false,
-        updated_at: at,
-        last_activity_at: at,
-      })
-      .where("id", "=", sessionId)
-      .execute();
+    await markPlanProposed(tx, sessionId, needsApproval, at);
     return inserted;
   });
   await publish(deps, planProposed({ sessionId, generation }));

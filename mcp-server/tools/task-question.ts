@@ -1,5 +1,6 @@
 import { questionRaised } from "../../store/domain-events.ts";
 import { askQuestion } from "../../store/questions.ts";
+import { markAwaitingAnswer } from "../../store/session-lifecycle.ts";
 import { now } from "../tool-deps.ts";
 import { ok, type ToolResult } from "../tool-result.ts";
 import { loadOpenSession, publish, type TaskToolDeps } from "./task-deps.ts";
@@ -20,11 +21,7 @@ export async function askOperator(
   if ("refusal" in loaded) return loaded.refusal;
   const at = now(deps);
   const asked = await askQuestion(deps.db, { sessionId, ...question }, at);
-  await deps.db
-    .updateTable("sessions")
-    .set({ status: "awaiting_input", updated_at: at, last_activity_at: at })
-    .where("id", "=", sessionId)
-    .execute();
+  await markAwaitingAnswer(deps.db, sessionId, at);
   await publish(deps, questionRaised({ sessionId, questionId: asked.id }));
   return ok({
     kind: "question_asked",
