@@ -213,6 +213,16 @@ export async function findEntity(db: Executor, slug: string): Promise<Entity | u
   return db.selectFrom("entities").selectAll().where("slug", "=", slug).executeTakeFirst();
 }
 
+/** The entities of these slugs (those that exist). */
+export async function findEntities(db: Executor, slugs: readonly string[]): Promise<Entity[]> {
+  if (slugs.length === 0) return [];
+  return db
+    .selectFrom("entities")
+    .selectAll()
+    .where("slug", "in", [...slugs])
+    .execute();
+}
+
 /** Every slug, for "did you mean" suggestions (a homelab has hundreds of entities, not millions). */
 export async function listEntitySlugs(db: Executor): Promise<string[]> {
   const rows = await db.selectFrom("entities").select("slug").orderBy("slug").execute();

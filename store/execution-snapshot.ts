@@ -89,6 +89,11 @@ export async function recordExecutionSnapshot(
     .execute();
 }
 
+/** Every execution with a snapshot record (taken or not), for retention. */
+export async function executionsWithSnapshot(db: Executor): Promise<{ id: string; snapshot: unknown }[]> {
+  return db.selectFrom("executions").select(["id", "snapshot"]).where("snapshot", "is not", null).execute();
+}
+
 /** The execution's snapshot record, or null (none recorded, or a shape this version does not know). */
 export function readExecutionSnapshot(value: unknown): ExecutionSnapshot | null {
   const parsed = executionSnapshotSchema.safeParse(value);

@@ -278,3 +278,42 @@ export async function markResultsOwed(
     .returningAll()
     .execute();
 }
+
+/** The approval an execution waits for (and, for a rollback, the execution it undoes), set once it exists. */
+export async function attachApproval(
+  db: Executor,
+  id: string,
+  approvalId: string,
+  options: { rollbackOf?: string } = {},
+): Promise<void> {
+  await db
+    .updateTable("executions")
+    .set({ approval_id: approvalId, ...(options.rollbackOf ? { rollback_of: options.rollbackOf } : {}) })
+    .where("id", "=", id)
+    .execute();
+}
+
+/** `queued` executions still inside their deadline, oldest first (the start-up requeue). */
+export async function queuedExecutionIds(db: Executor, now: Date): Promise<string[]> {
+  const rows = await db
+    .selectFrom("executions")
+    .select("id")
+    .where("status", "=", "queued")
+    .where("deadline_at", ">", now)
+    .orderBy("created_at")
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** A rollback of `executionId` that has not ended yet, if one was asked for. */
+export async function openRollbackOf(
+  db: Executor,
+  executionId: string,
+): Promise<Pick<Execution, "id" | "status"> | undefined> {
+  return db
+    .selectFrom("executions")
+    .select(["id", "status"])
+    .where("rollback_of", "=", executionId)
+    .where("status", "in", [...OPEN_EXECUTION_STATUSES])
+    .executeTakeFirst();
+}

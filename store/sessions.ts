@@ -59,3 +59,18 @@ export async function touchSession(db: Kysely<Database>, id: string, now: Date =
     .where("id", "=", id)
     .execute();
 }
+
+/**
+ * Read-only research before any plan is capped; each run (or fan-out) takes one slot. Check and
+ * count are one conditional UPDATE, so parallel calls cannot overshoot the cap. False: no slot left.
+ */
+export async function takePreplanSlot(db: Kysely<Database>, id: string, cap: number): Promise<boolean> {
+  const row = await db
+    .updateTable("sessions")
+    .set((eb) => ({ preplan_read_only_calls: eb("preplan_read_only_calls", "+", 1) }))
+    .where("id", "=", id)
+    .where("preplan_read_only_calls", "<", cap)
+    .returning("preplan_read_only_calls")
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { queuedExecutionIds } from "../../store/executions.ts";
 import type { Database } from "../../store/schema.ts";
 import type { QueuePort } from "../queue/port.ts";
 
@@ -13,15 +14,9 @@ export async function requeueQueuedExecutions(
   queue: Pick<QueuePort, "enqueue">,
   now: Date = new Date(),
 ): Promise<string[]> {
-  const rows = await db
-    .selectFrom("executions")
-    .select("id")
-    .where("status", "=", "queued")
-    .where("deadline_at", ">", now)
-    .orderBy("created_at")
-    .execute();
-  for (const row of rows) {
-    await queue.enqueue("execute", { executionId: row.id }, { jobId: `execute:${row.id}` });
+  const ids = await queuedExecutionIds(db, now);
+  for (const id of ids) {
+    await queue.enqueue("execute", { executionId: id }, { jobId: `execute:${id}` });
   }
-  return rows.map((row) => row.id);
+  return ids;
 }

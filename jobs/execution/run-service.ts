@@ -23,11 +23,14 @@ import type { Refusal } from "../../policy/refusals.ts";
 import type { Classification } from "../../policy/risk.ts";
 import { checkTarget, type TargetFacts } from "../../policy/target-check.ts";
 import { createExecutionApproval, DEFAULT_APPROVAL_TTL_MS } from "../../store/approvals.ts";
+import { recordClassification } from "../../store/classifications.ts";
 import { QUEUE_WAIT_MS } from "../../store/consent.ts";
 import { approvalRequested, executionQueued } from "../../store/domain-events.ts";
-import { findEntity, listEntitySlugs } from "../../store/entities.ts";
-import { createExecution, newExecutionId } from "../../store/executions.ts";
+import { findEntities, findEntity, listEntitySlugs } from "../../store/entities.ts";
+import { attachApproval, createExecution, newExecutionId } from "../../store/executions.ts";
+import { loadSessionFacts } from "../../store/run-gate-facts.ts";
 import type { Database, Entity, Execution, Session } from "../../store/schema.ts";
+import { takePreplanSlot } from "../../store/sessions.ts";
 import type { EventBus } from "../events/port.ts";
 import type { PlanPreviewer, PreviewTarget } from "../preview/previewer.ts";
 import { QueueClosedError } from "../queue/errors.ts";
@@ -36,7 +39,7 @@ import type { Target } from "../ssh/target.ts";
 import { ApprovalPreviews, DEFAULT_PREVIEW_TIMEOUT_MS } from "./approval-preview.ts";
 import { type ExecutionView, executionView } from "./execution-view.ts";
 import { routingStamp } from "./routing-stamp.ts";
-import { loadSessionFacts, runSessionFacts } from "./run-facts.ts";
+import { runSessionFacts } from "./run-facts.ts";
 import { disruptsSelf, selfTargetsFrom } from "./self-protection.ts";
 import { type ResolvedTarget, resolveTarget } from "./target-resolver.ts";
 import { waitForResult, watchExecution } from "./wait-for-result.ts";
@@ -358,11 +361,7 @@ export class RunService {
           const winner = approval.pending;
           throw new LostApprovalRace(winner?.execution_id ?? winner?.id ?? "(pending)");
         }
-        await tx
-          .updateTable("executions")
-          .set({ approval_id: approval.approval.id })
-          .where("id", "=", execution.id)
-          .execute();
+        await attachApproval(tx, execution.id, approval.approval.id);
         return { executionId: execution.id, approvalId: approval.approval.id };
       })
       .catch((error: unknown) => {
@@ -411,33 +410,23 @@ export class RunService {
     key: string,
     decision: string,
   ): Promise<void> {
-    await this.#o.db
-      .insertInto("classifications")
-      .values({
-        session_id: session.id,
-        target: request.target,
-        command: request.command,
-        command_key: key,
-        risk: classification.risk,
-        reasons: JSON.stringify(classification.reasons),
-        decision,
-      })
-      .execute();
+    await recordClassification(this.#o.db, {
+      sessionId: session.id,
+      target: request.target,
+      command: request.command,
+      commandKey: key,
+      risk: classification.risk,
+      reasons: classification.reasons,
+      decision,
+    });
   }
 
   /**
    * Read-only research before any plan is capped; each run (or fan-out) takes one slot. Check and
    * count are one conditional UPDATE, so parallel calls cannot overshoot the cap. False: no slot left.
    */
-  async takePreplanSlot(sessionId: string): Promise<boolean> {
-    const row = await this.#o.db
-      .updateTable("sessions")
-      .set((eb) => ({ preplan_read_only_calls: eb("preplan_read_only_calls", "+", 1) }))
-      .where("id", "=", sessionId)
-      .where("preplan_read_only_calls", "<", DEFAULT_PREPLAN_READ_ONLY_CAP)
-      .returning("preplan_read_only_calls")
-      .executeTakeFirst();
-    return row !== undefined;
+  takePreplanSlot(sessionId: string): Promise<boolean> {
+    return takePreplanSlot(this.#o.db, sessionId, DEFAULT_PREPLAN_READ_ONLY_CAP);
   }
 
   /**
@@ -470,12 +459,7 @@ export class RunService {
   }
 
   async #selfEntities(): Promise<Entity[]> {
-    if (this.#o.selfTargets.length === 0) return [];
-    return this.#o.db
-      .selectFrom("entities")
-      .selectAll()
-      .where("slug", "in", [...this.#o.selfTargets])
-      .execute();
+    return findEntities(this.#o.db, this.#o.selfTargets);
   }
 }
 

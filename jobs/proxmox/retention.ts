@@ -1,6 +1,10 @@
 import type { Kysely } from "kysely";
 import { isOikosSnapshot } from "../../policy/snapshot-before.ts";
-import { executionSnapshotSchema, readExecutionSnapshot } from "../../store/execution-snapshot.ts";
+import {
+  executionsWithSnapshot,
+  readExecutionSnapshot,
+  recordExecutionSnapshot,
+} from "../../store/execution-snapshot.ts";
 import { snapshotListSchema } from "../../store/import/proxmox-api.ts";
 import type { Database } from "../../store/schema.ts";
 import { resolveTarget, type TargetDefaults } from "../execution/target-resolver.ts";
@@ -29,11 +33,7 @@ export interface RetentionDeps {
 export async function sweepOikosSnapshots(deps: RetentionDeps): Promise<SweepItem[]> {
   if (deps.retentionDays <= 0) return [];
   const cutoff = deps.now.getTime() - deps.retentionDays * 86_400_000;
-  const rows = await deps.db
-    .selectFrom("executions")
-    .select(["id", "snapshot"])
-    .where("snapshot", "is not", null)
-    .execute();
+  const rows = await executionsWithSnapshot(deps.db);
   const guests = new Set<string>();
   const datasets = new Map<string, Set<string>>();
   for (const row of rows) {
@@ -138,12 +138,7 @@ async function markRemoved(
   of: { guest: string } | { host: string; dataset: string },
   name: string,
 ): Promise<void> {
-  const rows = await deps.db
-    .selectFrom("executions")
-    .select(["id", "snapshot"])
-    .where("snapshot", "is not", null)
-    .execute();
-  for (const row of rows) {
+  for (const row of await executionsWithSnapshot(deps.db)) {
     const snapshot = readExecutionSnapshot(row.snapshot);
     if (snapshot?.state !== "taken" || snapshot.name !== name) continue;
     const same =
@@ -151,11 +146,6 @@ async function markRemoved(
         ? snapshot.tool !== "zfs" && snapshot.guest === of.guest
         : snapshot.tool === "zfs" && snapshot.host === of.host && snapshot.datasets.includes(of.dataset);
     if (!same) continue;
-    const updated = executionSnapshotSchema.parse({ ...snapshot, removedAt: deps.now.toISOString() });
-    await deps.db
-      .updateTable("executions")
-      .set({ snapshot: JSON.stringify(updated) })
-      .where("id", "=", row.id)
-      .execute();
+    await recordExecutionSnapshot(deps.db, row.id, { ...snapshot, removedAt: deps.now.toISOString() });
   }
 }

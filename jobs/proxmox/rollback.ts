@@ -2,17 +2,18 @@ import type { Kysely } from "kysely";
 import {
   createExecutionApproval,
   DEFAULT_APPROVAL_TTL_MS,
+  getApproval,
   pendingExecutionApproval,
 } from "../../store/approvals.ts";
 import { recordAudit } from "../../store/audit.ts";
 import { approvalRequested } from "../../store/domain-events.ts";
 import {
-  executionSnapshotSchema,
   readExecutionSnapshot,
+  recordExecutionSnapshot,
   snapshotSubject,
   type TakenSnapshot,
 } from "../../store/execution-snapshot.ts";
-import { createExecution } from "../../store/executions.ts";
+import { attachApproval, createExecution, getExecution, openRollbackOf } from "../../store/executions.ts";
 import type { Database, Execution } from "../../store/schema.ts";
 import type { EventBus } from "../events/port.ts";
 import { routingStamp } from "../execution/routing-stamp.ts";
@@ -71,11 +72,7 @@ export async function requestRollback(
   input: { executionId: string; by: string },
 ): Promise<RollbackRequest> {
   const { db } = deps;
-  const original = await db
-    .selectFrom("executions")
-    .selectAll()
-    .where("id", "=", input.executionId)
-    .executeTakeFirst();
+  const original = await getExecution(db, input.executionId);
   if (!original) return { ok: false, reason: `there is no execution ${input.executionId}` };
   const snapshot = readExecutionSnapshot(original.snapshot);
   if (snapshot?.state !== "taken") {
@@ -94,12 +91,7 @@ export async function requestRollback(
     return { ok: false, reason: `${snapshotSubject(snapshot)} was already rolled back to ${snapshot.name}` };
   if (!original.session_id)
     return { ok: false, reason: `execution ${original.id} belongs to no task thread to confirm in` };
-  const waiting = await db
-    .selectFrom("executions")
-    .select(["id", "status"])
-    .where("rollback_of", "=", original.id)
-    .where("status", "in", ["pending_approval", "approved", "queued", "running"])
-    .executeTakeFirst();
+  const waiting = await openRollbackOf(db, original.id);
   if (waiting)
     return { ok: false, reason: `a rollback of it is already ${waiting.status} (execution ${waiting.id})` };
   const target = rollbackTarget(snapshot);
@@ -157,11 +149,7 @@ export async function requestRollback(
     // one pending approval per session; throwing undoes the execution row with it (a rare race)
     if (!approval.created)
       throw new Error("another approval became pending in that thread meanwhile; ask again");
-    await tx
-      .updateTable("executions")
-      .set({ approval_id: approval.approval.id, rollback_of: original.id })
-      .where("id", "=", execution.id)
-      .execute();
+    await attachApproval(tx, execution.id, approval.approval.id, { rollbackOf: original.id });
     await recordAudit(
       tx,
       { by: input.by, sessionId },
@@ -189,31 +177,16 @@ export async function noteRollbackFinished(
   status: string,
 ): Promise<void> {
   if (!row.rollback_of || status !== "completed") return;
-  const original = await db
-    .selectFrom("executions")
-    .select(["id", "snapshot", "session_id"])
-    .where("id", "=", row.rollback_of)
-    .executeTakeFirst();
+  const original = await getExecution(db, row.rollback_of);
   const snapshot = readExecutionSnapshot(original?.snapshot);
   if (!original || snapshot?.state !== "taken") return;
-  const approval = row.approval_id
-    ? await db
-        .selectFrom("approvals")
-        .select("decided_by")
-        .where("id", "=", row.approval_id)
-        .executeTakeFirst()
-    : undefined;
+  const approval = row.approval_id ? await getApproval(db, row.approval_id) : undefined;
   const by = approval?.decided_by ?? row.requested_by;
-  const updated = executionSnapshotSchema.parse({
+  await recordExecutionSnapshot(db, original.id, {
     ...snapshot,
     rolledBackAt: new Date().toISOString(),
     rolledBackBy: by,
   });
-  await db
-    .updateTable("executions")
-    .set({ snapshot: JSON.stringify(updated) })
-    .where("id", "=", original.id)
-    .execute();
   await recordAudit(
     db,
     { by, sessionId: original.session_id },
