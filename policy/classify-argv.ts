@@ -9,6 +9,7 @@ import {
   outsideSystemBinFinding,
 } from "./program-path.ts";
 import { mayOpenWatchdog } from "./proof/devices.ts";
+import { helpIsSafe, onlyHelpOrVersion } from "./proof/help.ts";
 import type { Stdin } from "./redirects.ts";
 import { writeTo } from "./redirects.ts";
 import type { Finding } from "./risk.ts";
@@ -124,6 +125,8 @@ function judgeArgv(
       ),
     ];
   }
+  if (onlyHelpOrVersion(argv.slice(1)) && helpIsSafe(name))
+    return [finding("read_only", `${q} prints its usage or version (read-only)`)];
   const view = { name, args: argv.slice(1), text: whole };
   const ctx: RuleContext = {
     classifyArgv: (inner, away = false) => classifyArgv(inner, state, depth + 1, stdin, elsewhere || away),

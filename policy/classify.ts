@@ -1,6 +1,7 @@
 import type { BashParser, ParsedScript } from "./bash-parser.ts";
 import { loadBashParser } from "./bash-parser.ts";
 import { createDualParser } from "./dual-parser.ts";
+import { type JailGrant, unionGrants } from "./jail-grant.ts";
 import type { LintResult } from "./lint.ts";
 import { lintParsed, MAX_COMMAND_BYTES } from "./lint.ts";
 import { proveScript } from "./proof/prove.ts";
@@ -73,6 +74,7 @@ export function classifyWith(shared: BashParser, command: string, targetType: st
   const commands = [...localCommands];
   const walked: Risk = worstOf(segments);
   const programs = new Set<string>();
+  const grants: JailGrant[] = [];
   if (walked === "read_only") {
     const reboots: string[] = [];
     const unproven = proveScript(
@@ -83,6 +85,7 @@ export function classifyWith(shared: BashParser, command: string, targetType: st
       programs,
       undefined,
       reboots,
+      grants,
     );
     if (unproven) {
       // What can open the watchdog can reboot the machine: destructive, whatever else it does.
@@ -100,6 +103,7 @@ export function classifyWith(shared: BashParser, command: string, targetType: st
       segments,
       commands,
       programs: [],
+      grants: [],
     };
   }
   const risk: Risk = walked;
@@ -109,7 +113,7 @@ export function classifyWith(shared: BashParser, command: string, targetType: st
     for (const reason of segment.reasons) if (!reasons.includes(reason)) reasons.push(reason);
   }
   return risk === "read_only"
-    ? { risk, reasons, segments, commands, programs: [...programs] }
+    ? { risk, reasons, segments, commands, programs: [...programs], grants: unionGrants(grants) }
     : { risk, reasons, segments, commands };
 }
 

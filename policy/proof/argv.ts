@@ -3,6 +3,8 @@ import { checkToolArgs } from "./check-options.ts";
 import type { ProofContext, Verdict } from "./context.ts";
 import { MAX_PROOF_DEPTH } from "./context.ts";
 import { reachesDevice } from "./devices.ts";
+import { grantWords } from "./grants.ts";
+import { HELP_PROGRAMS, helpIsSafe, onlyHelpOrVersion } from "./help.ts";
 import type { ProofWord } from "./proof-word.ts";
 import { TOOLS } from "./tools/index.ts";
 import { WRAPPERS } from "./wrappers.ts";
@@ -34,7 +36,6 @@ const INTERACTIVE = new Set([
   "iftop",
   "nload",
   "ncdu",
-  "tmux",
   "screen",
   "zless",
   "zmore",
@@ -69,19 +70,21 @@ export function proveArgv(argv: readonly ProofWord[], ctx: ProofContext, externa
     const device = reachesDevice(arg, ctx);
     if (device) return device;
   }
-  if (INTERACTIVE.has(base)) {
+  if (INTERACTIVE.has(base) || (base === "tmux" && args.length === 0)) {
     return `\`${base}\` is a pager, editor or interactive viewer, whose keystrokes can run commands`;
   }
   const builtin = name.includes("/") ? undefined : BUILTINS.get(name);
   if (builtin && external && !PROGRAM_TWINS.has(name)) {
     return `\`${name}\` is a shell builtin; exec'd by a wrapper it is whatever program has that name`;
   }
-  if (builtin && !external) return builtin(args, ctx);
+  if (builtin && !external) return grantWords(args, ctx) ?? builtin(args, ctx);
   ctx.named.add(base);
-  if (builtin) return builtin(args, ctx);
+  if (builtin) return grantWords(args, ctx) ?? builtin(args, ctx);
+  const spec = TOOLS.get(base);
+  if (onlyHelpOrVersion(args) && helpIsSafe(base) && (spec || WRAPPERS.has(base) || HELP_PROGRAMS.has(base)))
+    return null;
   const wrapper = WRAPPERS.get(base);
   if (wrapper) return wrapper(args, { ...ctx, depth: ctx.depth + 1 });
-  const spec = TOOLS.get(base);
   if (!spec) return `\`${base}\` is not a command proven read-only`;
   for (const helper of spec.helpers ?? []) ctx.named.add(helper);
   return checkToolArgs(base, spec, args, ctx);

@@ -1,4 +1,5 @@
 import type { ProofContext, Verdict } from "./context.ts";
+import { grantWords } from "./grants.ts";
 import type { ProofWord } from "./proof-word.ts";
 import { stdinNotShown } from "./stdin.ts";
 import type { ToolSpec } from "./tool-spec.ts";
@@ -28,6 +29,8 @@ export function checkToolArgs(
     if (dynamic)
       return `\`${name}\` sends its arguments to another host, and \`${dynamic.raw}\` is only known at run time (it could carry local data away)`;
   }
+  if (spec.network) ctx.grants.push({ resource: "network" });
+  if (spec.grants) ctx.grants.push(...(typeof spec.grants === "function" ? spec.grants(args) : spec.grants));
   if (spec.sendsStdin) {
     const verdict = stdinNotShown(ctx, `\`${name}\``);
     if (verdict) return verdict;
@@ -66,6 +69,9 @@ export function checkToolArgs(
   if (spec.maxPositionals !== undefined && positionals > spec.maxPositionals) {
     return `\`${name}\` takes at most ${spec.maxPositionals} file argument(s) here; another one would be written`;
   }
+  // The devices and /proc/net paths this command's own words name (a `custom` spec, which runs
+  // a command elsewhere, names its own).
+  grantWords(args, ctx);
   return spec.check ? spec.check(args, ctx) : null;
 }
 

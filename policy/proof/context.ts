@@ -1,4 +1,5 @@
 import type { ParsedScript } from "../bash-parser.ts";
+import type { JailGrant } from "../jail-grant.ts";
 import type { StdinSource } from "./stdin.ts";
 
 /**
@@ -25,6 +26,12 @@ export interface ProofContext {
   named: Set<string>;
   /** Why the command could open the watchdog (and reboot the machine), as the proof found it. */
   reboots: string[];
+  /**
+   * What the jail must open for the proven command (policy/jail-grant.ts), collected as the proof
+   * goes: each tool spec's grants, the devices its words name. A piece that runs elsewhere (`ssh
+   * host …`, `pct exec`) collects into a list of its own that is dropped.
+   */
+  grants: JailGrant[];
   /** Where standard input may come from (none: the transport's own, which is empty). */
   stdin?: readonly StdinSource[];
 }

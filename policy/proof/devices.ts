@@ -9,14 +9,64 @@ import type { ProofWord } from "./proof-word.ts";
  * glob that matches one, or a path through `/proc/PID/cwd|fd|map_files` that could be anything.
  */
 
-/** Devices a read-only command may open for reading (opening others can act: a watchdog arms). */
+/** Data streams: reading them acts on nothing. */
+export const DATA_STREAM = /^\/dev\/(null|zero|full|u?random|stdin|fd\/[0-9]+)$/;
+/** Disks and partitions by kernel name: reading one reads sectors and nothing else. */
+const DISK =
+  /^\/dev\/((sd|hd|vd|xvd)[a-z]+[0-9]*|nvme[0-9]+(n[0-9]+(p[0-9]+)?)?|(md|loop|zd|mmcblk|nbd|rbd)[0-9]+(p[0-9]+)?|dm-[0-9]+|sg[0-9]+|sr[0-9]+|bcache[0-9]+)$/;
+/** Disks by the names udev, device-mapper, ZFS and md give them, and the directories of those names. */
+const DISK_NAME =
+  /^\/dev\/(disk(\/by-[a-z-]+(\/[^/]+)?)?|mapper(\/[^/]+)?|zvol(\/[^/].*)?|block(\/[0-9]+:[0-9]+)?|md(\/[^/]+)?)$/;
+/**
+ * The kernel's own directories under /dev. Everything else one level down is an LVM volume
+ * (`/dev/pve/root`); these hold terminals (`pts`), keyboards and mice (`input`), sound and cameras,
+ * serial ports whose opening resets the board behind them, and bash's `/dev/tcp` and `/dev/udp`.
+ */
+const KERNEL_DIRS = new Set([
+  "pts",
+  "input",
+  "snd",
+  "bus",
+  "net",
+  "vfio",
+  "dri",
+  "cpu",
+  "usb",
+  "char",
+  "serial",
+  "v4l",
+  "bsg",
+  "mqueue",
+  "shm",
+  "hugepages",
+  "fd",
+  "dma_heap",
+  "infiniband",
+  "tcp",
+  "udp",
+  "disk",
+  "mapper",
+  "block",
+  "zvol",
+  "md",
+  "watchdog",
+  "gpiochip",
+  "i2c",
+  "spi",
+]);
+const LVM_VOLUME = /^\/dev\/([A-Za-z0-9+_.-]+)\/[A-Za-z0-9+_.-]+$/;
+
+/**
+ * Devices a read-only command may open for reading: data streams and disks. Opening anything else
+ * can act: a watchdog arms, a tape rewinds, a serial port resets the board behind it, a terminal
+ * or input device hands over keystrokes (reading one steals them), and bash's `/dev/tcp/HOST/PORT`
+ * and `/dev/udp/…` open a connection in any redirection, input included.
+ */
 export function isReadableDevice(path: string): boolean {
   if (!path.startsWith("/dev/")) return true;
-  return (
-    /^\/dev\/(null|zero|u?random|stdin|fd\/[0-9]+|(tcp|udp)\/[^/]+\/[0-9]+|disk\/by-[a-z]+\/[^/]+|sd[a-z]+[0-9]*|nvme[0-9]+(n[0-9]+(p[0-9]+)?)?|vd[a-z]+[0-9]*|md[0-9]+|mapper\/[^/]+|[a-z0-9_-]+\/[a-z0-9_.-]+)$/.test(
-      path,
-    ) && !/watchdog|sysrq|mem$|port$|kmsg/.test(path)
-  );
+  if (DATA_STREAM.test(path) || DISK.test(path) || DISK_NAME.test(path)) return true;
+  const volume = LVM_VOLUME.exec(path);
+  return volume !== null && !KERNEL_DIRS.has(volume[1] as string);
 }
 
 /** Paths that stand for acting devices, or for whatever another process has open, to test globs against. */
@@ -34,6 +84,23 @@ const ACTING_SAMPLES = [
   "/dev/rtc0",
   "/dev/cpu_dma_latency",
   "/dev/char/10:130",
+  "/dev/tcp/h/1",
+  "/dev/udp/h/1",
+  "/dev/pts/0",
+  "/dev/tty1",
+  "/dev/ttyS0",
+  "/dev/ttyUSB0",
+  "/dev/ttyACM0",
+  "/dev/input/event0",
+  "/dev/input/mice",
+  "/dev/hidraw0",
+  "/dev/vcs1",
+  "/dev/vcsa",
+  "/dev/uinput",
+  "/dev/video0",
+  "/dev/snd/pcmC0D0c",
+  "/dev/serial/by-id/usb-x",
+  "/dev/ptmx",
   "/proc/1/root/dev/watchdog",
   "/proc/self/root/dev/watchdog",
   "/proc/1/cwd/watchdog",
@@ -101,15 +168,27 @@ function lexicalVerdict(candidate: string, text: string): Verdict {
   if (path === OPAQUE) {
     return `\`${text}\` goes through another process's /proc links, which can lead to any file or device`;
   }
-  if (!isReadableDevice(path)) {
-    return `\`${text}\` is the device ${path}, whose opening can act (a watchdog arms, a tape rewinds)`;
-  }
+  if (!isReadableDevice(path)) return `\`${text}\` ${whyActing(path)}`;
   return null;
 }
 
-/** The path-like parts of an argument: itself, an option's value (`--file=/x`, `-f/x`), `@file`. */
-function pathParts(value: string): string[] {
+/** What opening a device that is not a data stream or a disk may do, in words. */
+function whyActing(path: string): string {
+  if (/^\/dev\/(tcp|udp)\//.test(path))
+    return `is bash's ${path.slice(0, 8)}: any redirection from or to it opens a network connection`;
+  if (/^\/dev\/(pts\/|tty|console|ptmx|input\/|hidraw|vcs|uinput|serial\/)/.test(path))
+    return `is the terminal or input device ${path}: reading it takes keystrokes meant for someone else`;
+  return `is the device ${path}, whose opening can act (a watchdog arms, a tape rewinds, a serial port resets what is behind it)`;
+}
+
+/**
+ * The path-like parts of an argument: itself, an option's value (`--file=/x`, `-f/x`), `@file`,
+ * and an operand's value (`dd if=/x`).
+ */
+export function pathParts(value: string): string[] {
   if (value.startsWith("@")) return [value.slice(1)];
+  const operand = /^[A-Za-z_][A-Za-z0-9_]*=(.*)$/s.exec(value);
+  if (operand) return [value, operand[1] as string];
   if (!value.startsWith("-")) return [value];
   const eq = value.indexOf("=");
   if (eq >= 0) return [value.slice(eq + 1)];

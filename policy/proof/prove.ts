@@ -1,4 +1,5 @@
 import type { ParsedScript, SyntaxNode } from "../bash-parser.ts";
+import type { JailGrant } from "../jail-grant.ts";
 import { proveArgv } from "./argv.ts";
 import type { Dialect, ProofContext, Verdict } from "./context.ts";
 import { MAX_PROOF_DEPTH } from "./context.ts";
@@ -27,6 +28,7 @@ export function proveScript(
   named: Set<string> = new Set(),
   stdin?: readonly StdinSource[],
   reboots: string[] = [],
+  grants: JailGrant[] = [],
 ): Verdict {
   if (parsed.hasError) return "it does not parse as bash";
   if (parsed.rejection) return parsed.rejection;
@@ -40,6 +42,7 @@ export function proveScript(
     depth,
     named,
     reboots,
+    grants,
     ...(stdin ? { stdin } : {}),
   };
   return statement(parsed.root, ctx);
@@ -48,7 +51,16 @@ export function proveScript(
 /** Proves shell text that a wrapper runs (`bash -c '…'`, `ssh host '…'`). */
 export function proveNestedScript(script: string, dialect: Dialect, ctx: ProofContext): Verdict {
   if (script.trim() === "") return null;
-  return proveScript(ctx.parse(script), dialect, ctx.parse, ctx.depth + 1, ctx.named, ctx.stdin, ctx.reboots);
+  return proveScript(
+    ctx.parse(script),
+    dialect,
+    ctx.parse,
+    ctx.depth + 1,
+    ctx.named,
+    ctx.stdin,
+    ctx.reboots,
+    ctx.grants,
+  );
 }
 
 const ALWAYS = new Set(["program", "list", "pipeline", "do_group", "else_clause", "elif_clause", "comment"]);

@@ -1,6 +1,7 @@
 import type { SyntaxNode } from "../bash-parser.ts";
 import type { ProofContext, Verdict } from "./context.ts";
 import { reachesDevice } from "./devices.ts";
+import { grantWords } from "./grants.ts";
 import { proofWord } from "./proof-word.ts";
 
 type Visit = (node: SyntaxNode, ctx: ProofContext) => Verdict;
@@ -42,7 +43,7 @@ export function checkRedirect(node: SyntaxNode, ctx: ProofContext, statement: Vi
   switch (operator) {
     case "<": {
       const device = reachesDevice(value, ctx);
-      return device ? `\`${text}\`: ${device}` : null;
+      return device ? `\`${text}\`: ${device}` : grantWords([value], ctx);
     }
     case ">&":
     case "<&":

@@ -1,3 +1,4 @@
+import type { JailGrant } from "../jail-grant.ts";
 import type { ProofContext, Verdict } from "./context.ts";
 import type { ProofWord } from "./proof-word.ts";
 
@@ -41,6 +42,13 @@ export interface ToolSpec {
   network?: boolean;
   /** The tool sends its standard input to the peer: that input must be text the command shows. */
   sendsStdin?: boolean;
+  /**
+   * What the read-only jail must open for this tool or subcommand (policy/jail-grant.ts): fixed,
+   * or read from the arguments (`ss -p` needs other processes' sockets, `ss -t` only netlink).
+   * Devices the arguments name are granted by the proof itself (grants.ts); `network` tools get
+   * the network. A subcommand's grants add to its tool's.
+   */
+  grants?: readonly JailGrant[] | ((args: readonly ProofWord[]) => readonly JailGrant[]);
   /** Programs the tool itself runs to do its work (`zcat` runs `gzip`), named for the oracle. */
   helpers?: readonly string[];
   /** Replaces the table: the whole argument list is judged by this function (`pct exec`). */

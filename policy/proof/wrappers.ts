@@ -1,3 +1,4 @@
+import type { JailGrant } from "../jail-grant.ts";
 import { proveArgv } from "./argv.ts";
 import { checkToolArgs, wrapperOptions } from "./check-options.ts";
 import type { Dialect, ProofContext, Verdict } from "./context.ts";
@@ -7,6 +8,10 @@ import { proveNestedScript } from "./prove.ts";
 import { stdinNotShown, xargsInputReachesDevices } from "./stdin.ts";
 import type { ToolSpec } from "./tool-spec.ts";
 
+const LXC_ATTACH: readonly JailGrant[] = [
+  { resource: "unjailed", needs: "LXC command sockets", spec: "lxc-attach" },
+];
+
 /**
  * Commands that run another command: proven when their own options are on their list and what
  * they run is proven (argv, or shell text parsed again by both parsers under the shell that will
@@ -14,8 +19,25 @@ import type { ToolSpec } from "./tool-spec.ts";
  */
 export type WrapperCheck = (args: readonly ProofWord[], ctx: ProofContext) => Verdict;
 
+/**
+ * What runs elsewhere (another host, a container, a guest) needs nothing of this machine's jail:
+ * its grants go to a list of their own that is dropped, and the wrapper names what it needs here.
+ */
+export function elsewhere(ctx: ProofContext, needs: readonly JailGrant[]): ProofContext {
+  ctx.grants.push(...needs);
+  return { ...ctx, grants: [] };
+}
+
+const NETWORK: readonly JailGrant[] = [{ resource: "network" }];
+
 /** `external`: the wrapper execs the words itself, so a shell builtin there is the program of that name. */
-function inner(name: string, spec: ToolSpec, skip = 0, external = true): WrapperCheck {
+function inner(
+  name: string,
+  spec: ToolSpec,
+  skip = 0,
+  external = true,
+  away?: readonly JailGrant[],
+): WrapperCheck {
   return (args, ctx) => {
     const at = wrapperOptions(name, spec, args);
     if (typeof at === "string") return at;
@@ -24,7 +46,7 @@ function inner(name: string, spec: ToolSpec, skip = 0, external = true): Wrapper
       return `an argument of \`${name}\` is only known at run time`;
     }
     if (rest.length === 0) return `\`${name}\` without a command is not proven read-only`;
-    return proveArgv(rest, ctx, external);
+    return proveArgv(rest, away ? elsewhere(ctx, away) : ctx, external);
   };
 }
 
@@ -84,7 +106,10 @@ function ssh(args: readonly ProofWord[], ctx: ProofContext): Verdict {
   const closed = args.slice(0, at).some((arg) => /^-[A-Za-z0-9]*n/.test(arg.value));
   const input = closed ? null : stdinNotShown(ctx, "`ssh`");
   if (input) return input;
-  return proveNestedScript(rest.map((word) => word.value).join(" "), "unknown", { ...ctx, stdin: [] });
+  return proveNestedScript(rest.map((word) => word.value).join(" "), "unknown", {
+    ...elsewhere(ctx, NETWORK),
+    stdin: [],
+  });
 }
 
 /**
@@ -147,7 +172,7 @@ function xargs(args: readonly ProofWord[], ctx: ProofContext): Verdict {
 }
 
 function containerExec(name: string, spec: ToolSpec): WrapperCheck {
-  return inner(name, spec, 1);
+  return inner(name, spec, 1, true, []);
 }
 
 /** `pct exec 101 -- cmd …`: the guest id, then `--`, then argv. */
@@ -157,7 +182,7 @@ export function execAfterDashes(args: readonly ProofWord[], ctx: ProofContext, w
   const dashes = args[1];
   if (dashes?.value !== "--") return `\`${what}\` is proven only in the form \`${what} ID -- command\``;
   const rest = args.slice(2);
-  return rest.length === 0 ? `\`${what}\` without a command` : proveArgv(rest, ctx, true);
+  return rest.length === 0 ? `\`${what}\` without a command` : proveArgv(rest, elsewhere(ctx, []), true);
 }
 
 export const WRAPPERS: ReadonlyMap<string, WrapperCheck> = new Map<string, WrapperCheck>([
@@ -208,7 +233,7 @@ export const WRAPPERS: ReadonlyMap<string, WrapperCheck> = new Map<string, Wrapp
       if (typeof at === "string") return at;
       if (args[at - 1]?.value !== "--")
         return "`lxc-attach` is proven only as `lxc-attach -n NAME -- command`";
-      return proveArgv(args.slice(at), ctx, true);
+      return proveArgv(args.slice(at), elsewhere(ctx, LXC_ATTACH), true);
     },
   ],
 ]);
@@ -236,5 +261,5 @@ export function kubectlExec(args: readonly ProofWord[], ctx: ProofContext): Verd
     ctx,
   );
   if (verdict) return verdict;
-  return proveArgv(args.slice(dashes + 1), ctx, true);
+  return proveArgv(args.slice(dashes + 1), elsewhere(ctx, []), true);
 }

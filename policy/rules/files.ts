@@ -247,7 +247,6 @@ export const FILE_RULES: CommandRule[] = [
       "insmod",
       "rmmod",
       "setcap",
-      "tmux",
       "screen",
       "make",
       "pip",

@@ -1,4 +1,5 @@
 import { CONTAINER_RULES } from "./containers.ts";
+import { DAILY_READ_RULES } from "./daily-reads.ts";
 import { DATABASE_RULES } from "./databases.ts";
 import { DOCKER_RULES } from "./docker.ts";
 import { EDITOR_RULES } from "./editors.ts";
@@ -40,6 +41,7 @@ export const ALL_RULES: readonly CommandRule[] = [
   ...DATABASE_RULES,
   ...INFRASTRUCTURE_RULES,
   ...EDITOR_RULES,
+  ...DAILY_READ_RULES,
 ];
 
 /** Names claimed by more than one rule: must stay empty (the rules test asserts it). */

@@ -1,5 +1,7 @@
 /** Commands that change state but can be undone or redone: config_mutation. */
 export const CONFIG_MUTATION_CORPUS: readonly string[] = [
+  // bash opens a connection for /dev/tcp in any redirection, input included (#34): `nc -zv` is the probe.
+  'timeout 5 bash -c "</dev/tcp/10.0.0.5/22" && echo open',
   "systemctl restart nginx",
   "systemctl reload nginx",
   "systemctl start docker",

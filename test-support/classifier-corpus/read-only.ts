@@ -232,7 +232,6 @@ export const READ_ONLY_CORPUS: readonly string[] = [
   "qm guest cmd 100 network-get-interfaces",
   'pct exec 101 -- bash -c "df -h && free -m"',
   'ssh nas "zpool status -x; zfs list"',
-  'timeout 5 bash -c "</dev/tcp/10.0.0.5/22" && echo open',
   "nc -zv 10.0.0.5 22",
   "ls -la /proc/$(pgrep nfsd | head -1)/fd",
 ];

@@ -1,5 +1,19 @@
+import type { JailGrant } from "../../jail-grant.ts";
+import type { ProofWord } from "../proof-word.ts";
 import type { ToolSpec } from "../tool-spec.ts";
 import { COMPOSE_EXEC, DOCKER_EXEC, kubectlExec } from "../wrappers.ts";
+import { hasFlag, unjailed } from "./grant-helpers.ts";
+
+const DOCKER_SOCKET: JailGrant = { resource: "socket", service: "docker" };
+const NETWORK: readonly JailGrant[] = [{ resource: "network" }];
+
+/** The engine's socket; a `-H`/`--context` daemon may be anywhere (`tcp://`, `ssh://`): the network too. */
+function dockerGrants(args: readonly ProofWord[]): readonly JailGrant[] {
+  return hasFlag(args, "Hc", ["--host", "--context"]) ? [DOCKER_SOCKET, ...NETWORK] : [DOCKER_SOCKET];
+}
+
+/** Podman has no daemon to ask: it reads its storage and takes its lock files itself. */
+const PODMAN_STORAGE = "podman storage locks";
 
 /** Containers, Proxmox, storage. Only the inspecting subcommands, each with its own options. */
 
@@ -50,6 +64,7 @@ const compose: ToolSpec = {
 };
 
 const docker: ToolSpec = {
+  grants: dockerGrants,
   valued: "Hc",
   longValued: ["--host", "--context"],
   // `-H ssh://host` (or a context with such an endpoint) reaches the daemon through ssh.
@@ -172,9 +187,38 @@ const kubectl: ToolSpec = {
 /** Docker, Compose, Kubernetes and Helm: listing and inspecting only. */
 export const CONTAINER_TOOLS: Record<string, ToolSpec> = {
   docker,
-  "docker-compose": compose,
-  kubectl,
+  "docker-compose": { ...compose, grants: [DOCKER_SOCKET] },
+  podman: {
+    grants: unjailed(PODMAN_STORAGE, "podman"),
+    sub: {
+      ps: {
+        flags: "aqsn",
+        long: ["--all", "--quiet", "--size", "--no-trunc", "--pod"],
+        longValued: ["--format", "--filter"],
+        anyOption: true,
+      },
+      images: {
+        flags: "aqn",
+        long: ["--all", "--quiet", "--digests", "--no-trunc"],
+        longValued: ["--format", "--filter"],
+        anyOption: true,
+      },
+      inspect: { valued: "f", longValued: ["--format", "--type"], anyOption: true },
+      logs: {
+        flags: "ft",
+        valued: "n",
+        long: ["--follow", "--timestamps"],
+        longValued: ["--tail", "--since", "--until"],
+        anyOption: true,
+      },
+      pod: { sub: { ps: { long: ["--no-trunc"], longValued: ["--format", "--filter"] } } },
+      version: { longValued: ["--format"] },
+      info: { longValued: ["--format"] },
+    },
+  },
+  kubectl: { ...kubectl, grants: NETWORK },
   helm: {
+    grants: NETWORK,
     sub: {
       list: {
         flags: "aA",

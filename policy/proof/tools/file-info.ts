@@ -2,6 +2,10 @@ import type { ToolSpec } from "../tool-spec.ts";
 
 /** Names, metadata, listings and sizes of files and file systems. */
 export const FILE_INFO_TOOLS: Record<string, ToolSpec> = {
+  namei: {
+    flags: "lmonvx",
+    long: ["--long", "--modes", "--owners", "--nosymlinks", "--vertical", "--mountpoints"],
+  },
   basename: { flags: "asz", valued: "s" },
   dirname: { flags: "z" },
   realpath: { flags: "eLmPqsz", longValued: ["--relative-to", "--relative-base"] },

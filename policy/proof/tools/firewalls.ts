@@ -1,8 +1,10 @@
 import type { ToolSpec } from "../tool-spec.ts";
+import { NET_ADMIN, unjailed } from "./grant-helpers.ts";
 
 /** Firewall and VPN listings. */
 export const FIREWALL_TOOLS: Record<string, ToolSpec> = {
   iptables: {
+    grants: unjailed(NET_ADMIN, "iptables"),
     flags: "LSnvx",
     valued: "t",
     long: ["--list", "--list-rules", "--numeric", "--verbose", "--line-numbers", "--exact"],
@@ -16,6 +18,7 @@ export const FIREWALL_TOOLS: Record<string, ToolSpec> = {
         : "iptables without -L/-S changes rules",
   },
   ip6tables: {
+    grants: unjailed(NET_ADMIN, "ip6tables"),
     flags: "LSnvx",
     valued: "t",
     long: ["--list", "--line-numbers"],
@@ -24,10 +27,17 @@ export const FIREWALL_TOOLS: Record<string, ToolSpec> = {
         ? null
         : "ip6tables without -L/-S changes rules",
   },
-  "iptables-save": { flags: "c", valued: "t" },
-  nft: { flags: "ajnstc", argvScript: true, sub: { list: { anyOption: true } } },
+  "iptables-save": { flags: "c", valued: "t", grants: unjailed(NET_ADMIN, "iptables-save") },
+  "ip6tables-save": { flags: "c", valued: "t", grants: unjailed(NET_ADMIN, "ip6tables-save") },
+  nft: {
+    flags: "ajnstcy",
+    long: ["--version", "--handle", "--numeric", "--stateless", "--terse", "--json"],
+    argvScript: true,
+    grants: unjailed(NET_ADMIN, "nft"),
+    sub: { list: { anyOption: true } },
+  },
   ufw: { sub: { status: { maxPositionals: 1 } } },
-  wg: { bareOk: true, sub: { show: {} } },
+  wg: { bareOk: true, grants: unjailed(NET_ADMIN, "wg"), sub: { show: { maxPositionals: 2 } } },
   tailscale: {
     sub: {
       status: { long: ["--json", "--peers", "--self"] },

@@ -15,6 +15,7 @@ export const HARDWARE_TOOLS: Record<string, ToolSpec> = {
     long: ["--quiet"],
   },
   dmesg: {
+    grants: [{ resource: "kernel_log" }],
     flags: "dehHkLlPrTtuwx",
     valued: "fl",
     long: [

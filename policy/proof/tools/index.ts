@@ -2,6 +2,7 @@ import type { ToolSpec } from "../tool-spec.ts";
 import { CONTAINER_TOOLS } from "./containers.ts";
 import { DAEMON_CLIENT_TOOLS } from "./daemon-clients.ts";
 import { DATABASE_TOOLS } from "./databases.ts";
+import { DISK_TOOLS } from "./disks.ts";
 import { FILE_INFO_TOOLS } from "./file-info.ts";
 import { FIND_TAR_TOOLS } from "./find-tar.ts";
 import { FIREWALL_TOOLS } from "./firewalls.ts";
@@ -13,6 +14,7 @@ import { NETWORK_INSPECTION_TOOLS } from "./network-inspection.ts";
 import { PACKAGE_TOOLS } from "./packages.ts";
 import { PROCESS_TOOLS } from "./processes.ts";
 import { RCLONE_TOOLS } from "./rclone.ts";
+import { SESSION_AND_SYNC_TOOLS } from "./sessions-sync.ts";
 import { STORAGE_TOOLS } from "./storage.ts";
 import { SYSTEMD_TOOLS } from "./systemd.ts";
 import { TEXT_PROGRAM_TOOLS } from "./text-programs.ts";
@@ -37,6 +39,7 @@ export const TOOLS: ReadonlyMap<string, ToolSpec> = new Map(
     ...CONTAINER_TOOLS,
     ...VIRTUALISATION_TOOLS,
     ...STORAGE_TOOLS,
+    ...DISK_TOOLS,
     ...FIND_TAR_TOOLS,
     ...NETWORK_INSPECTION_TOOLS,
     ...HTTP_CLIENT_TOOLS,
@@ -45,5 +48,6 @@ export const TOOLS: ReadonlyMap<string, ToolSpec> = new Map(
     ...PACKAGE_TOOLS,
     ...GIT_TOOLS,
     ...RCLONE_TOOLS,
+    ...SESSION_AND_SYNC_TOOLS,
   }),
 );

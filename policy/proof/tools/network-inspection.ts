@@ -1,5 +1,7 @@
+import type { Verdict } from "../context.ts";
 import type { ProofWord } from "../proof-word.ts";
 import type { ToolSpec } from "../tool-spec.ts";
+import { hasFlag, NET_ADMIN, NETLINK, unjailed } from "./grant-helpers.ts";
 
 const IP_READ_VERBS = new Set(["show", "list", "ls", "lst", "get"]);
 
@@ -26,6 +28,23 @@ function ipCheck(args: readonly ProofWord[]) {
     return `\`ip ${object.value} ${verb.raw}\` changes the network or runs a command`;
   if (object.value === "netns" && verb.value !== "list" && verb.value !== "ls")
     return "`ip netns` other than list";
+  return null;
+}
+
+const PROCESS_INFO = { resource: "process_info" } as const;
+
+/** `bridge OBJECT [show|list]`: links, forwarding database, multicast and VLANs, read. */
+function bridgeCheck(args: readonly ProofWord[]): Verdict {
+  const words = args.filter((arg) => !(arg.static && arg.value.startsWith("-")));
+  const [object, verb, ...rest] = words;
+  if (!object?.static || !/^(link|fdb|mdb|vlan)$/.test(object.value))
+    return `\`bridge ${object?.raw ?? ""}\` is not an object proven read-only`;
+  if (verb && (!verb.static || !/^(show|list|lst)$/.test(verb.value)))
+    return `\`bridge ${object.value} ${verb.raw}\` changes the bridge`;
+  for (let i = 0; i < rest.length; i += 2) {
+    if (!/^(dev|br|vlan|brport)$/.test(rest[i]?.value ?? ""))
+      return `\`bridge … ${rest[i]?.raw}\` is not a filter proven read-only`;
+  }
   return null;
 }
 
@@ -56,7 +75,102 @@ export const NETWORK_INSPECTION_TOOLS: Record<string, ToolSpec> = {
     ],
     longValued: ["-f", "-family", "-n", "-netns"],
     anyOption: false,
+    grants: NETLINK,
     check: ipCheck,
+  },
+  bridge: {
+    singleDashLong: true,
+    long: [
+      "-s",
+      "-statistics",
+      "-d",
+      "-details",
+      "-j",
+      "-json",
+      "-p",
+      "-pretty",
+      "-c",
+      "-color",
+      "-o",
+      "-oneline",
+      "-n",
+    ],
+    grants: NETLINK,
+    check: bridgeCheck,
+  },
+  ethtool: {
+    // Questions only: -s, -K, -G, -A, -C, -L, -E, -f, -p (blinks), -r, -t (takes the link down) act,
+    // and -d/-e dump registers and EEPROM, some of which clear on read.
+    flags: "SikgaclmTP",
+    long: [
+      "--statistics",
+      "--driver",
+      "--show-features",
+      "--show-offload",
+      "--show-ring",
+      "--show-pause",
+      "--show-coalesce",
+      "--show-channels",
+      "--module-info",
+      "--show-time-stamping",
+      "--show-permaddr",
+      "--show-fec",
+      "--show-eee",
+      "--show-priv-flags",
+      "--json",
+    ],
+    maxPositionals: 1,
+    grants: NETLINK,
+  },
+  conntrack: {
+    // -L, -C, -S list, count and show statistics; -z (zero counters), -D, -F, -U, -I, -E are not here.
+    flags: "LCSn",
+    valued: "psdfoqrmtu",
+    long: ["--dump", "--count", "--stats"],
+    longValued: [
+      "--proto",
+      "--src",
+      "--dst",
+      "--family",
+      "--output",
+      "--sport",
+      "--dport",
+      "--orig-src",
+      "--orig-dst",
+      "--reply-src",
+      "--reply-dst",
+      "--orig-port-src",
+      "--orig-port-dst",
+      "--state",
+      "--zone",
+      "--mark",
+      "--status",
+    ],
+    maxPositionals: 1,
+    grants: unjailed(NET_ADMIN, "conntrack"),
+    check: (args) =>
+      hasFlag(args, "LCS", ["--dump", "--count", "--stats"])
+        ? null
+        : "`conntrack` without -L, -C or -S changes the table",
+  },
+  chronyc: {
+    // Not `-h HOST` (asks another host) nor `-m` (every argument a command).
+    flags: "nc46",
+    grants: [{ resource: "socket", service: "chrony" }],
+    sub: Object.fromEntries(
+      [
+        "tracking",
+        "sources",
+        "sourcestats",
+        "activity",
+        "serverstats",
+        "ntpdata",
+        "selectdata",
+        "authdata",
+        "rtcdata",
+        "manual",
+      ].map((verb) => [verb, verb === "manual" ? { sub: { list: {} } } : { flags: "av", maxPositionals: 1 }]),
+    ),
   },
   ss: {
     flags: "tulnpaseimoxwr46H0OEZzb",
@@ -74,8 +188,13 @@ export const NETWORK_INSPECTION_TOOLS: Record<string, ToolSpec> = {
       "--no-header",
     ],
     longValued: ["--family", "--query"],
+    grants: (args) => (hasFlag(args, "p", ["--processes"]) ? [...NETLINK, PROCESS_INFO] : NETLINK),
   },
-  netstat: { flags: "tulnpaerscgiCFvWNoexM", anyOption: true },
+  netstat: {
+    flags: "tulnpaerscgiCFvWNoexM",
+    anyOption: true,
+    grants: (args) => (hasFlag(args, "p", ["--program"]) ? [...NETLINK, PROCESS_INFO] : NETLINK),
+  },
   ping: {
     network: true,
     flags: "nqv46DO",
@@ -87,6 +206,12 @@ export const NETWORK_INSPECTION_TOOLS: Record<string, ToolSpec> = {
         : "ping without -c or -w runs until stopped",
   },
   traceroute: { network: true, flags: "nIT46UFeA", valued: "mwqpfzs" },
+  sshd: {
+    // -T prints the effective configuration and -t checks it; -E would write a log, -D runs the server.
+    flags: "Tt46q",
+    valued: "Cf",
+    check: (args) => (hasFlag(args, "Tt") ? null : "`sshd` without -T or -t starts the server"),
+  },
   tracepath: { network: true, flags: "n46b", valued: "lmp" },
   mtr: {
     network: true,
@@ -100,10 +225,12 @@ export const NETWORK_INSPECTION_TOOLS: Record<string, ToolSpec> = {
   host: { network: true, flags: "aCdlrTUv46", valued: "cNRtW" },
   // With no name, or `-`, nslookup reads queries from its standard input.
   nslookup: { network: true, sendsStdin: true },
+  // Requests only: -U and -A announce (they rewrite every neighbour's cache), -s sends as another
+  // address, -P sends replies.
   arping: {
     network: true,
-    flags: "AbDfqU0",
-    valued: "cIsw",
+    flags: "bDfq0",
+    valued: "cIw",
     check: (args) =>
       args.some((a) => a.static && /^-[a-zA-Z]*c/.test(a.value))
         ? null
@@ -111,7 +238,8 @@ export const NETWORK_INSPECTION_TOOLS: Record<string, ToolSpec> = {
   },
   nc: {
     network: true,
-    flags: "zvnu46",
+    // Not -u: a UDP "scan" sends a datagram to the port.
+    flags: "zvn46",
     valued: "w",
     check: (args) =>
       args.some((a) => a.static && /^-[a-zA-Z0-9]*z/.test(a.value))

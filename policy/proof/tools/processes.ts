@@ -1,4 +1,9 @@
+import type { JailGrant } from "../../jail-grant.ts";
 import type { ToolSpec } from "../tool-spec.ts";
+import { hasFlag } from "./grant-helpers.ts";
+
+const PROCESS_INFO: JailGrant = { resource: "process_info" };
+const NETLINK: JailGrant = { resource: "netlink" };
 
 /** Processes and what they hold open. */
 export const PROCESS_TOOLS: Record<string, ToolSpec> = {
@@ -24,7 +29,22 @@ export const PROCESS_TOOLS: Record<string, ToolSpec> = {
         ? null
         : "top without -b is interactive (its keys kill and renice)",
   },
-  lsof: { flags: "lnPtRVwbhKQ", valued: "iupcgdaF+a", anyOption: true },
+  // lsof -i reads /proc/net, which shows the jail's own network namespace unless the host's is granted.
+  lsof: {
+    flags: "lnPtRVwbhKQ",
+    valued: "iupcgdaF+as",
+    anyOption: true,
+    grants: (args) => (hasFlag(args, "i") ? [PROCESS_INFO, NETLINK] : [PROCESS_INFO]),
+  },
+  // Not -k/-K (kill), -i (asks before killing) or a -SIGNAL.
+  fuser: {
+    flags: "vmuaMsw46",
+    valued: "n",
+    grants: (args) =>
+      args.some((arg) => /^(tcp|udp)$|\/(tcp|udp)$/.test(arg.value))
+        ? [PROCESS_INFO, NETLINK]
+        : [PROCESS_INFO],
+  },
   lsns: { flags: "lnrJ", valued: "ot", anyOption: true },
   lsipc: { flags: "mqsgelnrbJ" },
   lslocks: { flags: "nrJiu", valued: "op" },

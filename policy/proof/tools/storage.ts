@@ -1,5 +1,9 @@
+import type { JailGrant } from "../../jail-grant.ts";
+import type { ProofWord } from "../proof-word.ts";
 import type { ToolSpec } from "../tool-spec.ts";
+import { BLOCK_DEVICES, blockDevicesUnlessNamed, hasFlag } from "./grant-helpers.ts";
 
+const ZFS: readonly JailGrant[] = [{ resource: "zfs" }];
 const ZFS_LIST: ToolSpec = { flags: "rHpd", valued: "otsSd", anyOption: true };
 
 const LVM_REPORT: ToolSpec = {
@@ -7,35 +11,70 @@ const LVM_REPORT: ToolSpec = {
   valued: "oOS",
   long: ["--noheadings", "--units", "--all", "--segments", "--nosuffix", "--separator", "--reportformat"],
   longValued: ["--units", "--options", "--sort", "--separator", "--reportformat", "--select"],
+  grants: BLOCK_DEVICES,
 };
+
+/**
+ * `smartctl -l NAME` prints a log; `-l scterc,70,70` sets the drive's error recovery time, and
+ * `-g`/`-s` get and set drive settings: only the reading forms.
+ */
+const SMART_LOGS =
+  /^(error|xerror(,[0-9]+)?(,error)?|selftest|xselftest(,[0-9]+)?(,selftest)?|selective|directory(,[gs])?|background|sasphy|sataphy|scttemp|scttempsts|scttemphist|scterc|devstat(,[0-9]+)?|defects|ssd|gplog,[0-9a-fx]+(,[0-9]+(-[0-9]+)?)?|smartlog,[0-9a-fx]+(,[0-9]+(-[0-9]+)?)?|nvmelog,[0-9a-fx]+,[0-9]+|farm)$/;
+const SMART_GET = /^(all|aam|apm|dsn|lookahead|security|wcache|rcache|wcreorder|wcache-sct)$/;
+
+/** `zfs destroy -n`: the dry run prints what would go and destroys nothing. */
+function dryRunOnly(what: string) {
+  return (args: readonly ProofWord[]) =>
+    args.some((arg) => arg.static && /^-[a-zA-Z]*n/.test(arg.value) && !arg.value.startsWith("--"))
+      ? null
+      : `\`${what}\` without -n destroys`;
+}
 
 /** Disks, volumes, pools, mounts and network file systems. */
 export const STORAGE_TOOLS: Record<string, ToolSpec> = {
-  zfs: { sub: { list: ZFS_LIST, get: { ...ZFS_LIST, flags: "rHpd", valued: "otsd", anyOption: true } } },
-  zpool: {
+  zfs: {
+    grants: ZFS,
     sub: {
-      status: { flags: "xvPpLgDtT", valued: "Tc" },
+      list: ZFS_LIST,
+      get: { ...ZFS_LIST, flags: "rHpd", valued: "otsd", anyOption: true },
+      version: {},
+      destroy: { flags: "nvpfrRd", check: dryRunOnly("zfs destroy") },
+    },
+  },
+  zpool: {
+    grants: ZFS,
+    // Not `-c SCRIPT` (status, iostat): it runs the named script from zpool.d or ~/.zpool.d.
+    sub: {
+      status: { flags: "xvPpLgDtesi", valued: "T" },
       list: { flags: "HgLpPv", valued: "oT" },
       iostat: { flags: "vlHgLpPqryw", valued: "T" },
       history: { flags: "il" },
       get: { flags: "Hp", valued: "o" },
+      version: {},
     },
   },
   lvs: LVM_REPORT,
   vgs: LVM_REPORT,
   pvs: LVM_REPORT,
-  lvdisplay: { flags: "acmv", long: ["--maps", "--units"] },
-  vgdisplay: { flags: "acsv" },
-  pvdisplay: { flags: "acmsv" },
+  lvdisplay: { flags: "acmv", long: ["--maps", "--units"], grants: BLOCK_DEVICES },
+  vgdisplay: { flags: "acsv", grants: BLOCK_DEVICES },
+  pvdisplay: { flags: "acmsv", grants: BLOCK_DEVICES },
   lsblk: {
     flags: "abdDfimnlpPrsStOJzZ",
     valued: "oxeIE",
     long: ["--json", "--fs", "--list", "--paths", "--bytes", "--nodeps", "--output-all"],
     longValued: ["--output", "--sort"],
+    // Filesystem columns come from udev's database, or from probing every disk where it is absent.
+    grants: (args) =>
+      hasFlag(args, "fO", ["--fs", "--output-all"]) ||
+      args.some((arg) => /FSTYPE|FSVER|LABEL|UUID|PTTYPE/i.test(arg.value) && !arg.value.startsWith("/"))
+        ? BLOCK_DEVICES
+        : [],
   },
   blkid: {
     flags: "gilLopUsV",
     valued: "stU",
+    grants: blockDevicesUnlessNamed,
     check: (args) =>
       args.some((a) => a.static && /^-[a-zA-Z]*[cw]/.test(a.value))
         ? "blkid -c/-w writes its cache file"
@@ -43,13 +82,21 @@ export const STORAGE_TOOLS: Record<string, ToolSpec> = {
   },
   smartctl: {
     flags: "aHixAcjq",
-    valued: "dlTq",
+    valued: "dlTqgn",
     long: ["--all", "--health", "--info", "--xall", "--attributes", "--capabilities", "--json", "--scan"],
-    longValued: ["--device", "--log", "--tolerance"],
+    longValued: ["--device", "--log", "--tolerance", "--get", "--nocheck"],
+    values: {
+      "-l": (v) => SMART_LOGS.test(v),
+      "--log": (v) => SMART_LOGS.test(v),
+      "-g": (v) => SMART_GET.test(v),
+      "--get": (v) => SMART_GET.test(v),
+    },
+    grants: blockDevicesUnlessNamed,
   },
   mdadm: {
     flags: "DEQv",
     long: ["--detail", "--examine", "--query", "--scan", "--detail-platform", "--verbose", "--brief"],
+    grants: blockDevicesUnlessNamed,
   },
   btrfs: {
     sub: {
@@ -77,7 +124,7 @@ export const STORAGE_TOOLS: Record<string, ToolSpec> = {
   },
   mount: { flags: "lnv", valued: "t", maxPositionals: 0 },
   exportfs: { flags: "vs", maxPositionals: 0 },
-  showmount: { flags: "ead", long: ["--exports", "--all", "--directories"] },
+  showmount: { network: true, flags: "ead", long: ["--exports", "--all", "--directories"] },
   nfsstat: { flags: "scnrlmvZ234o", valued: "o" },
-  rpcinfo: { flags: "psmlT" },
+  rpcinfo: { network: true, flags: "psmlT" },
 };

@@ -1,4 +1,8 @@
+import type { JailGrant } from "../../jail-grant.ts";
 import type { ToolSpec } from "../tool-spec.ts";
+
+const SYSTEMD: readonly JailGrant[] = [{ resource: "socket", service: "systemd" }];
+const DBUS: readonly JailGrant[] = [{ resource: "socket", service: "dbus" }];
 
 /** Process, host and service inspection. */
 
@@ -49,6 +53,7 @@ const readVerbs = [
 export const SYSTEMD_TOOLS: Record<string, ToolSpec> = {
   systemctl: {
     ...SYSTEMCTL_READ,
+    grants: SYSTEMD,
     bareOk: true,
     sub: Object.fromEntries(readVerbs.map((verb) => [verb, SYSTEMCTL_READ])),
   },
@@ -100,6 +105,7 @@ export const SYSTEMD_TOOLS: Record<string, ToolSpec> = {
     ],
   },
   timedatectl: {
+    grants: DBUS,
     long: ["--no-pager", "--all", "--value"],
     valued: "p",
     bareOk: true,
@@ -112,11 +118,13 @@ export const SYSTEMD_TOOLS: Record<string, ToolSpec> = {
     },
   },
   hostnamectl: {
+    grants: DBUS,
     long: ["--static", "--transient", "--pretty", "--no-pager", "--json"],
     bareOk: true,
     sub: { status: {} },
   },
   loginctl: {
+    grants: DBUS,
     long: ["--no-pager", "--no-legend"],
     bareOk: true,
     sub: {
@@ -127,6 +135,7 @@ export const SYSTEMD_TOOLS: Record<string, ToolSpec> = {
     },
   },
   "systemd-analyze": {
+    grants: SYSTEMD,
     long: ["--no-pager"],
     bareOk: true,
     // Not `verify`: it builds a scratch tree under /tmp and loads the units it names.
@@ -144,6 +153,7 @@ export const SYSTEMD_TOOLS: Record<string, ToolSpec> = {
         : "crontab without -l installs or edits a crontab",
   },
   service: {
+    grants: SYSTEMD,
     helpers: ["basename", "systemctl", "env"],
     custom: (args) =>
       args.length === 2 && args[0]?.static && args[1]?.static && args[1].value === "status"

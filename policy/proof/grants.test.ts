@@ -1,0 +1,63 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { loadClassifier } from "../classify.ts";
+import { grantKey, type JailGrant } from "../jail-grant.ts";
+
+const classifier = await loadClassifier();
+const keys = (command: string) => {
+  const result = classifier.classify(command, "host");
+  assert.equal(result.risk, "read_only", `${command}: ${result.reasons[0]}`);
+  return (result.grants ?? []).map(grantKey);
+};
+
+test("a proven command's grants are the union over its pieces, each once", () => {
+  assert.deepEqual(keys("zfs list; zpool status -x && dmesg -T | tail -n 5"), ["kernel_log", "zfs"]);
+  assert.deepEqual(keys("ss -tlnp; ip -br addr; ss -s"), ["netlink", "process_info"]);
+  assert.deepEqual(keys("smartctl -a /dev/sda; smartctl -a /dev/sdb; smartctl -H /dev/sda"), [
+    "device:/dev/sda",
+    "device:/dev/sdb",
+  ]);
+  assert.deepEqual(keys("cat /etc/hostname"), []);
+});
+
+test("a device the command reads is granted by its path, however the command reaches it", () => {
+  assert.deepEqual(keys("dd if=/dev/sdb bs=512 count=1 | xxd"), ["device:/dev/sdb"]);
+  assert.deepEqual(keys("head -c 512 < /dev/nvme0n1 | od -c"), ["device:/dev/nvme0n1"]);
+  assert.deepEqual(keys("sudo blkid /dev/mapper/pve-root"), ["device:/dev/mapper/pve-root"]);
+  assert.deepEqual(keys("blkid"), ["block_devices"]);
+  assert.deepEqual(keys("ls -l /dev/disk/by-id/"), ["block_devices"]);
+  assert.deepEqual(keys("ls -l /dev/sd*"), ["block_devices"]);
+  assert.deepEqual(keys("cat /proc/net/tcp"), ["netlink"]);
+});
+
+test("what runs elsewhere needs nothing of this machine's jail but the way there", () => {
+  assert.deepEqual(keys("ssh nas smartctl -a /dev/sda"), ["network"]);
+  assert.deepEqual(keys("docker exec web cat /proc/net/tcp"), ["socket:docker"]);
+  assert.deepEqual(keys("pct exec 101 -- dmesg"), ["unjailed:Proxmox cluster IPC:pct"]);
+});
+
+test("a resource no user-namespace jail can grant sends the run outside it, by the spec's name", () => {
+  const unjailed = (command: string) =>
+    (classifier.classify(command, "host").grants ?? []).filter(
+      (g): g is Extract<JailGrant, { resource: "unjailed" }> => g.resource === "unjailed",
+    );
+  assert.deepEqual(unjailed("nft list ruleset"), [
+    { resource: "unjailed", needs: "CAP_NET_ADMIN", spec: "nft" },
+  ]);
+  assert.deepEqual(unjailed("iptables -S"), [
+    { resource: "unjailed", needs: "CAP_NET_ADMIN", spec: "iptables" },
+  ]);
+});
+
+test("a command the proof does not prove carries no grants", () => {
+  for (const command of [
+    "smartctl -s on /dev/sda",
+    "zpool status -c upath",
+    "dmesg -C",
+    "cat </dev/tcp/h/80",
+  ]) {
+    const result = classifier.classify(command, "host");
+    assert.notEqual(result.risk, "read_only", command);
+    assert.equal(result.grants, undefined, command);
+  }
+});

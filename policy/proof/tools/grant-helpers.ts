@@ -1,0 +1,37 @@
+import type { JailGrant } from "../../jail-grant.ts";
+import type { ProofWord } from "../proof-word.ts";
+
+export const BLOCK_DEVICES: readonly JailGrant[] = [{ resource: "block_devices" }];
+export const NETLINK: readonly JailGrant[] = [{ resource: "netlink" }];
+
+/** CAP_NET_ADMIN over the host's network namespace: netfilter, conntrack and WireGuard reads. */
+export const NET_ADMIN = "CAP_NET_ADMIN";
+/** Proxmox's tools talk to pmxcfs over abstract sockets, and to the node's daemons. */
+export const PROXMOX_IPC = "Proxmox cluster IPC";
+
+/** A run outside the jail, by name: `spec` is the tool whose spec proves it read-only. */
+export function unjailed(needs: string, spec: string): readonly JailGrant[] {
+  return [{ resource: "unjailed", needs, spec }];
+}
+
+/** Whether a word names a device path (a disk the tool reads; granted by the proof itself). */
+export function namesDevice(args: readonly ProofWord[]): boolean {
+  return args.some((arg) => /^(\/dev\/|[a-z]+=\/dev\/)/.test(arg.value));
+}
+
+/** A tool that scans every block device unless the command names one (`blkid`, `fdisk -l`). */
+export function blockDevicesUnlessNamed(args: readonly ProofWord[]): readonly JailGrant[] {
+  return namesDevice(args) ? [] : BLOCK_DEVICES;
+}
+
+/** Whether one of the options is given, alone or in a bundle of short flags (`-tlnp` has `-p`). */
+export function hasFlag(args: readonly ProofWord[], short: string, long: readonly string[] = []): boolean {
+  return args.some(
+    (arg) =>
+      arg.static &&
+      ((short !== "" &&
+        new RegExp(`^-[A-Za-z0-9]*[${short}]`).test(arg.value) &&
+        !arg.value.startsWith("--")) ||
+        long.some((name) => arg.value === name || arg.value.startsWith(`${name}=`))),
+  );
+}
