@@ -1,9 +1,8 @@
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
 import type { QueuePort } from "../jobs/queue/port.ts";
 import { executionFinished } from "../store/domain-events.ts";
-import { isTerminalExecutionStatus } from "../store/executions.ts";
+import { endedWithoutNote, isTerminalExecutionStatus } from "../store/executions.ts";
 import type { Database } from "../store/schema.ts";
-import { TERMINAL_EXECUTION_STATUS_VALUES } from "../store/statuses.ts";
 import { onExecutionFinished } from "./continuation.ts";
 
 const LOOKBACK_MS = 24 * 60 * 60_000;
@@ -19,25 +18,7 @@ export async function continueUnreportedExecutions(
   deps: { db: Kysely<Database>; queue: Pick<QueuePort, "enqueue"> },
   now: Date = new Date(),
 ): Promise<string[]> {
-  const rows = await deps.db
-    .selectFrom("executions as e")
-    .innerJoin("sessions as s", "s.id", "e.session_id")
-    .select(["e.id", "e.session_id", "e.status", "e.step_seq"])
-    .where("e.status", "in", TERMINAL_EXECUTION_STATUS_VALUES)
-    .where("e.finished_at", ">=", new Date(now.getTime() - LOOKBACK_MS))
-    .where("s.status", "not in", ["done", "failed"])
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom("messages as m")
-            .select("m.id")
-            .whereRef("m.session_id", "=", "e.session_id")
-            .where(sql<boolean>`m.name = 'execution:' || e.id`),
-        ),
-      ),
-    )
-    .execute();
+  const rows = await endedWithoutNote(deps.db, new Date(now.getTime() - LOOKBACK_MS));
   const enqueued: string[] = [];
   for (const row of rows) {
     if (!isTerminalExecutionStatus(row.status)) continue; // the query selects only ended ones

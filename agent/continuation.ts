@@ -4,8 +4,9 @@ import { executionView, nextStepFor } from "../jobs/execution/execution-view.ts"
 import { frameOutput } from "../jobs/execution/output-frame.ts";
 import type { QueuePort } from "../jobs/queue/port.ts";
 import { AGENT_PRINCIPAL } from "../policy/principal.ts";
+import { getApproval } from "../store/approvals.ts";
 import { getExecution, isTerminalExecutionStatus } from "../store/executions.ts";
-import { appendMessage, hasNote, lastOperatorMessage } from "../store/messages.ts";
+import { appendMessage, hasNote, lastOperatorMessage, toolResultsNaming } from "../store/messages.ts";
 import { closeStepsOfExecution, currentPlan, nextOpenStep } from "../store/plans.ts";
 import type { Database, Execution } from "../store/schema.ts";
 import { getSession } from "../store/sessions.ts";
@@ -47,11 +48,7 @@ async function continuationAllowed(db: Kysely<Database>, execution: Execution): 
   // A read-only command that outran run's wait, plan or no plan: every result reaches its turn.
   if (execution.result_owed) return true;
   if (execution.approval_id) {
-    const approval = await db
-      .selectFrom("approvals")
-      .select("status")
-      .where("id", "=", execution.approval_id)
-      .executeTakeFirst();
+    const approval = await getApproval(db, execution.approval_id);
     if (approval?.status === "approved") return true;
   }
   const plan = await currentPlan(db, execution.session_id!);
@@ -117,15 +114,8 @@ export async function handleContinue(
 
 /** The model already saw this execution's final status in a tool result (run waited long enough). */
 async function resultAlreadySeen(db: Kysely<Database>, execution: Execution): Promise<boolean> {
-  const rows = await db
-    .selectFrom("messages")
-    .select("content")
-    .where("session_id", "=", execution.session_id!)
-    .where("role", "=", "tool")
-    .where("created_at", ">=", execution.created_at)
-    .where("content", "like", `%${execution.id}%`)
-    .execute();
-  return rows.some((row) => row.content.includes(`"status":"${execution.status}"`));
+  const results = await toolResultsNaming(db, execution.session_id!, execution.id, execution.created_at);
+  return results.some((content) => content.includes(`"status":"${execution.status}"`));
 }
 
 const OUTPUT_TAIL = 1500;

@@ -1,5 +1,6 @@
 import { executionView } from "../jobs/execution/execution-view.ts";
 import { redact } from "../policy/redact.ts";
+import { firstRunSince } from "../store/executions.ts";
 import { appendMessage, recentMessages, type StoredMessage, type StoredToolCall } from "../store/messages.ts";
 import { type AgentDeps, clockOf } from "./agent-deps.ts";
 import { oweResults } from "./owed-results.ts";
@@ -40,15 +41,12 @@ async function reattachRun(
 ): Promise<string> {
   const args = parseArguments(call.arguments);
   if (typeof args.target !== "string" || typeof args.command !== "string") return notFinished(call);
-  const row = await deps.db
-    .selectFrom("executions")
-    .selectAll()
-    .where("session_id", "=", sessionId)
-    .where("target", "=", args.target)
-    .where("command", "=", args.command)
-    .where("created_at", ">=", round.createdAt)
-    .orderBy("created_at", "asc")
-    .executeTakeFirst();
+  const row = await firstRunSince(deps.db, {
+    sessionId,
+    target: args.target,
+    command: args.command,
+    since: round.createdAt,
+  });
   if (!row) return notFinished(call);
   const view = executionView(row);
   // Still running: its result arrives by a continuation, whether or not a plan is approved.

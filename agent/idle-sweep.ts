@@ -1,10 +1,9 @@
-import { sql } from "kysely";
 import type { SweepContext, SweepItem } from "../jobs/sweeps/registry.ts";
 import { registerSweep, sweepItem } from "../jobs/sweeps/registry.ts";
 import { AGENT_PRINCIPAL } from "../policy/principal.ts";
 import { agentMessage } from "../store/domain-events.ts";
-import { OPEN_EXECUTION_STATUSES } from "../store/executions.ts";
-import { appendMessage } from "../store/messages.ts";
+import { appendMessage, lastAgentReply } from "../store/messages.ts";
+import { idleExecutingSessions, markNudged } from "../store/sessions.ts";
 import { completeSessionTask } from "../store/task-completion.ts";
 import { resumeOwedTurns } from "./resume.ts";
 import { reportUnreportedCompletions } from "./unreported-completions.ts";
@@ -24,45 +23,12 @@ export async function sweepIdleSessions(
   const idleMs = options.idleMs ?? IDLE_MS;
   const skip = new Set(options.skip ?? []);
   const cutoff = new Date(ctx.now.getTime() - idleMs);
-  const candidates = await ctx.db
-    .selectFrom("sessions as s")
-    .select(["s.id", "s.nudged_at"])
-    .where("s.status", "=", "executing")
+  const candidates = await idleExecutingSessions(ctx.db, {
     // an outside client's session is its own to drive: the agent never nudges it
-    .where("s.principal", "=", AGENT_PRINCIPAL.id)
-    .where("s.last_activity_at", "<=", cutoff)
-    .where((eb) => eb.or([eb("s.turn_owner", "is", null), eb("s.turn_expires_at", "<", ctx.now)]))
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom("approvals as a")
-            .select(sql`1`.as("one"))
-            .whereRef("a.session_id", "=", "s.id")
-            .where("a.status", "=", "pending"),
-        ),
-      ),
-    )
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom("executions as e")
-            .select(sql`1`.as("one"))
-            .whereRef("e.session_id", "=", "s.id")
-            .where("e.status", "in", [...OPEN_EXECUTION_STATUSES]),
-        ),
-      ),
-    )
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom("questions as q")
-            .select(sql`1`.as("one"))
-            .whereRef("q.session_id", "=", "s.id")
-            .where("q.status", "=", "open"),
-        ),
-      ),
-    )
-    .execute();
+    principal: AGENT_PRINCIPAL.id,
+    cutoff,
+    now: ctx.now,
+  });
   const items: SweepItem[] = [];
   for (const session of candidates) {
     if (skip.has(session.id)) continue;
@@ -82,13 +48,7 @@ async function nudge(
   ctx: Pick<SweepContext, "db" | "queue" | "now">,
   sessionId: string,
 ): Promise<string | null> {
-  const marked = await ctx.db
-    .updateTable("sessions")
-    .set({ nudged_at: ctx.now })
-    .where("id", "=", sessionId)
-    .where("nudged_at", "is", null)
-    .executeTakeFirst();
-  if (Number(marked.numUpdatedRows) === 0) return null;
+  if (!(await markNudged(ctx.db, sessionId, ctx.now))) return null;
   await ctx.queue.enqueue("agent-turn", { sessionId, reason: "nudge" });
   return "idle: nudge turn enqueued";
 }
@@ -98,18 +58,11 @@ async function close(
   sessionId: string,
   idleMs: number,
 ): Promise<string | null> {
-  const last = await ctx.db
-    .selectFrom("messages")
-    .select("content")
-    .where("session_id", "=", sessionId)
-    .where("role", "=", "assistant")
-    .where("content", "!=", "")
-    .orderBy("id", "desc")
-    .executeTakeFirst();
+  const last = await lastAgentReply(ctx.db, sessionId);
   const minutes = Math.round((2 * idleMs) / 60_000);
   const summary =
     `Closed by the idle sweep after a nudge went unanswered (no activity for ${minutes}+ minutes). ` +
-    `Last word from the agent: ${last?.content.slice(0, 500) ?? "(none)"}`;
+    `Last word from the agent: ${last?.slice(0, 500) ?? "(none)"}`;
   const result = await completeSessionTask(
     ctx.db,
     sessionId,

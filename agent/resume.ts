@@ -4,7 +4,8 @@ import { AGENT_PRINCIPAL } from "../policy/principal.ts";
 import { hasNote } from "../store/messages.ts";
 import { currentPlan } from "../store/plans.ts";
 import type { Database } from "../store/schema.ts";
-import { sessionsOwingTurns } from "../store/turn-lease.ts";
+import { sessionsAfterPlanDecision } from "../store/sessions.ts";
+import { markTurnOwed, sessionsOwingTurns, turnOwnersOfOpenSessions } from "../store/turn-lease.ts";
 import { isDeadOwner } from "./turn-owner.ts";
 
 export interface ResumeOptions {
@@ -32,13 +33,7 @@ export async function resumeOwedTurns(
   options: ResumeOptions = {},
 ): Promise<string[]> {
   await markUnstartedConsentTurns(deps.db, options.consentDecidedBefore);
-  const held = await deps.db
-    .selectFrom("sessions")
-    .select("turn_owner")
-    .where("turn_owner", "is not", null)
-    .where("status", "not in", ["done", "failed"])
-    .execute();
-  const dead = held.map((row) => row.turn_owner!).filter(isDeadOwner);
+  const dead = (await turnOwnersOfOpenSessions(deps.db)).filter(isDeadOwner);
   const owing = await sessionsOwingTurns(deps.db, now, dead);
   for (const session of owing) {
     await deps.queue.enqueue(
@@ -52,35 +47,15 @@ export async function resumeOwedTurns(
 
 /** A plan approved (card says so) whose turn left no decision note: the consent turn is owed. */
 async function markUnstartedConsentTurns(db: Kysely<Database>, decidedBefore?: Date): Promise<void> {
-  let query = db
-    .selectFrom("sessions")
-    .select("id")
-    .where("status", "in", ["awaiting_approval", "executing"])
+  const candidates = await sessionsAfterPlanDecision(db, {
     // an outside client's session is its own to drive: the agent never takes its turns
-    .where("principal", "=", AGENT_PRINCIPAL.id)
-    .where("turn_owner", "is", null)
-    .where("turn_pending", "=", false);
-  if (decidedBefore) {
-    query = query.where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom("plans as p")
-          .select("p.generation")
-          .whereRef("p.session_id", "=", "sessions.id")
-          .where("p.status", "=", "approved")
-          .where("p.decided_at", "<", decidedBefore),
-      ),
-    );
-  }
-  const candidates = await query.execute();
-  for (const { id } of candidates) {
+    principal: AGENT_PRINCIPAL.id,
+    ...(decidedBefore ? { decidedBefore } : {}),
+  });
+  for (const id of candidates) {
     const plan = await currentPlan(db, id);
     if (plan?.plan.status !== "approved" || !plan.plan.needsApproval) continue;
     if (await hasNote(db, id, `decision:plan:${plan.plan.generation}`)) continue;
-    await db
-      .updateTable("sessions")
-      .set({ turn_pending: true })
-      .where("id", "=", id)
-      .where("turn_owner", "is", null)
-      .execute();
+    await markTurnOwed(db, id);
   }
 }

@@ -5,7 +5,14 @@ import { answerOpenQuestion, openQuestion } from "../store/questions.ts";
 import type { Session } from "../store/schema.ts";
 import { markAnswered, markPlanDecided, reopenSession } from "../store/session-lifecycle.ts";
 import { getSession, touchSession } from "../store/sessions.ts";
-import { acquireTurn, releaseTurn, renewTurn, takeOwedTurn } from "../store/turn-lease.ts";
+import {
+  acquireTurn,
+  dropTurn,
+  releaseTurn,
+  renewTurn,
+  takeOwedTurn,
+  turnOwner,
+} from "../store/turn-lease.ts";
 import { type AgentDeps, clockOf } from "./agent-deps.ts";
 import { runTurn, type TurnEnd, TurnInterrupted, type TurnSignals } from "./turn.ts";
 import { isDeadOwner, newTurnOwner } from "./turn-owner.ts";
@@ -78,16 +85,7 @@ export async function requestTurn(
     }
   } catch (error) {
     // An interrupted turn is owed: turn_pending tells the next start to resume it.
-    await deps.db
-      .updateTable("sessions")
-      .set({
-        turn_owner: null,
-        turn_expires_at: null,
-        ...(error instanceof TurnInterrupted ? { turn_pending: true } : {}),
-      })
-      .where("id", "=", sessionId)
-      .where("turn_owner", "=", owner)
-      .execute();
+    await dropTurn(deps.db, sessionId, owner, error instanceof TurnInterrupted);
     throw error;
   } finally {
     clearInterval(heartbeat);
@@ -97,12 +95,8 @@ export async function requestTurn(
 
 /** The owed turn of a session (interrupted by a stop, or its holder died), taken once across processes. */
 async function takeOwed(deps: AgentDeps, sessionId: string, owner: string): Promise<"acquired" | "idle"> {
-  const row = await deps.db
-    .selectFrom("sessions")
-    .select("turn_owner")
-    .where("id", "=", sessionId)
-    .executeTakeFirst();
-  const dead = row?.turn_owner && isDeadOwner(row.turn_owner) ? [row.turn_owner] : [];
+  const holder = await turnOwner(deps.db, sessionId);
+  const dead = holder && isDeadOwner(holder) ? [holder] : [];
   const taken = await takeOwedTurn(deps.db, sessionId, owner, deps.options.leaseMs, clockOf(deps), dead);
   return taken ? "acquired" : "idle";
 }
@@ -142,9 +136,7 @@ async function prepareSession(deps: AgentDeps, sessionId: string, reason: TurnRo
   }
   const question = await openQuestion(deps.db, sessionId);
   const answered =
-    question !== undefined &&
-    lastUser !== undefined &&
-    lastUser.createdAt >= (await questionCreatedAt(deps, question.id));
+    question !== undefined && lastUser !== undefined && lastUser.createdAt >= question.createdAt;
   if (answered) {
     await answerOpenQuestion(
       deps.db,
@@ -179,15 +171,6 @@ async function prepareSession(deps: AgentDeps, sessionId: string, reason: TurnRo
 function isInput(message: { role: string; name: string | null }): boolean {
   const name = message.name ?? "";
   return message.role === "user" || (message.role === "system" && /^(execution|decision):/.test(name));
-}
-
-async function questionCreatedAt(deps: AgentDeps, questionId: string): Promise<Date> {
-  const row = await deps.db
-    .selectFrom("questions")
-    .select("created_at")
-    .where("id", "=", questionId)
-    .executeTakeFirstOrThrow();
-  return row.created_at;
 }
 
 async function syncStatusWithPlan(deps: AgentDeps, session: Session, answered: boolean): Promise<void> {

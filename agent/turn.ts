@@ -2,7 +2,7 @@ import { redact } from "../policy/redact.ts";
 import { operatorNoteOf, outcomeEndsTurn } from "../policy/tool-outcome.ts";
 import { agentMessage } from "../store/domain-events.ts";
 import { appendMessage, recentMessages, type StoredToolCall } from "../store/messages.ts";
-import { getSession } from "../store/sessions.ts";
+import { getSession, markMessageSeen } from "../store/sessions.ts";
 import { recordTokenUsage } from "../store/token-usage.ts";
 import { type AgentDeps, clockOf, realSleep } from "./agent-deps.ts";
 import { settleDanglingCalls } from "./dangling-calls.ts";
@@ -244,10 +244,5 @@ async function statusReport(deps: AgentDeps, sessionId: string): Promise<void> {
 
 /** Remembers the newest message the model was shown, so input stored during the call still counts as new. */
 async function markSeen(deps: AgentDeps, sessionId: string, messageId: string): Promise<void> {
-  await deps.db
-    .updateTable("sessions")
-    .set({ seen_message_id: messageId })
-    .where("id", "=", sessionId)
-    .where((eb) => eb.or([eb("seen_message_id", "is", null), eb("seen_message_id", "<", messageId)]))
-    .execute();
+  await markMessageSeen(deps.db, sessionId, messageId);
 }

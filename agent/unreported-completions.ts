@@ -1,8 +1,10 @@
 import type { Kysely } from "kysely";
 import { redact } from "../policy/redact.ts";
+import { hasSessionCard } from "../store/chat-cards.ts";
 import { type DomainEvent, taskCompleted } from "../store/domain-events.ts";
 import { appendMessage, recentMessages } from "../store/messages.ts";
 import type { Database } from "../store/schema.ts";
+import { recentlyClosedSessions } from "../store/sessions.ts";
 
 const LOOKBACK_MS = 24 * 60 * 60_000;
 
@@ -19,23 +21,15 @@ export async function reportUnreportedCompletions(
   now: Date = new Date(),
   options: { closedBefore?: Date } = {},
 ): Promise<string[]> {
-  let query = deps.db
-    .selectFrom("sessions")
-    .select(["id", "outcome"])
-    .where("status", "in", ["done", "failed"])
-    .where("outcome", "is not", null)
-    .where("closed_at", ">=", new Date(now.getTime() - LOOKBACK_MS));
-  if (options.closedBefore) query = query.where("closed_at", "<", options.closedBefore);
+  const closed = await recentlyClosedSessions(deps.db, {
+    since: new Date(now.getTime() - LOOKBACK_MS),
+    ...(options.closedBefore ? { before: options.closedBefore } : {}),
+  });
   const reported: string[] = [];
-  for (const session of await query.execute()) {
+  for (const session of closed) {
     const call = await unansweredCompletion(deps.db, session.id);
     if (!call || !session.outcome) continue;
-    const summaryPosted = await deps.db
-      .selectFrom("chat_cards")
-      .select("message_id")
-      .where("session_id", "=", session.id)
-      .where("kind", "=", "summary")
-      .executeTakeFirst();
+    const summaryPosted = await hasSessionCard(deps.db, session.id, "summary");
     if (!summaryPosted)
       await deps.events.publish(taskCompleted({ sessionId: session.id, outcome: session.outcome }));
     const text = JSON.stringify({

@@ -1,6 +1,7 @@
 import { mayCallTool, ownsSession, type ToolAccess } from "../policy/principal.ts";
 import { refusal } from "../policy/refusals.ts";
 import { recordAudit } from "../store/audit.ts";
+import { sessionPrincipal } from "../store/sessions.ts";
 import type { ToolDeps } from "./tool-deps.ts";
 import { refused, type ToolResult } from "./tool-result.ts";
 
@@ -28,12 +29,8 @@ export async function principalGate(
     );
   }
   if (!sessionId) return null;
-  const session = await deps.db
-    .selectFrom("sessions")
-    .select("principal")
-    .where("id", "=", sessionId)
-    .executeTakeFirst();
-  if (!session || ownsSession(principal, session.principal)) return null;
+  const owner = await sessionPrincipal(deps.db, sessionId);
+  if (owner === undefined || ownsSession(principal, owner)) return null;
   await recordAudit(
     deps.db,
     { by: principal.id, sessionId },

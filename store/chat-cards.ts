@@ -122,3 +122,18 @@ function toRecord(row: Omit<Selectable<ChatCardsTable>, "created_at">): CardReco
     decisionNote: row.decision_note,
   };
 }
+
+/** Whether a card of this kind was posted for the session (on any platform). */
+export async function hasSessionCard(
+  db: Kysely<Database>,
+  sessionId: string,
+  kind: CardKind,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom("chat_cards")
+    .select("message_id")
+    .where("session_id", "=", sessionId)
+    .where("kind", "=", kind)
+    .executeTakeFirst();
+  return row !== undefined;
+}

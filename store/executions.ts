@@ -6,6 +6,7 @@ import type { Execution, ExecutionsTable, JsonObject } from "./schema.ts";
 import {
   type ExecutionStatus,
   type RunnableRisk,
+  TERMINAL_EXECUTION_STATUS_VALUES,
   TERMINAL_EXECUTION_STATUSES,
   type TerminalExecutionStatus,
 } from "./statuses.ts";
@@ -315,5 +316,50 @@ export async function openRollbackOf(
     .select(["id", "status"])
     .where("rollback_of", "=", executionId)
     .where("status", "in", [...OPEN_EXECUTION_STATUSES])
+    .executeTakeFirst();
+}
+
+/**
+ * Executions of still-open sessions that ended since `since` and were never reported to their
+ * session: no `execution:<id>` note exists (the start-up catch-up continues them).
+ */
+export async function endedWithoutNote(
+  db: Executor,
+  since: Date,
+): Promise<Pick<Execution, "id" | "session_id" | "status" | "step_seq">[]> {
+  return db
+    .selectFrom("executions as e")
+    .innerJoin("sessions as s", "s.id", "e.session_id")
+    .select(["e.id", "e.session_id", "e.status", "e.step_seq"])
+    .where("e.status", "in", TERMINAL_EXECUTION_STATUS_VALUES)
+    .where("e.finished_at", ">=", since)
+    .where("s.status", "not in", ["done", "failed"])
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("messages as m")
+            .select("m.id")
+            .whereRef("m.session_id", "=", "e.session_id")
+            .where(sql<boolean>`m.name = 'execution:' || e.id`),
+        ),
+      ),
+    )
+    .execute();
+}
+
+/** The first execution a `run` of this session started on `target` for `command` since `since`. */
+export async function firstRunSince(
+  db: Executor,
+  run: { sessionId: string; target: string; command: string; since: Date },
+): Promise<Execution | undefined> {
+  return db
+    .selectFrom("executions")
+    .selectAll()
+    .where("session_id", "=", run.sessionId)
+    .where("target", "=", run.target)
+    .where("command", "=", run.command)
+    .where("created_at", ">=", run.since)
+    .orderBy("created_at", "asc")
     .executeTakeFirst();
 }

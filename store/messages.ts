@@ -177,3 +177,34 @@ function toStored(row: Row): StoredMessage {
     createdAt: row.created_at,
   };
 }
+
+/** The tool results of a session since `since` whose text names `text` (e.g. an execution id). */
+export async function toolResultsNaming(
+  db: Kysely<Database>,
+  sessionId: string,
+  text: string,
+  since: Date,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom("messages")
+    .select("content")
+    .where("session_id", "=", sessionId)
+    .where("role", "=", "tool")
+    .where("created_at", ">=", since)
+    .where("content", "like", `%${text}%`)
+    .execute();
+  return rows.map((row) => row.content);
+}
+
+/** The agent's last non-empty reply in a session. */
+export async function lastAgentReply(db: Kysely<Database>, sessionId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom("messages")
+    .select("content")
+    .where("session_id", "=", sessionId)
+    .where("role", "=", "assistant")
+    .where("content", "!=", "")
+    .orderBy("id", "desc")
+    .executeTakeFirst();
+  return row?.content;
+}

@@ -9,6 +9,7 @@ export interface QuestionRow {
   options: string[];
   status: string;
   answer: string | null;
+  createdAt: Date;
 }
 
 type Row = {
@@ -19,6 +20,7 @@ type Row = {
   options: unknown;
   status: string;
   answer: string | null;
+  created_at: Date;
 };
 
 function toRow(row: Row): QuestionRow {
@@ -30,6 +32,7 @@ function toRow(row: Row): QuestionRow {
     options: (row.options as string[]) ?? [],
     status: row.status,
     answer: row.answer,
+    createdAt: row.created_at,
   };
 }
 

@@ -150,3 +150,47 @@ export async function sessionsOwingTurns(
     .orderBy("id")
     .execute();
 }
+
+/** The current holder of the session's turn lease, if any. */
+export async function turnOwner(db: Executor, sessionId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom("sessions")
+    .select("turn_owner")
+    .where("id", "=", sessionId)
+    .executeTakeFirst();
+  return row?.turn_owner ?? null;
+}
+
+/** Holders of the turn leases of open sessions (the resume finds the dead among them). */
+export async function turnOwnersOfOpenSessions(db: Executor): Promise<string[]> {
+  const rows = await db
+    .selectFrom("sessions")
+    .select("turn_owner")
+    .where("turn_owner", "is not", null)
+    .where("status", "not in", ["done", "failed"])
+    .execute();
+  return rows.map((row) => row.turn_owner!);
+}
+
+/**
+ * A turn that ended by an error lets go of its lease; `owed` (a stop interrupted it) marks the turn
+ * pending, so the next start resumes it. Only while `owner` still holds it.
+ */
+export async function dropTurn(db: Executor, sessionId: string, owner: string, owed: boolean): Promise<void> {
+  await db
+    .updateTable("sessions")
+    .set({ turn_owner: null, turn_expires_at: null, ...(owed ? { turn_pending: true } : {}) })
+    .where("id", "=", sessionId)
+    .where("turn_owner", "=", owner)
+    .execute();
+}
+
+/** A turn nobody holds is owed (an approved plan whose consent turn never began). */
+export async function markTurnOwed(db: Executor, sessionId: string): Promise<void> {
+  await db
+    .updateTable("sessions")
+    .set({ turn_pending: true })
+    .where("id", "=", sessionId)
+    .where("turn_owner", "is", null)
+    .execute();
+}

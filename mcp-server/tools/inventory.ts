@@ -14,6 +14,7 @@ import {
 import { healthSummary } from "../../store/health-summary.ts";
 import { entityKnowledge } from "../../store/knowledge.ts";
 import { getRelations } from "../../store/relationships.ts";
+import { sessionIdentity } from "../../store/sessions.ts";
 import { defineTool } from "../define-tool.ts";
 import { nextCursor, pageFrom, pageInput } from "../pagination.ts";
 import { now, type ToolDeps } from "../tool-deps.ts";
@@ -38,13 +39,7 @@ export function registerInventoryTools(server: McpServer, deps: ToolDeps): void 
       access: "records",
     },
     async (_args, { sessionId }) => {
-      const session = sessionId
-        ? await deps.db
-            .selectFrom("sessions")
-            .select(["id", "status", "goal", "platform", "room"])
-            .where("id", "=", sessionId)
-            .executeTakeFirst()
-        : undefined;
+      const session = sessionId ? await sessionIdentity(deps.db, sessionId) : undefined;
       return ok({
         server: "oikos",
         principal: deps.principal,

@@ -1,5 +1,6 @@
 import { refusal } from "../../policy/refusals.ts";
 import { planProposed, sessionStatus } from "../../store/domain-events.ts";
+import { getExecution } from "../../store/executions.ts";
 import { goalSince, recordGoal } from "../../store/goals.ts";
 import {
   currentPlan,
@@ -213,11 +214,7 @@ export async function updatePlanStep(
     }
   }
   if (update.execution_id) {
-    const execution = await deps.db
-      .selectFrom("executions")
-      .select(["id", "session_id"])
-      .where("id", "=", update.execution_id)
-      .executeTakeFirst();
+    const execution = await getExecution(deps.db, update.execution_id);
     if (!execution || execution.session_id !== sessionId) {
       return refused(
         refusal(
