@@ -109,9 +109,15 @@ describe("quality metrics from the store", () => {
     assert.match(text, /^oikos_plan_adherence_ratio_bucket\{le="0\.5"\} 1$/m);
     assert.match(text, /^oikos_plan_adherence_ratio_bucket\{le="0\.25"\} 0$/m);
     assert.match(text, /^oikos_executions_total\{risk="destructive",status="denied"\} 1$/m);
-    assert.match(text, /^oikos_approvals_total\{outcome="denied"\} 1$/m);
-    assert.match(text, /^oikos_approval_latency_seconds_bucket\{le="60",outcome="denied"\} 0$/m);
-    assert.match(text, /^oikos_approval_latency_seconds_bucket\{le="300",outcome="denied"\} 1$/m);
+    assert.match(text, /^oikos_approvals_total\{subject="execution",outcome="denied"\} 1$/m);
+    assert.match(
+      text,
+      /^oikos_approval_latency_seconds_bucket\{le="60",subject="execution",outcome="denied"\} 0$/m,
+    );
+    assert.match(
+      text,
+      /^oikos_approval_latency_seconds_bucket\{le="300",subject="execution",outcome="denied"\} 1$/m,
+    );
     assert.match(text, /^oikos_gate_refusals_total\{code="wrong_target"\} 1$/m);
     assert.match(text, /^oikos_model_calls_total\{model="m1"\} 2$/m);
     assert.match(text, /^oikos_model_tokens_total\{model="m1",kind="prompt"\} 1500$/m);

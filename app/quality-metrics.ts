@@ -90,18 +90,22 @@ export function registerQualityMetrics(registry: Registry, db: Kysely<Database>)
   });
   counter(
     "oikos_approvals_total",
-    "Approvals by outcome (pending, approved, denied, expired, cancelled)",
-    ["outcome"],
+    "Decisions asked of an operator by subject (plan, execution, routing) and outcome (pending, approved, denied, expired, cancelled, superseded)",
+    ["subject", "outcome"],
     (f, set) => {
-      for (const a of f.approvals) set({ outcome: a.outcome }, a.count);
+      for (const a of f.approvals) set({ subject: a.subject, outcome: a.outcome }, a.count);
     },
   );
   histogram(
     "oikos_approval_latency_seconds",
-    "Time from asking for an approval to its decision or expiry, by outcome",
+    "Time from asking for an approval to its decision or expiry, by subject and outcome",
     [10, 30, 60, 300, 900, 1800, 3600, 7200],
-    ["outcome"],
-    (f) => f.approvalLatency.map((a) => ({ labels: { outcome: a.outcome }, value: a.seconds })),
+    ["subject", "outcome"],
+    (f) =>
+      f.approvalLatency.map((a) => ({
+        labels: { subject: a.subject, outcome: a.outcome },
+        value: a.seconds,
+      })),
   );
   counter("oikos_gate_refusals_total", "Run-gate refusals by refusal code", ["code"], (f, set) => {
     for (const r of f.refusals) set({ code: r.code }, r.count);

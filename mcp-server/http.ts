@@ -27,7 +27,9 @@ export const MISSING_TOKEN_MESSAGE =
  */
 export function createMcpHttpHandler(options: McpHttpHandlerOptions): McpHttpHandler {
   const tokens = options.tokens.filter((entry) => entry.token.trim());
-  if (tokens.length === 0) options.logger?.warn({}, MISSING_TOKEN_MESSAGE);
+  // Info, not a warning: a deployment that serves HTTP only for alerts and /metrics is not wrong.
+  // A client that does call /mcp is answered with the message and what to set.
+  if (tokens.length === 0) options.logger?.info({}, MISSING_TOKEN_MESSAGE);
 
   return async (req, res) => {
     if (tokens.length === 0) return sendJson(res, 503, jsonRpcError(-32001, MISSING_TOKEN_MESSAGE));

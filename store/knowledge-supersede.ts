@@ -60,3 +60,23 @@ export async function supersedeSameSubject(
   });
   return slugs;
 }
+
+/** For each of `slugs`: the older entries it superseded (newest first), for listings that show only the current one. */
+export async function supersededEntries(
+  db: Executor,
+  slugs: readonly string[],
+): Promise<Map<string, string[]>> {
+  const older = new Map<string, string[]>();
+  if (slugs.length === 0) return older;
+  const rows = await db
+    .selectFrom("knowledge")
+    .select(["slug", "superseded_by"])
+    .where("superseded_by", "in", [...slugs])
+    .orderBy("id", "desc")
+    .execute();
+  for (const row of rows) {
+    if (row.superseded_by === null) continue;
+    older.set(row.superseded_by, [...(older.get(row.superseded_by) ?? []), row.slug]);
+  }
+  return older;
+}

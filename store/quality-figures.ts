@@ -1,5 +1,9 @@
 import { sql } from "kysely";
 import type { Executor } from "./audit.ts";
+import type { ApprovalSubject } from "./statuses.ts";
+
+/** A plan's approval lives in `plans`, the others in `approvals`: both are decisions asked of an operator. */
+export type ApprovalFigureSubject = ApprovalSubject | "plan";
 
 /**
  * Whether the rules help, from what the store already holds: tasks by outcome, plan adherence,
@@ -11,9 +15,10 @@ export interface QualityFigures {
   /** Plan adherence (0–1) of each closed task that had a plan. */
   planAdherence: number[];
   executions: { risk: string; status: string; count: number }[];
-  approvals: { outcome: string; count: number }[];
+  /** What the operator was asked to decide, by subject (`plan`, `execution`, `routing`) and outcome. */
+  approvals: { subject: ApprovalFigureSubject; outcome: string; count: number }[];
   /** Seconds from asking to the decision (or the expiry), per decided approval, with its outcome. */
-  approvalLatency: { outcome: string; seconds: number }[];
+  approvalLatency: { subject: ApprovalFigureSubject; outcome: string; seconds: number }[];
   refusals: { code: string; count: number }[];
   tokens: { model: string; calls: number; prompt: number; completion: number }[];
 }
@@ -41,15 +46,27 @@ export async function qualityFigures(db: Executor, since?: Date): Promise<Qualit
     .execute();
   const approvals = await db
     .selectFrom("approvals")
-    .select(["status", (eb) => eb.fn.countAll<string>().as("n")])
+    .select(["subject", "status", (eb) => eb.fn.countAll<string>().as("n")])
     .where("created_at", ">=", from)
-    .groupBy("status")
+    .groupBy(["subject", "status"])
     .execute();
   const latency = await db
     .selectFrom("approvals")
-    .select(["status", sql<string>`extract(epoch from (decided_at - created_at))`.as("seconds")])
+    .select(["subject", "status", sql<string>`extract(epoch from (decided_at - created_at))`.as("seconds")])
     .where("status", "in", ["approved", "denied", "expired"])
     .where("decided_at", "is not", null)
+    .where("created_at", ">=", from)
+    .execute();
+  // A plan that waited for an operator: decided (approved, perhaps superseded since, or denied),
+  // still proposed (pending), or replaced before anyone decided (superseded).
+  const planOutcome = sql<string>`CASE WHEN status = 'denied' THEN 'denied' WHEN decided_at IS NOT NULL THEN 'approved' WHEN status = 'proposed' THEN 'pending' ELSE 'superseded' END`;
+  const plans = await db
+    .selectFrom("plans")
+    .select([
+      planOutcome.as("outcome"),
+      sql<string | null>`extract(epoch from (decided_at - created_at))`.as("seconds"),
+    ])
+    .where("needs_approval", "=", true)
     .where("created_at", ">=", from)
     .execute();
   const refusals = await db
@@ -74,8 +91,28 @@ export async function qualityFigures(db: Executor, since?: Date): Promise<Qualit
     tasksByOutcome: tasks.map((t) => ({ outcome: String(t.outcome), count: Number(t.n) })),
     planAdherence: adherence.map((a) => Number(a.plan_adherence)),
     executions: executions.map((e) => ({ risk: e.risk, status: e.status, count: Number(e.n) })),
-    approvals: approvals.map((a) => ({ outcome: a.status, count: Number(a.n) })),
-    approvalLatency: latency.map((l) => ({ outcome: l.status, seconds: Math.max(0, Number(l.seconds)) })),
+    approvals: [
+      ...approvals.map((a) => ({ subject: a.subject, outcome: a.status, count: Number(a.n) })),
+      ...countBy(plans.map((p) => p.outcome)).map(([outcome, count]) => ({
+        subject: "plan" as const,
+        outcome,
+        count,
+      })),
+    ],
+    approvalLatency: [
+      ...latency.map((l) => ({
+        subject: l.subject,
+        outcome: l.status,
+        seconds: Math.max(0, Number(l.seconds)),
+      })),
+      ...plans
+        .filter((p) => p.seconds !== null && (p.outcome === "approved" || p.outcome === "denied"))
+        .map((p) => ({
+          subject: "plan" as const,
+          outcome: p.outcome,
+          seconds: Math.max(0, Number(p.seconds)),
+        })),
+    ],
     refusals: refusals.map((r) => ({
       code: String(r.decision).slice("refused:".length),
       count: Number(r.n),
@@ -87,4 +124,10 @@ export async function qualityFigures(db: Executor, since?: Date): Promise<Qualit
       completion: Number(t.completion ?? 0),
     })),
   };
+}
+
+function countBy(values: readonly string[]): [string, number][] {
+  const counts = new Map<string, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  return [...counts];
 }

@@ -9,6 +9,7 @@ import { sessionFor } from "../../test-support/bot/chat-harness.ts";
 import { type ConsolePlatforms, startConsolePlatforms } from "../../test-support/bot/console-platforms.ts";
 import { eventually } from "../../test-support/bot/eventually.ts";
 import { mentionsSchema } from "../../test-support/matrix-double/event-schemas.ts";
+import { defaultPushVerdict } from "../../test-support/matrix-double/push-rules.ts";
 
 const BOT = "@oikos:double.test";
 const MINUTE = 60_000;
@@ -95,6 +96,13 @@ describe("approval reminders and expiry in the thread", () => {
     const mentions = reminder.content["m.mentions"] as { user_ids?: string[] };
     assert.ok(mentionsSchema.safeParse(mentions).success);
     assert.deepEqual(mentions.user_ids, ["@alice:double.test", "@bob:double.test"]);
+    for (const user of mentions.user_ids ?? [])
+      assert.deepEqual(
+        defaultPushVerdict(c.matrix.double.state, reminder, user),
+        { rule: ".m.rule.is_user_mention", notify: true, highlight: true },
+        `${user} is notified under the spec's default push rules`,
+      );
+    assert.match(String(reminder.content.body), /\(in (\d+) min\)/);
     const again = await sweep("reminders", new Date(asked.getTime() + 45 * MINUTE));
     assert.deepEqual(again[0]?.items, [], "one reminder per approval");
   });
@@ -106,6 +114,11 @@ describe("approval reminders and expiry in the thread", () => {
       inThread().find((e) => String(e.content.body).includes("expired unanswered")),
     );
     assert.match(String(notice.content.body), /nobody decided, so it did not run/);
+    for (const user of ["@alice:double.test", "@bob:double.test"])
+      assert.ok(
+        defaultPushVerdict(c.matrix.double.state, notice, user).notify,
+        `${user} learns that it expired unanswered`,
+      );
     const edit = await eventually("card edited", () =>
       c.matrix.double.sentBy(BOT).find((e) => {
         const next = e.content["m.new_content"] as { body?: string } | undefined;

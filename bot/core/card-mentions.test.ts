@@ -10,8 +10,11 @@ import {
 } from "../../test-support/bot/console-platforms.ts";
 import { eventually } from "../../test-support/bot/eventually.ts";
 import { mentionsSchema } from "../../test-support/matrix-double/event-schemas.ts";
+import type { DoubleEvent } from "../../test-support/matrix-double/homeserver-state.ts";
+import { defaultPushVerdict } from "../../test-support/matrix-double/push-rules.ts";
 
 const BOT = "@oikos:double.test";
+const MEMBERS = ["@alice:double.test", "@bob:double.test", "@mallory:double.test"];
 
 // Cards that wait for a decision call the people who can give it: in the Matrix room everyone
 // who may approve (m.mentions + pills), in the Slack channel its on-call list and user group
@@ -31,6 +34,15 @@ describe("approval cards mention who can decide", () => {
     assert.deepEqual(c.matrix.double.violations, [], "every Matrix event passed the spec schemas");
     assert.deepEqual(c.slack.double.violations, [], "every Slack payload was valid");
   });
+
+  /** Who a homeserver with the spec's default push rules notifies of `event`, and by which rule. */
+  const notified = (event: DoubleEvent) =>
+    Object.fromEntries(
+      MEMBERS.map((user) => {
+        const verdict = defaultPushVerdict(c.matrix.double.state, event, user);
+        return [user, verdict.notify ? `${verdict.rule}${verdict.highlight ? " (highlight)" : ""}` : null];
+      }),
+    );
 
   const approval = async (platform: "matrix" | "slack" | "shell", thread: string) => {
     const sessionId = await sessionFor(c.h, platform, c.room(platform), thread, c.user(platform, "admin"));
@@ -58,6 +70,29 @@ describe("approval cards mention who can decide", () => {
       /cc <a href="https:\/\/matrix\.to\/#\/@alice:double\.test">@alice:double\.test<\/a> <a href="https:\/\/matrix\.to\/#\/@bob:double\.test">/,
     );
     assert.match(String(card.content.body), /cc @alice:double\.test @bob:double\.test/);
+    assert.equal(card.content.msgtype, "m.text", "a notice would be silenced by .m.rule.suppress_notices");
+    assert.deepEqual(notified(card), {
+      "@alice:double.test": ".m.rule.is_user_mention (highlight)",
+      "@bob:double.test": ".m.rule.is_user_mention (highlight)",
+      // Not called: a plain message in the room, as any m.text is under the default rules.
+      "@mallory:double.test": ".m.rule.message",
+    });
+  });
+
+  test("Matrix: a card or answer that mentions nobody stays a notice and notifies nobody", async () => {
+    const { double, room } = c.matrix;
+    const sent = double.sentBy(BOT).length;
+    double.message(c.user("matrix", "admin"), room, "!oikos help");
+    const answer = await eventually("help answered", () => double.sentBy(BOT)[sent]);
+    const adapter = c.h.adapters.get("matrix")!;
+    const ref = await adapter.post(room, null, {
+      card: { kind: "summary", title: "✅ Task complete", lines: ["gitea restarted and healthy"] },
+    });
+    const summary = double.sentBy(BOT).find((e) => e.event_id === ref.messageId)!;
+    for (const event of [answer, summary]) {
+      assert.equal(event.content.msgtype, "m.notice");
+      assert.deepEqual(notified(event), Object.fromEntries(MEMBERS.map((user) => [user, null])));
+    }
   });
 
   test("Slack: the on-call list and user group as real mentions in the blocks and the text", async () => {
@@ -103,7 +138,10 @@ describe("approval cards mention who can decide", () => {
           ),
         ),
     );
+    assert.equal(card.content.msgtype, "m.text");
+    assert.equal(notified(card)["@bob:double.test"], ".m.rule.is_user_mention (highlight)");
     assert.deepEqual(edit.content["m.mentions"], {}, "an edit notifies nobody");
+    assert.deepEqual(notified(edit), Object.fromEntries(MEMBERS.map((user) => [user, null])));
     assert.deepEqual(
       (edit.content["m.new_content"] as Record<string, unknown>)["m.mentions"],
       {},

@@ -79,6 +79,12 @@ export class CardRenderer {
     return mentions ? { ...card, mentions } : card;
   }
 
+  /** A notice about a decision still owed (a reminder, an expiry): posted calling who can decide. */
+  async #postCalling(place: Place, card: Card): Promise<void> {
+    const mentions = this.#mentions?.(place.adapter.platform, place.room, place.adapter.selfId);
+    await place.adapter.post(place.room, place.thread, { card: mentions ? { ...card, mentions } : card });
+  }
+
   subscribe(events: EventBus): () => void {
     return events.subscribe("*", (event) => this.handle(event));
   }
@@ -191,15 +197,13 @@ export class CardRenderer {
       case "approval.decided": {
         await this.refreshApproval(adapter, event.approvalId);
         const expired =
-          event.decision === "expired" && (await buildExpiredNotice(this.#db, event.approvalId));
-        if (expired) await adapter.post(session.room, session.thread, { text: expired });
+          event.decision === "expired" ? await buildExpiredNotice(this.#db, event.approvalId) : undefined;
+        if (expired) await this.#postCalling(place, expired);
         return;
       }
       case "approval.reminder": {
         const card = await buildReminderCard(this.#db, event.approvalId, new Date());
-        if (!card) return;
-        const mentions = this.#mentions?.(adapter.platform, session.room, adapter.selfId);
-        await adapter.post(session.room, session.thread, { card: mentions ? { ...card, mentions } : card });
+        if (card) await this.#postCalling(place, card);
         return;
       }
       case "execution.queued":

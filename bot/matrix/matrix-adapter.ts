@@ -6,7 +6,7 @@ import { toInbound } from "./inbound-event.ts";
 import type { KvStorageProvider } from "./kv-storage-provider.ts";
 import type { MatrixApi } from "./matrix-api.ts";
 import { newTxnId, postTxnId } from "./matrix-api.ts";
-import { editContent, noticeContent, reactionContent, threadedContent } from "./message-content.ts";
+import { editContent, messageContent, reactionContent, threadedContent } from "./message-content.ts";
 import { RoomJoins } from "./room-joins.ts";
 import { type RetryOptions, RoomSendQueues, withRateLimitRetry } from "./send-queue.ts";
 import type { RoomEvent, SyncResponse } from "./sync-schema.ts";
@@ -113,7 +113,7 @@ export class MatrixAdapter implements ChatAdapter {
   async post(room: string, thread: string | null, message: Outbound): Promise<MessageRef> {
     const content = thread
       ? threadedContent(message, thread, this.#latest.get(thread) ?? thread)
-      : noticeContent(message);
+      : messageContent(message);
     const once = "card" in message ? message.card.postKey : undefined;
     const eventId = await this.#send(room, "m.room.message", content, once && postTxnId(once));
     if (thread) {

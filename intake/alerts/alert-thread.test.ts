@@ -4,6 +4,7 @@ import { after, before, describe, test } from "node:test";
 import { upsertEntities } from "../../store/entities.ts";
 import { eventually } from "../../test-support/bot/eventually.ts";
 import { body, IntakeApp, ONCALL } from "../../test-support/intake/intake-app.ts";
+import { defaultPushVerdict } from "../../test-support/matrix-double/push-rules.ts";
 import {
   match,
   type ScriptedModelServer,
@@ -97,6 +98,11 @@ describe("an alert becomes one investigated thread", () => {
       card.content["m.mentions"],
       { user_ids: [ONCALL] },
       "the route's on-call person is notified",
+    );
+    assert.deepEqual(
+      defaultPushVerdict(app.double.state, card, ONCALL),
+      { rule: ".m.rule.is_user_mention", notify: true, highlight: true },
+      "…under the spec's default push rules (an m.notice would be silenced first)",
     );
     const plan = await eventually("findings and a plan card in the thread", () => {
       const thread = app.inThread(root).map(body);

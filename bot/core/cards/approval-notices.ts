@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../../store/schema.ts";
 import { type Card, clock } from "../card.ts";
+import { inTime } from "../console/ago.ts";
 import { riskBadge } from "../risk-badge.ts";
 
 async function approvalWithCommand(db: Kysely<Database>, approvalId: string) {
@@ -28,13 +29,12 @@ export async function buildReminderCard(
 ): Promise<Card | undefined> {
   const a = await approvalWithCommand(db, approvalId);
   if (a?.status !== "pending") return undefined;
-  const minutes = Math.max(1, Math.round((a.expires_at.getTime() - now.getTime()) / 60_000));
   return {
     kind: "notice",
     title: "⏰ Still waiting for an approval",
     lines: [
       `\`${a.command ?? "?"}\` on \`${a.target ?? "?"}\` — ${riskBadge(a.risk)}`,
-      `asked at ${clock(a.created_at)}; it expires unanswered at ${clock(a.expires_at)} (in ${minutes} min), and then nothing runs.`,
+      `asked at ${clock(a.created_at)}; it expires unanswered at ${clock(a.expires_at)} (${inTime(a.expires_at, now)}), and then nothing runs.`,
     ],
     hint: a.required_phrase
       ? `Reply in this thread with exactly \`${a.required_phrase}\` to approve, or react ❌ on the approval card to deny.`
@@ -42,12 +42,22 @@ export async function buildReminderCard(
   };
 }
 
-/** Said in the thread when nobody decided in time: it expired unanswered (nobody denied it). */
+/**
+ * Said in the thread when nobody decided in time: it expired unanswered (nobody denied it). A card,
+ * so the renderer can call the approvers: they learn that what they were asked did not run.
+ */
 export async function buildExpiredNotice(
   db: Kysely<Database>,
   approvalId: string,
-): Promise<string | undefined> {
+): Promise<Card | undefined> {
   const a = await approvalWithCommand(db, approvalId);
   if (a?.status !== "expired") return undefined;
-  return `⌛ The approval for \`${a.command ?? "?"}\` on \`${a.target ?? "?"}\` expired unanswered at ${clock(a.expires_at)}: nobody decided, so it did not run. Reply in this thread to have the agent ask again.`;
+  return {
+    kind: "notice",
+    title: "⌛ Expired unanswered",
+    lines: [
+      `The approval for \`${a.command ?? "?"}\` on \`${a.target ?? "?"}\` expired unanswered at ${clock(a.expires_at)}: nobody decided, so it did not run.`,
+    ],
+    hint: "Reply in this thread to have the agent ask again.",
+  };
 }

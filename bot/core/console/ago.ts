@@ -10,6 +10,19 @@ export function ago(since: Date, now: Date): string {
   return `${Math.floor(hours / 24)} d ago`;
 }
 
+/**
+ * "in 25 s", "in 12 min", "in 3 h": how long until, never more than what is left (whole units
+ * rounded down); seconds below two minutes, where a minute rounded would say 1 with 25 s to go.
+ */
+export function inTime(until: Date, now: Date): string {
+  const ms = until.getTime() - now.getTime();
+  if (ms <= 0) return "now";
+  if (ms < 120_000) return `in ${Math.ceil(ms / 1000)} s`;
+  const minutes = Math.floor(ms / 60_000);
+  if (minutes < 120) return `in ${minutes} min`;
+  return `in ${Math.floor(minutes / 60)} h`;
+}
+
 /** "14:02 UTC (12 min ago)" today; the date too when older than a day. */
 export function when(at: Date, now: Date): string {
   const sameDay = now.getTime() - at.getTime() < 24 * 3_600_000;

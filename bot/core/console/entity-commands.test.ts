@@ -58,6 +58,13 @@ describe("entity and knowledge commands without a model", () => {
       },
       { by: "agent", sessionId },
     );
+    // Two investigations of the same host: the newer supersedes the older (store/knowledge-supersede.ts).
+    for (const title of ["NAS disk swap, first look", "NAS disk swap, what fixed it"])
+      await upsertKnowledge(
+        db,
+        { title, content: `${title}: sdb replaced.`, kind: "investigation", about: ["host:nas"], tags: [] },
+        { by: "agent", sessionId },
+      );
     const run = await createExecution(db, {
       sessionId,
       target: "lxc:gitea",
@@ -131,6 +138,17 @@ describe("entity and knowledge commands without a model", () => {
       /Nothing in the knowledge graph matches “zfs scrub”/,
     );
     assert.match(await c.ask("shell", "operator", "knowledge"), /query is missing/);
+  });
+
+  test("`knowledge <query>`: an entry that replaced older ones says so, with their slugs", async () => {
+    const answer = await c.ask("shell", "operator", "knowledge nas disk swap");
+    assert.match(answer, /investigation: NAS disk swap, what fixed it/);
+    assert.doesNotMatch(
+      answer,
+      /investigation: NAS disk swap, first look/,
+      "the older one is not a hit itself",
+    );
+    assert.match(answer, /replaces 1 older entry about the same: `nas-disk-swap-first-look`/);
   });
 
   for (const platform of PLATFORMS)

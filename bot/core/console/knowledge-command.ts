@@ -1,5 +1,6 @@
 import type { Kysely } from "kysely";
 import { searchKnowledge } from "../../../store/knowledge.ts";
+import { supersededEntries } from "../../../store/knowledge-supersede.ts";
 import type { Database } from "../../../store/schema.ts";
 import { type BotCommand, defineCommand } from "../bot-commands.ts";
 import { text } from "../command-args.ts";
@@ -29,6 +30,10 @@ export function knowledgeCommand(db: Kysely<Database>, clock: () => Date = () =>
           entries.map((e) => e.slug),
         )
         .execute();
+      const older = await supersededEntries(
+        db,
+        entries.map((e) => e.slug),
+      );
       const out = [`Knowledge matching “${query}” (${entries.length}${hasMore ? "+" : ""}):`];
       for (const k of entries) {
         const about = k.about.length > 0 ? ` about ${k.about.map((s) => `\`${s}\``).join(", ")}` : "";
@@ -40,7 +45,13 @@ export function knowledgeCommand(db: Kysely<Database>, clock: () => Date = () =>
           `• ${k.kind}: ${k.title} (\`${k.slug}\`)${about}, ${ago(k.updatedAt, now)}${link ? ` · ${link}` : ""}`,
         );
         out.push(`    ${short(k.excerpt, 160)}`);
+        const earlier = older.get(k.slug) ?? [];
+        if (earlier.length > 0)
+          out.push(
+            `    replaces ${earlier.length} older ${earlier.length === 1 ? "entry" : "entries"} about the same: ${earlier.map((slug) => `\`${slug}\``).join(", ")}`,
+          );
       }
+      if (hasMore) out.push(`More entries match: narrow the query to see them.`);
       return out.join("\n");
     },
   });

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { approvePlan } from "../../../store/consent.ts";
 import { createExecution, transitionExecution } from "../../../store/executions.ts";
 import { recordFeedback } from "../../../store/feedback.ts";
+import { insertPlanGeneration } from "../../../store/plans.ts";
 import { createSession } from "../../../store/sessions.ts";
 import { recordTokenUsage } from "../../../store/token-usage.ts";
 import {
@@ -64,6 +66,30 @@ describe("metrics command", () => {
         set: { exit_code: exit },
       });
     }
+    // Two plans asked of the operator: one approved 2 minutes after it was proposed, one still waiting.
+    const proposed = new Date(Date.now() - 5 * 60_000);
+    for (const thread of ["p1", "p2"]) {
+      const planned = await createSession(db, {
+        platform: "shell",
+        room: "terminal",
+        thread,
+        createdBy: "alice",
+      });
+      const { generation } = await insertPlanGeneration(
+        db,
+        planned.id,
+        [{ title: "restart gitea", risk: "config_mutation" }],
+        { needsApproval: true, now: proposed },
+      );
+      if (thread === "p1")
+        await approvePlan(db, {
+          sessionId: planned.id,
+          generation,
+          by: "alice",
+          via: "reaction",
+          now: new Date(proposed.getTime() + 120_000),
+        });
+    }
     await recordTokenUsage(db, {
       sessionId: s.id,
       model: "m",
@@ -86,6 +112,8 @@ describe("metrics command", () => {
     assert.match(week, /plan adherence: 100% of steps done on average; 1\/1 plans followed in full/);
     assert.match(week, /executions: 2\/3 succeeded \(67%\); by risk: read_only 3/);
     assert.match(week, /model: 1 calls, 1,000 tokens/);
+    assert.match(week, /plan approvals: (approved 1, pending 1|pending 1, approved 1); median wait 2 min/);
+    assert.match(week, /\n {2}approvals: none/, "no command approval was asked");
     assert.match(await c.ask("slack", "operator", "metrics 30"), /model: 2 calls, 11,000 tokens/);
     assert.match(await c.ask("shell", "operator", "metrics 90"), /days: use one of: 7, 30/);
   });

@@ -1,10 +1,19 @@
 import type { Kysely } from "kysely";
-import { type QualityFigures, qualityFigures } from "../../../store/quality-figures.ts";
+import {
+  type ApprovalFigureSubject,
+  type QualityFigures,
+  qualityFigures,
+} from "../../../store/quality-figures.ts";
 import type { Database } from "../../../store/schema.ts";
 import { type BotCommand, defineCommand } from "../bot-commands.ts";
 import { choice } from "../command-args.ts";
 
 const FINISHED = new Set(["completed", "failed", "timed_out", "interrupted"]);
+/** One line per kind of decision: plans apart from the commands and routing changes they lead to. */
+const APPROVAL_LINES: readonly (readonly [string, readonly ApprovalFigureSubject[]])[] = [
+  ["plan approvals", ["plan"]],
+  ["approvals", ["execution", "routing"]],
+];
 
 /** `!metrics [7|30]`: the quality figures of the last 7 or 30 days, as text. */
 export function metricsCommand(db: Kysely<Database>, clock: () => Date = () => new Date()): BotCommand {
@@ -48,13 +57,19 @@ export function metricsText(f: QualityFigures, days: string): string {
       ? "  executions: none finished"
       : `  executions: ${ok}/${total} succeeded (${percent(ok / total)}); by risk: ${[...byRisk].map(([r, n]) => `${r} ${n}`).join(", ")}`,
   );
-  const decided = f.approvalLatency.map((a) => a.seconds).sort((a, b) => a - b);
-  const approvals = f.approvals.map((a) => `${a.outcome} ${a.count}`).join(", ");
-  out.push(
-    approvals
-      ? `  approvals: ${approvals}${decided.length > 0 ? `; median wait ${duration(decided[Math.floor(decided.length / 2)]!)}` : ""}`
-      : "  approvals: none",
-  );
+  for (const [label, subjects] of APPROVAL_LINES) {
+    const asked = f.approvals.filter((a) => subjects.includes(a.subject));
+    const decided = f.approvalLatency
+      .filter((a) => subjects.includes(a.subject))
+      .map((a) => a.seconds)
+      .sort((a, b) => a - b);
+    const counts = asked.map((a) => `${a.outcome} ${a.count}`).join(", ");
+    out.push(
+      counts
+        ? `  ${label}: ${counts}${decided.length > 0 ? `; median wait ${duration(decided[Math.floor(decided.length / 2)]!)}` : ""}`
+        : `  ${label}: none`,
+    );
+  }
   const refusals = [...f.refusals].sort((a, b) => b.count - a.count);
   out.push(
     refusals.length > 0
