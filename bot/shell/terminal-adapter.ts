@@ -24,6 +24,8 @@ const TERMINAL_HELP = [
   "  !as <user>                         act as another user (to try permissions)",
   "  !new                               start a new thread (a new task)",
 ].join("\n");
+/** Shown once when a person starts the terminal chat: the first thing to try. */
+const GREETING = "Type a message to start a task, !help for the commands; Ctrl-D ends the chat.";
 
 /**
  * The terminal as a one-room chat, in the spirit of Hubot's Shell adapter: the thread is the
@@ -69,10 +71,13 @@ export class TerminalAdapter implements ChatAdapter {
     const interactive = this.#options.interactive ?? Boolean((input as { isTTY?: boolean }).isTTY);
     const prompt = interactive ? "you> " : "";
     const rl = createInterface({ input, terminal: false });
+    if (interactive) output.write(`${GREETING}\n`);
     if (prompt) output.write(prompt);
     for await (const raw of rl) {
       const line = raw.trim();
       if (line) {
+        // A pipe's lines are not on the screen: echo them, so the output reads as a conversation.
+        if (!interactive) output.write(`you> ${line}\n`);
         await this.send(line);
         if (!interactive) await this.#options.settle?.();
       }
@@ -149,7 +154,8 @@ export class TerminalAdapter implements ChatAdapter {
       thread,
       text: line,
     });
-    if (command?.name === "help") this.#options.output.write(`${TERMINAL_HELP}\n`);
+    // `!help` alone lists the terminal's own commands too; `!help <command>` is about that command.
+    if (command?.name === "help" && command.words.length === 1) this.#options.output.write(`${TERMINAL_HELP}\n`);
   }
 
   async #react(sink: InboundSink, key: string, ref: string | undefined): Promise<void> {

@@ -2,6 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { toolRuleSchema } from "../../demo/homelab/tool-rule.ts";
 import { KNOWLEDGE_KINDS } from "../../store/statuses.ts";
 import { absentSpec } from "./absent.ts";
 import { scenarioConfig } from "./config-step.ts";
@@ -17,18 +18,7 @@ import { timingSpec } from "./timing.ts";
 
 export type { OperatorAction, WaitFor } from "./operator-schema.ts";
 
-/** One fake command behaviour on a lab host (see evals/lab/fake-tool.mjs). */
-const toolRule = z.object({
-  args: z.string().optional(),
-  when: z.record(z.string(), z.unknown()).optional(),
-  hang_while: z.record(z.string(), z.unknown()).optional(),
-  sleep_ms: z.number().int().min(0).optional(),
-  set: z.record(z.string(), z.unknown()).optional(),
-  stdout: z.string().optional(),
-  stderr: z.string().optional(),
-  exit: z.number().int().optional(),
-});
-export type ToolRule = z.infer<typeof toolRule>;
+export type { ToolRule } from "../../demo/homelab/tool-rule.ts";
 
 const entity = z.object({
   slug: z.string(),
@@ -46,7 +36,7 @@ const host = z.object({
   name: z.string().regex(/^[a-z][a-z0-9-]*$/),
   entity: entity.omit({ transport: true }),
   vars: z.record(z.string(), z.unknown()).default({}),
-  tools: z.record(z.string(), z.array(toolRule)).default({}),
+  tools: z.record(z.string(), z.array(toolRuleSchema)).default({}),
   /** Real files written before the scenario (evals/harness/lab-files.ts), path → content. */
   files: hostFiles,
 });

@@ -1,6 +1,7 @@
 import { chmod, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
+import { toolRuleSchema, toolShim, worldFile } from "../../demo/homelab/tool-rule.ts";
 import { discoverProxmox } from "../../jobs/proxmox/discover.ts";
 import { InMemoryHostKeyStore } from "../../jobs/ssh/host-key-store.ts";
 import { SshPool } from "../../jobs/ssh/ssh-pool.ts";
@@ -12,8 +13,6 @@ import {
 } from "../../test-support/proxmox/proxmox-lab.ts";
 import type { Homelab } from "../lab/homelab.ts";
 import type { EvalSystem } from "./system.ts";
-
-const toolRule = z.record(z.string(), z.unknown());
 
 /**
  * A scenario's `proxmox:` block: lab hosts that play PVE nodes (the fake pvesh/pct/qm/zfs of
@@ -31,7 +30,7 @@ export const proxmoxBlock = z
         z.string(),
         z.object({
           vars: z.record(z.string(), z.unknown()).default({}),
-          tools: z.record(z.string(), z.array(toolRule)).default({}),
+          tools: z.record(z.string(), z.array(toolRuleSchema)).default({}),
         }),
       )
       .default({}),
@@ -56,20 +55,13 @@ export async function setUpProxmox(
 ): Promise<ProxmoxCluster> {
   const cluster = await installProxmoxCluster(homelab.lab, block.nodes, structuredClone(block.cluster));
   for (const [vmid, guest] of Object.entries(block.guests)) {
-    const rules = Object.entries(guest.tools).flatMap(([tool, list]) =>
-      list.map((rule) => ({ tool, ...rule })),
-    );
     const file = join(cluster.guestDir(Number(vmid)), "world.json");
-    await writeFile(file, JSON.stringify({ vars: guest.vars, rules }));
+    await writeFile(file, worldFile(guest.vars, guest.tools));
     await chmod(file, 0o666);
     for (const host of Object.keys(block.nodes)) {
       for (const tool of Object.keys(guest.tools)) {
         const lab = homelab.lab.host(host);
-        await homelab.lab.writeTool(
-          host,
-          tool,
-          `#!/bin/sh\nexec ${process.execPath} ${join(lab.toolboxDir, "fake-tool.mjs")} ${tool} "$@"\n`,
-        );
+        await homelab.lab.writeTool(host, tool, toolShim(join(lab.toolboxDir, "fake-tool.mjs"), tool));
       }
     }
   }

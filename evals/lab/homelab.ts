@@ -2,10 +2,10 @@ import { chmod, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import { type SshLab, startSshLab } from "../../test-support/sshd/ssh-lab.ts";
+import { FAKE_TOOL_PATH, toolShim, worldFile } from "../../demo/homelab/tool-rule.ts";
 import { writeLabFile } from "../harness/lab-files.ts";
-import type { Scenario, ToolRule } from "../harness/manifest.ts";
+import type { Scenario } from "../harness/manifest.ts";
 
-const FAKE_TOOL = new URL("./fake-tool.mjs", import.meta.url).pathname;
 
 /**
  * The simulated homelab: one real OpenSSH sshd per lab host on loopback, started once for a whole
@@ -26,7 +26,7 @@ export class Homelab {
     const unique = [...new Set(hostNames)];
     const lab = await startSshLab({ hosts: unique.map((name) => ({ name })) });
     const homelab = new Homelab(lab);
-    const fakeTool = await readFile(FAKE_TOOL, "utf8");
+    const fakeTool = await readFile(FAKE_TOOL_PATH, "utf8");
     for (const name of unique) await lab.writeTool(name, "fake-tool.mjs", fakeTool);
     return homelab;
   }
@@ -37,12 +37,8 @@ export class Homelab {
     this.#disturbed.clear();
     for (const host of scenario.hosts) {
       const lab = this.lab.host(host.name);
-      const rules: (ToolRule & { tool: string })[] = [];
-      for (const [tool, toolRules] of Object.entries(host.tools)) {
-        for (const rule of toolRules) rules.push({ tool, ...rule });
-      }
       const world = join(lab.stateDir, "world.json");
-      await writeFile(world, JSON.stringify({ vars: host.vars, rules }));
+      await writeFile(world, worldFile(host.vars, host.tools));
       await chmod(world, 0o666);
       await rm(join(lab.stateDir, "calls.jsonl"), { force: true });
       await writeFile(join(lab.stateDir, "calls.jsonl"), "");
@@ -50,8 +46,7 @@ export class Homelab {
       const shims = this.#shims.get(host.name) ?? new Set<string>();
       for (const tool of Object.keys(host.tools)) {
         if (shims.has(tool)) continue;
-        const script = `#!/bin/sh\nexec ${process.execPath} ${join(lab.toolboxDir, "fake-tool.mjs")} ${tool} "$@"\n`;
-        await this.lab.writeTool(host.name, tool, script);
+        await this.lab.writeTool(host.name, tool, toolShim(join(lab.toolboxDir, "fake-tool.mjs"), tool));
         shims.add(tool);
       }
       this.#shims.set(host.name, shims);

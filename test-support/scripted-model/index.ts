@@ -1,11 +1,3 @@
-export { lastMessage, lastToolResult, match, messageText } from "./matchers.ts";
-export { type ScriptedModelOptions, type ScriptedModelServer, startScriptedModel } from "./server.ts";
-export type {
-  ChatRequestBody,
-  Matcher,
-  RecordedRequest,
-  ScriptedReply,
-  ScriptedToolCall,
-  ScriptStep,
-  WireMessage,
-} from "./types.ts";
+// The scripted OpenAI-compatible model lives in demo/scripted-model/ (`oikos demo` replays its
+// recorded incident with it, so it ships with the app); tests keep importing it from here.
+export * from "../../demo/scripted-model/index.ts";
