@@ -114,6 +114,22 @@ module.exports = {
       to: { path: "^evals/", dependencyTypesNot: ["dynamic-import"] },
     },
     {
+      name: "nothing-imports-demo",
+      comment:
+        "demo/ (`oikos demo`) drives the whole app; only its command loads it, on demand (tests and evals " +
+        "reuse its scripted model and fake tools).",
+      severity: "error",
+      from: { pathNot: ["^demo/", "^app/commands/demo\\.ts$", ...TEST_HELPER] },
+      to: { path: "^demo/" },
+    },
+    {
+      name: "demo-loaded-on-demand",
+      comment: "`oikos demo` loads demo/ with import(), so `oikos help` stays light.",
+      severity: "error",
+      from: { path: "^app/commands/demo\\.ts$" },
+      to: { path: "^demo/", dependencyTypesNot: ["dynamic-import"] },
+    },
+    {
       name: "production-imports-no-test-helper",
       comment: "test helpers live outside production code: production files import none of them.",
       severity: "error",

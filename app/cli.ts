@@ -61,6 +61,7 @@ export async function main(argv: string[], io: CommandIO): Promise<number> {
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  (await import("./dot-env.ts")).loadDotEnv();
   const code = await main(process.argv.slice(2), {
     stdin: process.stdin,
     stdout: process.stdout,

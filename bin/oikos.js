@@ -6,6 +6,9 @@
 import { enableCompileCache } from "node:module";
 
 enableCompileCache?.();
+// ./.env fills the environment (as docker compose reads it); what is already set wins.
+const { loadDotEnv } = await import("../app/dot-env.ts");
+loadDotEnv();
 const { main } = await import("../app/cli.ts");
 process.exitCode = await main(process.argv.slice(2), {
   stdin: process.stdin,

@@ -1,5 +1,5 @@
-import { PassThrough, type Readable, type Writable } from "node:stream";
 import { createInterface } from "node:readline";
+import { PassThrough, type Readable, type Writable } from "node:stream";
 import type { EventBus } from "../jobs/events/port.ts";
 import type { Outcome } from "../store/statuses.ts";
 
@@ -27,9 +27,15 @@ export interface ConversationOptions {
  * then, once the plan card waits, the approval — typed by the person, or given on their behalf —
  * and the end of input once the task is closed (or the plan denied).
  */
-export async function converse(
-  options: ConversationOptions,
-): Promise<{ input: Readable; ended: Promise<ConversationEnd> }> {
+export interface Conversation {
+  /** The terminal chat's input. */
+  input: Readable;
+  ended: Promise<ConversationEnd>;
+  /** The terminal chat read its input to the end: a conversation still open then was left. */
+  terminalEnded(): void;
+}
+
+export function converse(options: ConversationOptions): Conversation {
   const input = new PassThrough();
   const { events } = options;
   const proposed = Promise.withResolvers<void>();
@@ -39,7 +45,9 @@ export async function converse(
     events.subscribe("plan.decided", (event) => {
       if (event.decision === "denied") closed.resolve({ kind: "denied" });
     }),
-    events.subscribe("task.completed", (event) => closed.resolve({ kind: "completed", outcome: event.outcome })),
+    events.subscribe("task.completed", (event) =>
+      closed.resolve({ kind: "completed", outcome: event.outcome }),
+    ),
   ];
   const timer = setTimeout(
     () => closed.resolve({ kind: "left", why: `it did not finish within ${options.timeoutMs / 1000} s` }),
@@ -51,7 +59,7 @@ export async function converse(
       const first = await Promise.race([proposed.promise.then(() => undefined), closed.promise]);
       if (first) return first;
       await options.settled();
-      const stopAsking = askForApproval(options, input, closed);
+      const stopAsking = askForApproval(options, input);
       const end = await closed.promise;
       stopAsking();
       await options.settled();
@@ -59,17 +67,17 @@ export async function converse(
     } finally {
       clearTimeout(timer);
       for (const off of unsubscribe) off();
-      input.end();
+      if (!input.writableEnded) input.end();
     }
   })();
-  return { input, ended };
+  return {
+    input,
+    ended,
+    terminalEnded: () => closed.resolve({ kind: "left", why: "input ended before the plan was decided" }),
+  };
 }
 
-function askForApproval(
-  options: ConversationOptions,
-  input: PassThrough,
-  closed: PromiseWithResolvers<ConversationEnd>,
-): () => void {
+function askForApproval(options: ConversationOptions, input: PassThrough): () => void {
   if (options.approver === "on-behalf") {
     options.stdout.write("(stdin is not a terminal: the demo approves the plan on your behalf)\n");
     input.write("+1\n");
@@ -78,12 +86,8 @@ function askForApproval(
   options.stdout.write("Approve the plan? Type +1 and Enter (or -1 to deny it):\n");
   const typed = createInterface({ input: options.stdin, terminal: false });
   typed.on("line", (line) => input.write(`${line}\n`));
-  // Input that ends right after a decision (a pipe, Ctrl-D) lets that decision land first.
-  typed.on("close", () => {
-    void options
-      .settled()
-      .then(() => closed.resolve({ kind: "left", why: "input ended before the plan was decided" }));
-  });
+  // The person's input ends (Ctrl-D): so does the chat's, once it has taken their last line.
+  typed.on("close", () => input.end());
   return () => {
     typed.removeAllListeners("close");
     typed.close();

@@ -10,9 +10,9 @@ import { upsertEntities } from "../store/entities.ts";
 import { type Approver, type ConversationEnd, converse } from "./conversation.ts";
 import { demoConfig } from "./demo-config.ts";
 import { LocalSimulatedHost } from "./homelab/local-host.ts";
-import { narrateCommands } from "./narration.ts";
 import type { Incident } from "./incident.ts";
 import { whatsappBridge } from "./incidents/whatsapp-bridge.ts";
+import { narrateCommands } from "./narration.ts";
 import { startScriptedModel } from "./scripted-model/index.ts";
 
 export interface DemoOptions {
@@ -80,7 +80,7 @@ async function replay(
     await composition.started();
     const runTerminal = composition.ctx.runTerminal;
     if (!runTerminal) throw new Error("the demo's composition has no terminal chat");
-    const conversation = await converse({
+    const conversation = converse({
       events: runtime.events,
       settled: () => waitForQuietQueue(runtime.db, runtime.queue),
       opening: incident.opening,
@@ -91,7 +91,7 @@ async function replay(
     });
     const [end] = await Promise.all([
       conversation.ended,
-      runTerminal({ stdin: conversation.input, stdout: io.stdout }),
+      runTerminal({ stdin: conversation.input, stdout: io.stdout }).then(() => conversation.terminalEnded()),
     ]);
     return end;
   } finally {
@@ -125,7 +125,7 @@ function footer(end: ConversationEnd, world: Record<string, unknown>): string {
   return [
     "",
     how,
-    "Next: point oikos at your own host and a model (README.md: \"Your first host\", \"A model\").",
+    'Next: point oikos at your own host and a model (README.md: "Your first host", "A model").',
     "",
   ].join("\n");
 }

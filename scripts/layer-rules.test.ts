@@ -64,6 +64,9 @@ const PLANTED: { rule: string; from: string; to: string }[] = [
   { rule: "seam-only-from-compose", from: "mcp-server/server.ts", to: "jobs/execution/capability.ts" },
   { rule: "nothing-imports-evals", from: "app/serve.ts", to: "evals/run-evals.ts" },
   { rule: "eval-loaded-on-demand", from: "app/commands/eval.ts", to: "evals/run-evals.ts" },
+  { rule: "nothing-imports-demo", from: "app/serve.ts", to: "demo/run-demo.ts" },
+  { rule: "demo-loaded-on-demand", from: "app/commands/demo.ts", to: "demo/run-demo.ts" },
+  { rule: "production-imports-no-test-helper", from: "demo/run-demo.ts", to: "test-support/store.ts" },
   { rule: "production-imports-no-test-helper", from: "agent/loop.ts", to: "agent/testing/fake-model.ts" },
   { rule: "production-imports-no-test-helper", from: "store/pool.ts", to: "test-support/db.ts" },
   // The cycle a capability importing the root for a type made (the root imports the capability).

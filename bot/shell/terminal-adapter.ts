@@ -155,7 +155,8 @@ export class TerminalAdapter implements ChatAdapter {
       text: line,
     });
     // `!help` alone lists the terminal's own commands too; `!help <command>` is about that command.
-    if (command?.name === "help" && command.words.length === 1) this.#options.output.write(`${TERMINAL_HELP}\n`);
+    if (command?.name === "help" && command.words.length === 1)
+      this.#options.output.write(`${TERMINAL_HELP}\n`);
   }
 
   async #react(sink: InboundSink, key: string, ref: string | undefined): Promise<void> {

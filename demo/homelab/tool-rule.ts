@@ -24,7 +24,9 @@ export type ToolRule = z.infer<typeof toolRuleSchema>;
 
 /** The world file fake-tool.mjs reads: variables, and every tool's rules in order. */
 export function worldFile(vars: Record<string, unknown>, tools: Record<string, ToolRule[]>): string {
-  const rules = Object.entries(tools).flatMap(([tool, toolRules]) => toolRules.map((rule) => ({ tool, ...rule })));
+  const rules = Object.entries(tools).flatMap(([tool, toolRules]) =>
+    toolRules.map((rule) => ({ tool, ...rule })),
+  );
   return JSON.stringify({ vars, rules });
 }
 

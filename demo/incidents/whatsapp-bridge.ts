@@ -63,7 +63,10 @@ export const whatsappBridge: Incident = {
       reply: {
         text: "Looking at the bridge on elementsynapse first (read-only).",
         toolCalls: [
-          { name: "set_goal", arguments: { goal: "Make the WhatsApp bridge on elementsynapse deliver again" } },
+          {
+            name: "set_goal",
+            arguments: { goal: "Make the WhatsApp bridge on elementsynapse deliver again" },
+          },
           run("ps", "is the bridge container running, and on which image"),
           run("logs --tail=50", "why the bridge stopped delivering"),
         ],
@@ -115,7 +118,10 @@ export const whatsappBridge: Incident = {
       when: match.lastToolResult(/Connected to WhatsApp/, "run"),
       reply: {
         toolCalls: [
-          { name: "update_entity_attributes", arguments: { slug: HOST, attributes: { "whatsapp.image": "v0.11.2" } } },
+          {
+            name: "update_entity_attributes",
+            arguments: { slug: HOST, attributes: { "whatsapp.image": "v0.11.2" } },
+          },
           { name: "update_plan_step", arguments: { seq: 4, status: "done", note: "bridge image recorded" } },
           {
             name: "complete_task",

@@ -16,9 +16,8 @@ import { stuckSpec } from "./stuck.ts";
 import { plansSpec, sessionSpec } from "./thread-expectations.ts";
 import { timingSpec } from "./timing.ts";
 
-export type { OperatorAction, WaitFor } from "./operator-schema.ts";
-
 export type { ToolRule } from "../../demo/homelab/tool-rule.ts";
+export type { OperatorAction, WaitFor } from "./operator-schema.ts";
 
 const entity = z.object({
   slug: z.string(),

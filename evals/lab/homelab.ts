@@ -1,11 +1,10 @@
 import { chmod, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
-import { type SshLab, startSshLab } from "../../test-support/sshd/ssh-lab.ts";
 import { FAKE_TOOL_PATH, toolShim, worldFile } from "../../demo/homelab/tool-rule.ts";
+import { type SshLab, startSshLab } from "../../test-support/sshd/ssh-lab.ts";
 import { writeLabFile } from "../harness/lab-files.ts";
 import type { Scenario } from "../harness/manifest.ts";
-
 
 /**
  * The simulated homelab: one real OpenSSH sshd per lab host on loopback, started once for a whole
