@@ -1,4 +1,5 @@
 import { flushCompileCache } from "node:module";
+import { pingDatabase } from "../store/kv.ts";
 import type { CommandIO } from "./command-module.ts";
 import { compose, type ProcessRole } from "./compose.ts";
 import { loadConfig } from "./config.ts";
@@ -35,7 +36,7 @@ export async function serve(io: CommandIO, options: ServeOptions): Promise<numbe
         metrics: composition.ctx.metrics,
         routes: composition.ctx.httpRoutes,
         health: async () => {
-          await runtime.db.selectFrom("kv").select("key").limit(1).execute();
+          await pingDatabase(runtime.db);
           return { database: runtime.store.dialect, queue: runtime.queue.kind };
         },
       });

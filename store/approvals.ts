@@ -143,3 +143,75 @@ export async function approvalIdsOfExecution(db: Executor, executionId: string):
     .execute();
   return rows.map((row) => row.id);
 }
+
+/** A pending approval as `!oikos approvals` lists it, with its execution's command. */
+export interface PendingApprovalLine {
+  id: string;
+  subject: Approval["subject"];
+  target: string | null;
+  risk: Approval["risk"];
+  expires_at: Date;
+  created_at: Date;
+  execution_id: string | null;
+  command: string | null;
+}
+
+/** Pending approvals, oldest first: of one room's sessions, or of every room (`room` undefined). */
+export async function listPendingApprovals(
+  db: Executor,
+  room: { platform: string; room: string } | undefined,
+  limit = 30,
+): Promise<PendingApprovalLine[]> {
+  let query = db
+    .selectFrom("approvals")
+    .innerJoin("sessions", "sessions.id", "approvals.session_id")
+    .leftJoin("executions", "executions.id", "approvals.execution_id");
+  if (room) {
+    query = query.where("sessions.platform", "=", room.platform).where("sessions.room", "=", room.room);
+  }
+  return query
+    .select([
+      "approvals.id",
+      "approvals.subject",
+      "approvals.target",
+      "approvals.risk",
+      "approvals.expires_at",
+      "approvals.created_at",
+      "executions.id as execution_id",
+      "executions.command",
+    ])
+    .where("approvals.status", "=", "pending")
+    .orderBy("approvals.created_at")
+    .limit(limit)
+    .execute();
+}
+
+/** An approval with its execution's command (reminder cards, Slack's "Show preview"). */
+export async function approvalWithCommand(db: Executor, approvalId: string) {
+  return db
+    .selectFrom("approvals")
+    .leftJoin("executions", "executions.id", "approvals.execution_id")
+    .select([
+      "approvals.status",
+      "approvals.risk",
+      "approvals.target",
+      "approvals.expires_at",
+      "approvals.created_at",
+      "approvals.required_phrase",
+      "executions.command",
+    ])
+    .where("approvals.id", "=", approvalId)
+    .executeTakeFirst();
+}
+
+/** The exact phrase a pending approval of the session waits for (a destructive one), if any. */
+export async function pendingTypedPhrase(db: Executor, sessionId: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom("approvals")
+    .select("required_phrase")
+    .where("session_id", "=", sessionId)
+    .where("status", "=", "pending")
+    .where("required_phrase", "is not", null)
+    .executeTakeFirst();
+  return row?.required_phrase ?? undefined;
+}

@@ -223,6 +223,23 @@ export async function findEntities(db: Executor, slugs: readonly string[]): Prom
     .execute();
 }
 
+/** Slug, name and attributes of every entity that is not destroyed (what alert labels are matched on). */
+export async function liveEntityIdentities(
+  db: Executor,
+): Promise<Pick<Entity, "slug" | "name" | "attributes">[]> {
+  return db
+    .selectFrom("entities")
+    .select(["slug", "name", "attributes"])
+    .where("state", "!=", "destroyed")
+    .execute();
+}
+
+/** The slugs of every entity that is not destroyed. */
+export async function liveEntitySlugs(db: Executor): Promise<string[]> {
+  const rows = await db.selectFrom("entities").select("slug").where("state", "!=", "destroyed").execute();
+  return rows.map((row) => row.slug);
+}
+
 /** Every slug, for "did you mean" suggestions (a homelab has hundreds of entities, not millions). */
 export async function listEntitySlugs(db: Executor): Promise<string[]> {
   const rows = await db.selectFrom("entities").select("slug").orderBy("slug").execute();

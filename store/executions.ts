@@ -363,3 +363,57 @@ export async function firstRunSince(
     .orderBy("created_at", "asc")
     .executeTakeFirst();
 }
+
+/** An execution with the room of its session (who may cancel it). */
+export async function executionWithRoom(
+  db: Executor,
+  id: string,
+): Promise<
+  { id: string; status: ExecutionStatus; platform: string | null; room: string | null } | undefined
+> {
+  return db
+    .selectFrom("executions")
+    .leftJoin("sessions", "sessions.id", "executions.session_id")
+    .select(["executions.id", "executions.status", "sessions.platform", "sessions.room"])
+    .where("executions.id", "=", id)
+    .executeTakeFirst();
+}
+
+/** The runs of one plan generation, oldest first, as its card shows them. */
+export async function runsOfPlan(db: Executor, sessionId: string, generation: number) {
+  return db
+    .selectFrom("executions")
+    .select([
+      "step_seq",
+      "status",
+      "exit_code",
+      "duration_ms",
+      "stdout",
+      "stderr",
+      "output_truncated",
+      "status_reason",
+      "risk",
+      "jailed",
+      "finished_at",
+      "snapshot",
+    ])
+    .where("session_id", "=", sessionId)
+    .where("plan_generation", "=", generation)
+    .orderBy("created_at")
+    .execute();
+}
+
+/** A session's executions with a snapshot record, newest first (of one plan generation, if given). */
+export async function snapshotsOfSession(
+  db: Executor,
+  sessionId: string,
+  generation?: number,
+): Promise<{ id: string; snapshot: unknown }[]> {
+  let query = db
+    .selectFrom("executions")
+    .select(["id", "snapshot"])
+    .where("session_id", "=", sessionId)
+    .where("snapshot", "is not", null);
+  if (generation !== undefined) query = query.where("plan_generation", "=", generation);
+  return query.orderBy("created_at", "desc").execute();
+}

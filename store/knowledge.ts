@@ -306,3 +306,14 @@ export async function listKnowledgeSlugs(db: Executor): Promise<string[]> {
   const rows = await db.selectFrom("knowledge").select("slug").orderBy("slug").execute();
   return rows.map((row) => row.slug);
 }
+
+/** The sessions that wrote these knowledge entries (slug → the session's thread). */
+export async function sessionsOfKnowledge(db: Executor, slugs: readonly string[]) {
+  if (slugs.length === 0) return [];
+  return db
+    .selectFrom("knowledge")
+    .innerJoin("sessions", "sessions.id", "knowledge.session_id")
+    .select(["knowledge.slug", "sessions.id", "sessions.platform", "sessions.room", "sessions.thread"])
+    .where("knowledge.slug", "in", [...slugs])
+    .execute();
+}

@@ -32,3 +32,8 @@ export async function claimKv(db: Executor, key: string, value: unknown): Promis
 export async function deleteKv(db: Executor, key: string): Promise<void> {
   await db.deleteFrom("kv").where("key", "=", key).execute();
 }
+
+/** One read that succeeds only while the database answers (the `/healthz` check). */
+export async function pingDatabase(db: Executor): Promise<void> {
+  await db.selectFrom("kv").select("key").limit(1).execute();
+}

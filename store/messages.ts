@@ -208,3 +208,32 @@ export async function lastAgentReply(db: Kysely<Database>, sessionId: string): P
     .executeTakeFirst();
   return row?.content;
 }
+
+/** Whether a message from this platform event was stored in the session already. */
+export async function hasPlatformEvent(
+  db: Kysely<Database>,
+  sessionId: string,
+  eventId: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom("messages")
+    .select("id")
+    .where("session_id", "=", sessionId)
+    .where("platform_event_id", "=", eventId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Everything the agent said in a session, in order (non-empty replies). */
+export async function agentReplies(db: Kysely<Database>, sessionId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom("messages")
+    .select("content")
+    .where("session_id", "=", sessionId)
+    .where("role", "=", "assistant")
+    .where("content", "!=", "")
+    .orderBy("created_at")
+    .orderBy("id")
+    .execute();
+  return rows.map((row) => row.content);
+}

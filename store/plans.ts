@@ -247,3 +247,52 @@ export async function proposedPlanGenerations(db: Executor, sessionId: string): 
     .execute();
   return rows.map((row) => row.generation);
 }
+
+/** The newest plan of the session still waiting for an operator's approval, if any. */
+export async function planAwaitingApproval(
+  db: Executor,
+  sessionId: string,
+): Promise<{ generation: number } | undefined> {
+  return db
+    .selectFrom("plans")
+    .select("generation")
+    .where("session_id", "=", sessionId)
+    .where("status", "=", "proposed")
+    .where("needs_approval", "=", true)
+    .orderBy("generation", "desc")
+    .executeTakeFirst();
+}
+
+/** One plan generation and its steps in order, as its card shows them. */
+export async function planWithSteps(db: Executor, sessionId: string, generation: number) {
+  const plan = await db
+    .selectFrom("plans")
+    .selectAll()
+    .where("session_id", "=", sessionId)
+    .where("generation", "=", generation)
+    .executeTakeFirst();
+  if (!plan) return undefined;
+  const steps = await db
+    .selectFrom("plan_steps")
+    .selectAll()
+    .where("session_id", "=", sessionId)
+    .where("generation", "=", generation)
+    .orderBy("seq")
+    .execute();
+  return { plan, steps };
+}
+
+/** Whether this plan generation asked for an operator's approval. */
+export async function planNeedsApproval(
+  db: Executor,
+  sessionId: string,
+  generation: number,
+): Promise<boolean> {
+  const plan = await db
+    .selectFrom("plans")
+    .select("needs_approval")
+    .where("session_id", "=", sessionId)
+    .where("generation", "=", generation)
+    .executeTakeFirst();
+  return plan?.needs_approval ?? false;
+}

@@ -205,3 +205,12 @@ function canonical(value: unknown): string {
       : v,
   );
 }
+
+/** The routing change an approval of subject `routing` decides. */
+export async function routingChangeOfApproval(db: Executor, approvalId: string) {
+  return db
+    .selectFrom("routing_changes")
+    .selectAll()
+    .where("approval_id", "=", approvalId)
+    .executeTakeFirst();
+}

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import type { Executor } from "./audit.ts";
 import type { Database, ScheduleRunsTable } from "./schema.ts";
 
 export type ScheduleRunOutcome = ScheduleRunsTable["outcome"];
@@ -99,4 +100,13 @@ export async function lastScheduleRuns(db: Kysely<Database>) {
   const latest = new Map<string, (typeof rows)[number]>();
   for (const row of rows) if (!latest.has(row.schedule)) latest.set(row.schedule, row);
   return latest;
+}
+
+/** The session a claimed fire started. */
+export async function bindScheduleRunSession(db: Executor, fireId: string, sessionId: string): Promise<void> {
+  await db
+    .updateTable("schedule_runs")
+    .set({ session_id: sessionId })
+    .where("fire_id", "=", fireId)
+    .execute();
 }

@@ -210,3 +210,35 @@ export async function recentlyClosedSessions(
   const rows = await select.execute();
   return rows.flatMap((row) => (row.outcome ? [{ id: row.id, outcome: row.outcome }] : []));
 }
+
+/** A deferred thread posted at last: the session lives in it from now on. */
+export async function bindSessionThread(db: Kysely<Database>, id: string, thread: string): Promise<void> {
+  await db.updateTable("sessions").set({ thread }).where("id", "=", id).execute();
+}
+
+/** The summary complete_task recorded, or undefined. */
+export async function sessionSummary(db: Kysely<Database>, id: string): Promise<string | null | undefined> {
+  const row = await db.selectFrom("sessions").select("summary").where("id", "=", id).executeTakeFirst();
+  return row?.summary;
+}
+
+/** Whether anything in the session needed an operator: a plan to approve, an approval, a question. */
+export async function sessionAskedOperator(db: Kysely<Database>, id: string): Promise<boolean> {
+  const plan = await db
+    .selectFrom("plans")
+    .select("generation")
+    .where("session_id", "=", id)
+    .where("needs_approval", "=", true)
+    .executeTakeFirst();
+  const approval = await db
+    .selectFrom("approvals")
+    .select("id")
+    .where("session_id", "=", id)
+    .executeTakeFirst();
+  const question = await db
+    .selectFrom("questions")
+    .select("id")
+    .where("session_id", "=", id)
+    .executeTakeFirst();
+  return plan !== undefined || approval !== undefined || question !== undefined;
+}

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { claimRefusal } from "../../store/chat-refusals.ts";
 import type { Database } from "../../store/schema.ts";
 import type { RoomAccessConfig } from "./access-rules.ts";
 import type { CardMentions } from "./card.ts";
@@ -63,21 +64,5 @@ export async function shouldRefuse(
   user: string,
   now: Date = new Date(),
 ): Promise<boolean> {
-  const cutoff = new Date(now.getTime() - REFUSAL_INTERVAL_MS);
-  const updated = await db
-    .updateTable("chat_refusals")
-    .set({ refused_at: now })
-    .where("platform", "=", platform)
-    .where("user_id", "=", user)
-    .where("refused_at", "<", cutoff)
-    .returning("user_id")
-    .executeTakeFirst();
-  if (updated) return true;
-  const inserted = await db
-    .insertInto("chat_refusals")
-    .values({ platform, user_id: user, refused_at: now })
-    .onConflict((oc) => oc.columns(["platform", "user_id"]).doNothing())
-    .returning("user_id")
-    .executeTakeFirst();
-  return inserted !== undefined;
+  return claimRefusal(db, { platform, user }, now, REFUSAL_INTERVAL_MS);
 }

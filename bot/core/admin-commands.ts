@@ -1,7 +1,8 @@
 import type { Kysely } from "kysely";
 import type { QueuePort } from "../../jobs/queue/port.ts";
+import { listPendingApprovals } from "../../store/approvals.ts";
 import { cancelPendingExecution } from "../../store/consent.ts";
-import { requestCancel } from "../../store/executions.ts";
+import { executionWithRoom, requestCancel } from "../../store/executions.ts";
 import type { Database } from "../../store/schema.ts";
 import { type BotCommand, defineCommand } from "./bot-commands.ts";
 import { choice, optionalWord } from "./command-args.ts";
@@ -33,28 +34,10 @@ export function approvalsCommand(db: Kysely<Database>): BotCommand {
     summary: "list pending approvals",
     permission: "operator",
     async run(ctx) {
-      let query = db
-        .selectFrom("approvals")
-        .innerJoin("sessions", "sessions.id", "approvals.session_id")
-        .leftJoin("executions", "executions.id", "approvals.execution_id");
-      if (!ctx.fleetWide) {
-        query = query.where("sessions.platform", "=", ctx.platform).where("sessions.room", "=", ctx.room);
-      }
-      const rows = await query
-        .select([
-          "approvals.id",
-          "approvals.subject",
-          "approvals.target",
-          "approvals.risk",
-          "approvals.expires_at",
-          "approvals.created_at",
-          "executions.id as execution_id",
-          "executions.command",
-        ])
-        .where("approvals.status", "=", "pending")
-        .orderBy("approvals.created_at")
-        .limit(30)
-        .execute();
+      const rows = await listPendingApprovals(
+        db,
+        ctx.fleetWide ? undefined : { platform: ctx.platform, room: ctx.room },
+      );
       if (rows.length === 0) return "No pending approvals.";
       const lines = rows.map((r) => {
         const what = r.command ? `\`${r.command}\` on \`${r.target ?? "?"}\`` : r.subject;
@@ -78,12 +61,7 @@ export function cancelCommand(db: Kysely<Database>): BotCommand {
     permission: "admin",
     async run(ctx, { execution: id }) {
       if (!id) return "Usage: `!oikos cancel <execution id>` (see `!oikos approvals`).";
-      const execution = await db
-        .selectFrom("executions")
-        .leftJoin("sessions", "sessions.id", "executions.session_id")
-        .select(["executions.id", "executions.status", "sessions.platform", "sessions.room"])
-        .where("executions.id", "=", id)
-        .executeTakeFirst();
+      const execution = await executionWithRoom(db, id);
       const inThisRoom = execution?.platform === ctx.platform && execution?.room === ctx.room;
       if (!execution || (!ctx.fleetWide && !inThisRoom))
         return `There is no execution \`${id}\` in this room.`;

@@ -8,7 +8,8 @@ import {
   getAlertGroup,
   markAlertGroupPosted,
 } from "../../store/alert-groups.ts";
-import { appendMessage } from "../../store/messages.ts";
+import { appendMessage, hasPlatformEvent } from "../../store/messages.ts";
+import { planAwaitingApproval } from "../../store/plans.ts";
 import type { Database } from "../../store/schema.ts";
 import { createSession, getSession } from "../../store/sessions.ts";
 import { clock } from "./card.ts";
@@ -97,13 +98,7 @@ export class AlertThreads {
         goal: group.title.slice(0, 500),
       }));
     const eventId = `alert:${group.id}`;
-    const seen = await db
-      .selectFrom("messages")
-      .select("id")
-      .where("session_id", "=", session.id)
-      .where("platform_event_id", "=", eventId)
-      .executeTakeFirst();
-    if (!seen) {
+    if (!(await hasPlatformEvent(db, session.id, eventId))) {
       await appendMessage(db, {
         sessionId: session.id,
         role: "user",
@@ -152,13 +147,7 @@ export class AlertThreads {
         return `⚠️ Firing again soon after it resolved (flapping, ${group.flap_count} time(s)); this thread continues, no new investigation${held}.`;
       case "resolved": {
         const pending = group.session_id
-          ? await this.#deps.db
-              .selectFrom("plans")
-              .select("generation")
-              .where("session_id", "=", group.session_id)
-              .where("status", "=", "proposed")
-              .where("needs_approval", "=", true)
-              .executeTakeFirst()
+          ? await planAwaitingApproval(this.#deps.db, group.session_id)
           : undefined;
         const when =
           (group.resolved_at ? ` at ${clock(group.resolved_at)}` : "") +

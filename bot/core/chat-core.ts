@@ -1,7 +1,9 @@
 import { sameTypedPhrase } from "../../policy/typed-phrase.ts";
+import { pendingTypedPhrase } from "../../store/approvals.ts";
 import { recordAudit } from "../../store/audit.ts";
 import { type CardRecord, CardRefs } from "../../store/chat-cards.ts";
 import { questionAnswered } from "../../store/domain-events.ts";
+import { getQuestion, openQuestion } from "../../store/questions.ts";
 import type { Session } from "../../store/schema.ts";
 import { createSession, findSessionByThread, touchSession } from "../../store/sessions.ts";
 import type { AccessLevel } from "./access.ts";
@@ -190,13 +192,7 @@ export class ChatCore {
   ): Promise<boolean> {
     const { db } = this.#deps;
     const text = event.text.trim();
-    const question = await db
-      .selectFrom("questions")
-      .selectAll()
-      .where("session_id", "=", session.id)
-      .where("status", "=", "open")
-      .orderBy("created_at", "desc")
-      .executeTakeFirst();
+    const question = await openQuestion(db, session.id);
     if (question) {
       const options = Array.isArray(question.options) ? question.options : [];
       const picked = /^\d+$/.test(text) ? options[Number(text) - 1] : undefined;
@@ -214,15 +210,8 @@ export class ChatCore {
         return true;
       }
     }
-    const pendingPhrase = await db
-      .selectFrom("approvals")
-      .select("required_phrase")
-      .where("session_id", "=", session.id)
-      .where("status", "=", "pending")
-      .where("required_phrase", "is not", null)
-      .executeTakeFirst();
-    const typedExactly =
-      pendingPhrase?.required_phrase && sameTypedPhrase(text, pendingPhrase.required_phrase);
+    const pendingPhrase = await pendingTypedPhrase(db, session.id);
+    const typedExactly = pendingPhrase && sameTypedPhrase(text, pendingPhrase);
     const consent = typedExactly ? null : this.#deps.parseConsent(text);
     if (consent?.kind === "none") return false;
     const act = {
@@ -341,11 +330,7 @@ export class ChatCore {
     user: string,
   ): Promise<void> {
     if (!sessionId) return;
-    const question = await this.#deps.db
-      .selectFrom("questions")
-      .selectAll()
-      .where("id", "=", questionId)
-      .executeTakeFirst();
+    const question = await getQuestion(this.#deps.db, questionId);
     const options = question && Array.isArray(question.options) ? question.options : [];
     const answer = options[option - 1];
     if (!answer) return;

@@ -1,8 +1,7 @@
 import { sameTypedPhrase } from "../../policy/typed-phrase.ts";
 import { getApproval, pendingExecutionApproval } from "../../store/approvals.ts";
 import { recordAudit } from "../../store/audit.ts";
-import type { CardRecord } from "../../store/chat-cards.ts";
-import { splitPlanSubject } from "../../store/chat-cards.ts";
+import { type CardRecord, CardRefs, splitPlanSubject } from "../../store/chat-cards.ts";
 import {
   approvePlan,
   type ConsentResult,
@@ -10,6 +9,7 @@ import {
   decideApproval,
   denyPlan,
 } from "../../store/consent.ts";
+import { planAwaitingApproval } from "../../store/plans.ts";
 import type { Session } from "../../store/schema.ts";
 import type { ChatAdapter, MessageRef } from "./chat-adapter.ts";
 import type { ChatCoreDeps } from "./core-deps.ts";
@@ -136,14 +136,8 @@ export class ConsentHandler {
   /** A phrase typed in a session's thread: decides the pending execution approval, else the proposed plan. */
   async onPhrase(adapter: ChatAdapter, session: Session, act: ConsentAct): Promise<boolean> {
     const { db } = this.#deps;
-    const approval = await db
-      .selectFrom("approvals")
-      .selectAll()
-      .where("session_id", "=", session.id)
-      .where("subject", "=", "execution")
-      .where("status", "=", "pending")
-      .orderBy("created_at", "desc")
-      .executeTakeFirst();
+    // At most one pending execution approval per session (a unique index).
+    const approval = await pendingExecutionApproval(db, session.id);
     if (approval) {
       const card = await this.#cardFor(adapter, "approval", approval.id);
       if (card) {
@@ -151,14 +145,7 @@ export class ConsentHandler {
         return true;
       }
     }
-    const plan = await db
-      .selectFrom("plans")
-      .selectAll()
-      .where("session_id", "=", session.id)
-      .where("status", "=", "proposed")
-      .where("needs_approval", "=", true)
-      .orderBy("generation", "desc")
-      .executeTakeFirst();
+    const plan = await planAwaitingApproval(db, session.id);
     if (plan) {
       const card = await this.#cardFor(adapter, "plan", `${session.id}:${plan.generation}`);
       if (card) {
@@ -192,22 +179,7 @@ export class ConsentHandler {
     kind: "plan" | "approval",
     subjectId: string,
   ): Promise<CardRecord | undefined> {
-    const { db } = this.#deps;
-    const row = await db
-      .selectFrom("chat_cards")
-      .selectAll()
-      .where("platform", "=", adapter.platform)
-      .where("kind", "=", kind)
-      .where("subject_id", "=", subjectId)
-      .executeTakeFirst();
-    if (!row) return undefined;
-    return {
-      ref: { platform: row.platform, room: row.room, messageId: row.message_id, thread: row.thread },
-      kind,
-      sessionId: row.session_id,
-      subjectId: row.subject_id,
-      decisionNote: row.decision_note,
-    };
+    return new CardRefs(this.#deps.db).bySubject(adapter.platform, kind, subjectId);
   }
 
   async #finish(
@@ -233,12 +205,7 @@ export class ConsentHandler {
       );
       return;
     }
-    await db
-      .updateTable("chat_cards")
-      .set({ decision_note: act.note })
-      .where("platform", "=", ref.platform)
-      .where("message_id", "=", ref.messageId)
-      .execute();
+    await new CardRefs(db).noteDecision(ref, act.note);
     if (act.via !== "phrase") {
       // A tap is the operator's answer as much as typed words are: the agent sees it in the
       // history (as it sees "go ahead"), which is also what wakes its next turn.

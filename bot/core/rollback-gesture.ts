@@ -1,7 +1,9 @@
 import type { Kysely } from "kysely";
+import { getApproval } from "../../store/approvals.ts";
 import type { CardRecord } from "../../store/chat-cards.ts";
 import { splitPlanSubject } from "../../store/chat-cards.ts";
 import { readExecutionSnapshot } from "../../store/execution-snapshot.ts";
+import { snapshotsOfSession } from "../../store/executions.ts";
 import type { Database } from "../../store/schema.ts";
 
 /** ⏪ (and the names platforms give it): ask to roll back what the card shows. */
@@ -19,21 +21,12 @@ export function isRollbackReaction(key: string): boolean {
  */
 export async function executionToRollBack(db: Kysely<Database>, card: CardRecord): Promise<string | null> {
   if (card.kind === "approval") {
-    const approval = await db
-      .selectFrom("approvals")
-      .select("execution_id")
-      .where("id", "=", card.subjectId)
-      .executeTakeFirst();
+    const approval = await getApproval(db, card.subjectId);
     return approval?.execution_id ?? null;
   }
   if (!card.sessionId || (card.kind !== "summary" && card.kind !== "plan")) return null;
-  let query = db
-    .selectFrom("executions")
-    .select(["id", "snapshot"])
-    .where("session_id", "=", card.sessionId)
-    .where("snapshot", "is not", null);
-  if (card.kind === "plan") query = query.where("plan_generation", "=", splitPlanSubject(card.subjectId)[1]);
-  const rows = await query.orderBy("created_at", "desc").execute();
+  const generation = card.kind === "plan" ? splitPlanSubject(card.subjectId)[1] : undefined;
+  const rows = await snapshotsOfSession(db, card.sessionId, generation);
   const open = rows.find((row) => {
     const snapshot = readExecutionSnapshot(row.snapshot);
     return snapshot?.state === "taken" && !snapshot.rolledBackAt && !snapshot.removedAt;

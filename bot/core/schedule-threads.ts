@@ -1,7 +1,10 @@
 import type { Kysely } from "kysely";
 import type { DomainEvent } from "../../jobs/events/types.ts";
+import { agentReplies } from "../../store/messages.ts";
+import { planNeedsApproval } from "../../store/plans.ts";
 import { type ScheduleThreadState, scheduleRunOfSession, settleRunThread } from "../../store/schedules.ts";
 import type { Database } from "../../store/schema.ts";
+import { bindSessionThread, sessionAskedOperator, sessionSummary } from "../../store/sessions.ts";
 import type { QuietMode } from "../../store/statuses.ts";
 import type { ChatAdapter } from "./chat-adapter.ts";
 
@@ -91,62 +94,26 @@ export class ScheduleThreads {
     const first = schedule?.prompt.split("\n")[0]?.slice(0, 200) ?? "";
     const root = await place.adapter.post(place.room, null, { text: `🗓 Scheduled run of ${name}: ${first}` });
     await this.#bindThread(sessionId, root.messageId);
-    const said = await this.#db
-      .selectFrom("messages")
-      .select("content")
-      .where("session_id", "=", sessionId)
-      .where("role", "=", "assistant")
-      .where("content", "!=", "")
-      .orderBy("created_at")
-      .orderBy("id")
-      .execute();
-    for (const message of said)
-      await place.adapter.post(place.room, root.messageId, { text: message.content });
+    for (const text of await agentReplies(this.#db, sessionId))
+      await place.adapter.post(place.room, root.messageId, { text });
     return { kind: "render", place: { ...place, thread: root.messageId } };
   }
 
   async #bindThread(sessionId: string, thread: string): Promise<void> {
-    await this.#db.updateTable("sessions").set({ thread }).where("id", "=", sessionId).execute();
+    await bindSessionThread(this.#db, sessionId, thread);
   }
 
   async #planNeedsOperator(sessionId: string, generation: number): Promise<boolean> {
-    const plan = await this.#db
-      .selectFrom("plans")
-      .select("needs_approval")
-      .where("session_id", "=", sessionId)
-      .where("generation", "=", generation)
-      .executeTakeFirst();
-    return plan?.needs_approval ?? false;
+    return planNeedsApproval(this.#db, sessionId, generation);
   }
 
   /** Success, and nothing along the way needed an operator: no plan to approve, no approval, no question. */
   async #clean(sessionId: string, outcome: string): Promise<boolean> {
     if (outcome !== "success") return false;
-    const plan = await this.#db
-      .selectFrom("plans")
-      .select("generation")
-      .where("session_id", "=", sessionId)
-      .where("needs_approval", "=", true)
-      .executeTakeFirst();
-    const approval = await this.#db
-      .selectFrom("approvals")
-      .select("id")
-      .where("session_id", "=", sessionId)
-      .executeTakeFirst();
-    const question = await this.#db
-      .selectFrom("questions")
-      .select("id")
-      .where("session_id", "=", sessionId)
-      .executeTakeFirst();
-    return !plan && !approval && !question;
+    return !(await sessionAskedOperator(this.#db, sessionId));
   }
 
   async #summary(sessionId: string): Promise<string> {
-    const session = await this.#db
-      .selectFrom("sessions")
-      .select("summary")
-      .where("id", "=", sessionId)
-      .executeTakeFirst();
-    return (session?.summary ?? "").split("\n")[0]!.slice(0, 300);
+    return ((await sessionSummary(this.#db, sessionId)) ?? "").split("\n")[0]!.slice(0, 300);
   }
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { liveEntityIdentities } from "../../store/entities.ts";
 import type { Database } from "../../store/schema.ts";
 
 /**
@@ -84,11 +85,7 @@ export function matchEntities(
 
 /** Loads the identities of every entity that is not destroyed (a homelab has hundreds, not millions). */
 export async function loadEntityIdentities(db: Kysely<Database>): Promise<EntityIdentity[]> {
-  const rows = await db
-    .selectFrom("entities")
-    .select(["slug", "name", "attributes"])
-    .where("state", "!=", "destroyed")
-    .execute();
+  const rows = await liveEntityIdentities(db);
   return rows.map((row) => ({ slug: row.slug, name: row.name, attributes: row.attributes }));
 }
 

@@ -2,7 +2,12 @@ import type { Kysely } from "kysely";
 import type { Logger } from "../../base/logger.ts";
 import type { QueuePort } from "../../jobs/queue/port.ts";
 import { appendMessage } from "../../store/messages.ts";
-import { claimScheduleRun, isSchedulePaused, recordSkippedRun } from "../../store/schedules.ts";
+import {
+  bindScheduleRunSession,
+  claimScheduleRun,
+  isSchedulePaused,
+  recordSkippedRun,
+} from "../../store/schedules.ts";
 import type { Database } from "../../store/schema.ts";
 import { createSession } from "../../store/sessions.ts";
 import { platformOf, type ScheduleConfig } from "../config.ts";
@@ -48,11 +53,7 @@ export async function fireSchedule(deps: FireDeps, fireId: string, name: string)
       createdBy: `schedule:${name}`,
       goal: schedule.prompt.slice(0, 500),
     });
-    await tx
-      .updateTable("schedule_runs")
-      .set({ session_id: session.id })
-      .where("fire_id", "=", fireId)
-      .execute();
+    await bindScheduleRunSession(tx, fireId, session.id);
     const message = await appendMessage(tx, {
       sessionId: session.id,
       role: "user",

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { liveEntitySlugs } from "../../store/entities.ts";
 import type { Database } from "../../store/schema.ts";
 
 /**
@@ -7,12 +8,9 @@ import type { Database } from "../../store/schema.ts";
  * match. Sorted, without repeats.
  */
 export async function resolveTargets(db: Kysely<Database>, selector: readonly string[]): Promise<string[]> {
-  const rows = await db.selectFrom("entities").select("slug").where("state", "!=", "destroyed").execute();
+  const slugs = await liveEntitySlugs(db);
   const patterns = selector.map(globToRegExp);
-  return rows
-    .map((row) => row.slug)
-    .filter((slug) => patterns.some((p) => p.test(slug)))
-    .sort();
+  return slugs.filter((slug) => patterns.some((p) => p.test(slug))).sort();
 }
 
 export function globToRegExp(glob: string): RegExp {

@@ -1,5 +1,7 @@
 import type { Kysely } from "kysely";
+import { approvalWithCommand, getApproval } from "../../../store/approvals.ts";
 import { readExecutionSnapshot, snapshotSubject } from "../../../store/execution-snapshot.ts";
+import { getExecution } from "../../../store/executions.ts";
 import { PREVIEW_CHANNEL, previewAskedAgainBefore, shownPreviewOfApproval } from "../../../store/previews.ts";
 import type { Database } from "../../../store/schema.ts";
 import { type Card, clock } from "../card.ts";
@@ -17,16 +19,10 @@ export async function buildApprovalCard(
   approvalId: string,
   decisionNote: string | null = null,
 ): Promise<Card | undefined> {
-  const approval = await db
-    .selectFrom("approvals")
-    .selectAll()
-    .where("id", "=", approvalId)
-    .executeTakeFirst();
+  const approval = await getApproval(db, approvalId);
   if (!approval) return undefined;
   if (approval.subject === "routing") return buildRoutingCard(db, approval, decisionNote);
-  const execution = approval.execution_id
-    ? await db.selectFrom("executions").selectAll().where("id", "=", approval.execution_id).executeTakeFirst()
-    : undefined;
+  const execution = approval.execution_id ? await getExecution(db, approval.execution_id) : undefined;
   const risk = approval.risk ?? execution?.risk ?? null;
   const target = approval.target ?? execution?.target ?? "?";
   const lines = [
@@ -91,12 +87,7 @@ export async function buildApprovalCard(
 
 /** Slack's "Show preview": the preview an approval card shows, as a message for its thread. */
 export async function buildPreviewPost(db: Kysely<Database>, approvalId: string): Promise<string> {
-  const approval = await db
-    .selectFrom("approvals")
-    .leftJoin("executions", "executions.id", "approvals.execution_id")
-    .select(["approvals.target", "executions.command"])
-    .where("approvals.id", "=", approvalId)
-    .executeTakeFirst();
+  const approval = await approvalWithCommand(db, approvalId);
   const shown = await shownPreviewOfApproval(db, approvalId);
   if (!approval || !shown) return "This card has no preview.";
   return previewMessage(shown.preview, approval.command ?? "?", approval.target ?? "?");

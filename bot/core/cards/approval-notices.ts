@@ -1,25 +1,9 @@
 import type { Kysely } from "kysely";
+import { approvalWithCommand } from "../../../store/approvals.ts";
 import type { Database } from "../../../store/schema.ts";
 import { type Card, clock } from "../card.ts";
 import { inTime } from "../console/ago.ts";
 import { riskBadge } from "../risk-badge.ts";
-
-async function approvalWithCommand(db: Kysely<Database>, approvalId: string) {
-  return db
-    .selectFrom("approvals")
-    .leftJoin("executions", "executions.id", "approvals.execution_id")
-    .select([
-      "approvals.status",
-      "approvals.risk",
-      "approvals.target",
-      "approvals.expires_at",
-      "approvals.created_at",
-      "approvals.required_phrase",
-      "executions.command",
-    ])
-    .where("approvals.id", "=", approvalId)
-    .executeTakeFirst();
-}
 
 /** Half the time to live passed: what still waits, until when, and how to decide. Only while pending. */
 export async function buildReminderCard(

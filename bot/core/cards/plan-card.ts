@@ -1,5 +1,7 @@
 import type { Kysely } from "kysely";
 import { alertGroupOfSession } from "../../../store/alert-groups.ts";
+import { runsOfPlan } from "../../../store/executions.ts";
+import { planWithSteps } from "../../../store/plans.ts";
 import type { Database } from "../../../store/schema.ts";
 import type { Card } from "../card.ts";
 import { riskBadge, stepIcon } from "../risk-badge.ts";
@@ -16,40 +18,10 @@ export async function buildPlanCard(
   generation: number,
   decisionNote: string | null = null,
 ): Promise<Card | undefined> {
-  const plan = await db
-    .selectFrom("plans")
-    .selectAll()
-    .where("session_id", "=", sessionId)
-    .where("generation", "=", generation)
-    .executeTakeFirst();
-  if (!plan) return undefined;
-  const steps = await db
-    .selectFrom("plan_steps")
-    .selectAll()
-    .where("session_id", "=", sessionId)
-    .where("generation", "=", generation)
-    .orderBy("seq")
-    .execute();
-  const executions = await db
-    .selectFrom("executions")
-    .select([
-      "step_seq",
-      "status",
-      "exit_code",
-      "duration_ms",
-      "stdout",
-      "stderr",
-      "output_truncated",
-      "status_reason",
-      "risk",
-      "jailed",
-      "finished_at",
-      "snapshot",
-    ])
-    .where("session_id", "=", sessionId)
-    .where("plan_generation", "=", generation)
-    .orderBy("created_at")
-    .execute();
+  const found = await planWithSteps(db, sessionId, generation);
+  if (!found) return undefined;
+  const { plan, steps } = found;
+  const executions = await runsOfPlan(db, sessionId, generation);
   const latestRun = new Map(executions.filter((e) => e.step_seq !== null).map((e) => [e.step_seq, e]));
   const lines = steps.map((s) => {
     const target = s.target ? ` on \`${s.target}\`` : "";

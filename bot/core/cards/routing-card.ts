@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { routingChangeOfApproval } from "../../../store/routing-approval.ts";
 import { describeRouting, type RoutingView } from "../../../store/routing-change.ts";
 import type { Approval, Database } from "../../../store/schema.ts";
 import type { Card } from "../card.ts";
@@ -13,11 +14,7 @@ export async function buildRoutingCard(
   approval: Approval,
   decisionNote: string | null,
 ): Promise<Card | undefined> {
-  const change = await db
-    .selectFrom("routing_changes")
-    .selectAll()
-    .where("approval_id", "=", approval.id)
-    .executeTakeFirst();
+  const change = await routingChangeOfApproval(db, approval.id);
   if (!change) return undefined;
   const card: Card = {
     kind: "approval",

@@ -1,5 +1,5 @@
 import type { Kysely } from "kysely";
-import { searchKnowledge } from "../../../store/knowledge.ts";
+import { searchKnowledge, sessionsOfKnowledge } from "../../../store/knowledge.ts";
 import { supersededEntries } from "../../../store/knowledge-supersede.ts";
 import type { Database } from "../../../store/schema.ts";
 import { type BotCommand, defineCommand } from "../bot-commands.ts";
@@ -20,20 +20,9 @@ export function knowledgeCommand(db: Kysely<Database>, clock: () => Date = () =>
       const now = clock();
       const { entries, hasMore } = await searchKnowledge(db, { query }, { offset: 0, limit: SHOWN });
       if (entries.length === 0) return `Nothing in the knowledge graph matches “${query}”.`;
-      const sessions = await db
-        .selectFrom("knowledge")
-        .innerJoin("sessions", "sessions.id", "knowledge.session_id")
-        .select(["knowledge.slug", "sessions.id", "sessions.platform", "sessions.room", "sessions.thread"])
-        .where(
-          "knowledge.slug",
-          "in",
-          entries.map((e) => e.slug),
-        )
-        .execute();
-      const older = await supersededEntries(
-        db,
-        entries.map((e) => e.slug),
-      );
+      const slugs = entries.map((e) => e.slug);
+      const sessions = await sessionsOfKnowledge(db, slugs);
+      const older = await supersededEntries(db, slugs);
       const out = [`Knowledge matching “${query}” (${entries.length}${hasMore ? "+" : ""}):`];
       for (const k of entries) {
         const about = k.about.length > 0 ? ` about ${k.about.map((s) => `\`${s}\``).join(", ")}` : "";
