@@ -7,6 +7,7 @@ import { grantWords } from "./grants.ts";
 import { HELP_PROGRAMS, helpIsSafe, onlyHelpOrVersion } from "./help.ts";
 import type { ProofWord } from "./proof-word.ts";
 import { TOOLS } from "./tools/index.ts";
+import { unboundedRead } from "./unbounded.ts";
 import { WRAPPERS } from "./wrappers.ts";
 
 /** Paths where a command name still means the system tool of that name. */
@@ -70,6 +71,8 @@ export function proveArgv(argv: readonly ProofWord[], ctx: ProofContext, externa
     const device = reachesDevice(arg, ctx);
     if (device) return device;
   }
+  const endless = unboundedRead(base, args, ctx);
+  if (endless) return endless;
   if (INTERACTIVE.has(base) || (base === "tmux" && args.length === 0)) {
     return `\`${base}\` is a pager, editor or interactive viewer, whose keystrokes can run commands`;
   }

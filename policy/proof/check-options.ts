@@ -1,7 +1,7 @@
 import type { ProofContext, Verdict } from "./context.ts";
 import { grantWords } from "./grants.ts";
 import type { ProofWord } from "./proof-word.ts";
-import { stdinNotShown } from "./stdin.ts";
+import { stdinNotEmpty, stdinNotShown } from "./stdin.ts";
 import type { ToolSpec } from "./tool-spec.ts";
 
 /**
@@ -31,6 +31,10 @@ export function checkToolArgs(
   }
   if (spec.network) ctx.grants.push({ resource: "network" });
   if (spec.grants) ctx.grants.push(...(typeof spec.grants === "function" ? spec.grants(args) : spec.grants));
+  if (spec.stdinIsRequest) {
+    const verdict = stdinNotEmpty(ctx, `\`${name}\``);
+    if (verdict) return verdict;
+  }
   if (spec.sendsStdin) {
     const verdict = stdinNotShown(ctx, `\`${name}\``);
     if (verdict) return verdict;
@@ -56,6 +60,12 @@ export function checkToolArgs(
       if (typeof taken === "string") return taken;
       i += taken;
       continue;
+    }
+    if (arg.manyWords && spec.maxPositionals !== undefined) {
+      return (
+        `\`${arg.raw}\` may become any number of words at run time, and \`${name}\` reads its ` +
+        `operands by position (at most ${spec.maxPositionals}): another match would be written or run; name the files`
+      );
     }
     if (spec.sub && positionals === 0) {
       if (!arg.static) return `the \`${name}\` subcommand \`${arg.raw}\` is only known at run time`;
@@ -87,7 +97,9 @@ function checkOption(name: string, spec: ToolSpec, args: readonly ProofWord[], a
       if (eq >= 0) return valueOk(name, spec, option, token.slice(eq + 1), true) ?? 0;
       const next = args[at + 1];
       if (!next) return `\`${name} ${option}\` needs a value`;
-      return valueOk(name, spec, option, next.value, next.static) ?? 1;
+      return (
+        valueOk(name, spec, option, next.value, next.static) ?? manyValues(name, spec, option, next) ?? 1
+      );
     }
     if (!spec.singleDashLong || token.startsWith("--")) return unknown;
   }
@@ -99,11 +111,24 @@ function checkOption(name: string, spec: ToolSpec, args: readonly ProofWord[], a
       if (rest !== "") return valueOk(name, spec, `-${c}`, rest, true) ?? 0;
       const next = args[at + 1];
       if (!next) return `\`${name} -${c}\` needs a value`;
-      return valueOk(name, spec, `-${c}`, next.value, next.static) ?? 1;
+      return (
+        valueOk(name, spec, `-${c}`, next.value, next.static) ?? manyValues(name, spec, `-${c}`, next) ?? 1
+      );
     }
     return `\`${name} -${c}\` is not an option proven read-only`;
   }
   return 0;
+}
+
+/**
+ * An option's value written as a glob or an unquoted expansion may be several words: the first is
+ * the value, the rest are read as further options or operands. Proven only where every word it
+ * can become is an operand of a tool without a limit on them.
+ */
+function manyValues(name: string, spec: ToolSpec, option: string, value: ProofWord): string | null {
+  if (!value.manyWords) return null;
+  if (!value.mayBeOption && spec.maxPositionals === undefined) return null;
+  return `\`${name} ${option} ${value.raw}\`: the value may become several words at run time, the rest read as options or operands; quote it or name one file`;
 }
 
 function valueOk(

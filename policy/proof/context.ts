@@ -19,6 +19,8 @@ export interface ProofContext {
   tainted: ReadonlySet<string>;
   /** Variables this command assigns only fixed text: their expansion is written in the command. */
   fixed: ReadonlySet<string>;
+  /** Variables this command assigns only literal numbers, and nothing assigns otherwise. */
+  numeric: ReadonlySet<string>;
   /** Parses nested shell text with both parsers (a parse carrying `rejection` is never proven). */
   parse(script: string): ParsedScript;
   depth: number;
@@ -34,6 +36,8 @@ export interface ProofContext {
   grants: JailGrant[];
   /** Where standard input may come from (none: the transport's own, which is empty). */
   stdin?: readonly StdinSource[];
+  /** The next stage of the pipeline is `head -c N`: what this stage streams out is cut off. */
+  outputCut?: boolean;
 }
 
 export const MAX_PROOF_DEPTH = 8;

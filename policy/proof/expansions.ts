@@ -39,19 +39,47 @@ export function checkExpansion(node: SyntaxNode, ctx: ProofContext): Verdict {
 }
 
 /**
- * `$(( … ))` and `[[ a -eq b ]]` evaluate their operands as arithmetic, and a variable holding
- * `a[$(cmd)]` runs `cmd` there. Allowed: numbers, operators, and variables this command never
- * assigns from text it does not control.
+ * Variables bash itself keeps numeric: arithmetic may read them. Every other name bash assigns can
+ * hold any text — `$_` (the last word of the previous command), `REPLY`, `BASH_REMATCH`,
+ * `OPTARG`, `MAPFILE`, `BASH_COMMAND`, `PWD` … — and the environment is the target's, not fixed.
+ */
+const NUMERIC_SPECIALS = new Set([
+  "#",
+  "?",
+  "$",
+  "LINENO",
+  "RANDOM",
+  "SRANDOM",
+  "SECONDS",
+  "EPOCHSECONDS",
+  "BASHPID",
+  "PPID",
+  "UID",
+  "EUID",
+  "SHLVL",
+  "OPTIND",
+  "PIPESTATUS",
+]);
+
+/**
+ * Every context where bash evaluates arithmetic — `$(( … ))`, `$[ … ]`, `[[ a -eq b ]]` — reads a
+ * variable's value as an expression again, so a value like `a[$(cmd)]` runs `cmd`, and the value
+ * can come from a file name or a log line (`read`, `mapfile`, `getopts`, `printf -v`, `[[ =~ ]]`,
+ * `for`, `$_`). Allowed: numbers, operators, the variables bash keeps numeric, and variables this
+ * command assigns only literal numbers.
  */
 export function checkArithmetic(text: string, ctx: ProofContext): Verdict {
   if (/[`\\[\]]|\$[({]|\+\+|--/.test(text) || assigns(text)) {
     return `the arithmetic \`${text}\` uses subscripts, substitutions or assignments`;
   }
-  for (const match of text.matchAll(/\$([0-9@*#?!$-])|\$?([A-Za-z_][A-Za-z0-9_]*)/g)) {
-    const name = (match[1] ?? match[2]) as string;
-    if (/^[0-9@*#?!$-]/.test(name) || ctx.tainted.has(name)) {
-      return `the arithmetic \`${text}\` reads \`${name}\`, whose text this command does not fix`;
-    }
+  // Number literals first (`0x1f`, `16#ff`), so their letters are not read as names.
+  for (const match of text.matchAll(/[0-9][A-Za-z0-9_#@]*|\$([0-9@*#?!$-])|\$?([A-Za-z_][A-Za-z0-9_]*)/g)) {
+    const name = match[1] ?? match[2];
+    if (name === undefined || NUMERIC_SPECIALS.has(name) || ctx.numeric.has(name)) continue;
+    return (
+      `the arithmetic \`${text}\` reads \`${name}\`, which this command does not set to a number it writes ` +
+      "(bash evaluates its text again: a value like `a[$(cmd)]` runs cmd)"
+    );
   }
   return null;
 }

@@ -13,6 +13,14 @@ export interface ProofWord {
   static: boolean;
   /** At run time this word could start with `-` or split into several words. */
   mayBeOption: boolean;
+  /**
+   * At run time this word may become any number of words (none, one, many): an unquoted glob
+   * matches every file name it fits, sorted; brace expansion makes several; an unquoted expansion
+   * of text the command does not fix splits on spaces. A tool that counts its operands or takes an
+   * option's value from the next word reads those words differently (`uniq -- d/*`: the second
+   * match is uniq's output file; `find d -name *`: a file named `-delete` becomes an action).
+   */
+  manyWords?: boolean;
   /** Not static, but every expansion is a variable the command assigns only fixed text. */
   fixedText?: boolean;
   node: SyntaxNode;
@@ -40,13 +48,13 @@ export function proofWord(
       // `{/tmp,-delete}` is two words at run time, `/d{e,}v/x` another path: only the text in front
       // of the first brace is common to every word bash makes of it.
       const mayBeOption = !/^[A-Za-z0-9_/.~+:@%=]/.test(value.text);
-      return { value: value.text, raw, static: false, mayBeOption, node };
+      return { value: value.text, raw, static: false, mayBeOption, manyWords: true, node };
     }
     const unquotedGlob = hasUnquotedGlob(node, source);
     // `/srv/*` only expands to words starting with `/`; `*.log` or `{-o,x}` could start with `-`.
     const first = value.text[0] ?? "";
     const mayBeOption = unquotedGlob ? first === "-" || GLOB_OR_BRACE.test(first) || first === "" : false;
-    return { value: value.text, raw, static: !unquotedGlob, mayBeOption, node };
+    return { value: value.text, raw, static: !unquotedGlob, mayBeOption, manyWords: unquotedGlob, node };
   }
   const fixedText = fixed !== undefined && onlyReferences(node, source, (name) => fixed.has(name));
   if (tainted && onlyReferences(node, source, (name) => !tainted.has(name))) {
@@ -56,7 +64,8 @@ export function proofWord(
   const quoted = node.type === "string" || node.type === "raw_string";
   const prefix = literalPrefix(node, source);
   const mayBeOption = !quoted || prefix === "" || prefix.startsWith("-");
-  return { value: value.text, raw, static: false, mayBeOption, node, fixedText };
+  const manyWords = hasUnquotedGlob(node, source) || hasUnquotedExpansion(node);
+  return { value: value.text, raw, static: false, mayBeOption, manyWords, node, fixedText };
 }
 
 /** Every expansion in the word is a plain reference to a variable the test accepts. */
@@ -75,6 +84,13 @@ function onlyReferences(node: SyntaxNode, source: string, accept: (name: string)
       )
     );
   }
+  return false;
+}
+
+/** An expansion outside quotes: bash splits its result on spaces and expands globs in it. */
+function hasUnquotedExpansion(node: SyntaxNode): boolean {
+  if (/^(simple_expansion|expansion|command_substitution|arithmetic_expansion)$/.test(node.type)) return true;
+  if (node.type === "concatenation") return node.children.some(hasUnquotedExpansion);
   return false;
 }
 

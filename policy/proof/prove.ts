@@ -3,6 +3,7 @@ import type { JailGrant } from "../jail-grant.ts";
 import { proveArgv } from "./argv.ts";
 import type { Dialect, ProofContext, Verdict } from "./context.ts";
 import { MAX_PROOF_DEPTH } from "./context.ts";
+import { joinedLines } from "./continuations.ts";
 import { declaration, testCommand } from "./declarations.ts";
 import { reachesDevice } from "./devices.ts";
 import { checkEnvironmentAssignment, checkScratchVariable } from "./environment.ts";
@@ -10,7 +11,8 @@ import { proofWord } from "./proof-word.ts";
 import { checkRedirect } from "./redirects.ts";
 import { shorten } from "./shorten.ts";
 import { type StdinSource, stdinFromRedirects } from "./stdin.ts";
-import { fixedNames, taintedNames } from "./taint.ts";
+import { fixedNames, numericNames, taintedNames } from "./taint.ts";
+import { cutByNextStage } from "./unbounded.ts";
 import { WORD_TYPES, word } from "./word.ts";
 
 /**
@@ -33,11 +35,14 @@ export function proveScript(
   if (parsed.hasError) return "it does not parse as bash";
   if (parsed.rejection) return parsed.rejection;
   if (depth > MAX_PROOF_DEPTH) return `it nests shells more than ${MAX_PROOF_DEPTH} levels deep`;
+  const unbounded = joinedLines(parsed) ?? inBackground(parsed.root, parsed.source);
+  if (unbounded) return unbounded;
   const ctx: ProofContext = {
     source: parsed.source,
     dialect,
     tainted: taintedNames(parsed.root, parsed.source),
     fixed: fixedNames(parsed.root, parsed.source),
+    numeric: numericNames(parsed.root, parsed.source),
     parse,
     depth,
     named,
@@ -122,12 +127,13 @@ function statement(node: SyntaxNode, ctx: ProofContext): Verdict {
 /** Each command after the first reads the one before it (and whatever the pipeline's redirections give). */
 function pipeline(node: SyntaxNode, ctx: ProofContext): Verdict {
   let producer: SyntaxNode | undefined;
-  for (const child of node.children) {
-    if (!child.named) continue;
+  const stages = node.children.filter((child) => child.named);
+  for (const [k, child] of stages.entries()) {
     const input: StdinSource[] = producer
       ? [{ kind: "pipe", producer }, ...(ctx.stdin ?? [])]
       : [...(ctx.stdin ?? [])];
-    const verdict = statementOrWord(child, { ...ctx, stdin: input });
+    const outputCut = cutByNextStage(stages[k + 1], ctx.source);
+    const verdict = statementOrWord(child, { ...ctx, stdin: input, outputCut });
     if (verdict) return verdict;
     producer = child;
   }
@@ -179,6 +185,20 @@ function forStatement(node: SyntaxNode, ctx: ProofContext): Verdict {
       const verdict = statement(child, ctx);
       if (verdict) return verdict;
     }
+  }
+  return null;
+}
+
+/**
+ * `cmd &` runs on after the command returns, outside its time limit and output; in a loop it forks
+ * without end. Neither is a read (nohup, setsid, disown and coproc are outside the proof too).
+ */
+function inBackground(node: SyntaxNode, source: string): Verdict {
+  for (const child of node.children) {
+    if (!child.named && child.type === "&")
+      return `\`${shorten(source.slice(node.start, node.end))}\` runs a command in the background (\`&\`), which outlives the command and its limits; run it in the foreground`;
+    const verdict = inBackground(child, source);
+    if (verdict) return verdict;
   }
   return null;
 }

@@ -75,6 +75,15 @@ export function stdinNotShown(ctx: ProofContext, who: string): Verdict {
   return null;
 }
 
+/** Why a tool that sends its input as a request gets any input (a request is a request, shown or not). */
+export function stdinNotEmpty(ctx: ProofContext, who: string): Verdict {
+  for (const input of ctx.stdin ?? []) {
+    if (input.kind === "file" && input.word.static && input.word.value === "/dev/null") continue;
+    return `${who} sends its standard input to the server as a request; run it with \`< /dev/null\` to only read what the server says`;
+  }
+  return null;
+}
+
 /** Why the names xargs reads could be device paths (it runs its command on them). */
 export function xargsInputReachesDevices(ctx: ProofContext): Verdict {
   for (const input of ctx.stdin ?? []) {

@@ -43,6 +43,11 @@ export interface ToolSpec {
   /** The tool sends its standard input to the peer: that input must be text the command shows. */
   sendsStdin?: boolean;
   /**
+   * The tool sends its standard input to a service as a request (`openssl s_client`): it is proven
+   * only with no input at all (`< /dev/null`, or the transport's empty input).
+   */
+  stdinIsRequest?: boolean;
+  /**
    * What the read-only jail must open for this tool or subcommand (policy/jail-grant.ts): fixed,
    * or read from the arguments (`ss -p` needs other processes' sockets, `ss -t` only netlink).
    * Devices the arguments name are granted by the proof itself (grants.ts); `network` tools get

@@ -1,5 +1,6 @@
 import type { Arg, CommandView, RuleContext } from "../command-view.ts";
 import { finding, hasOption, positionals } from "../command-view.ts";
+import { SAFE_GIT_CONFIG } from "../proof/tools/git-safe-read.ts";
 import type { Finding } from "../risk.ts";
 import { quoteSegment } from "../risk.ts";
 import type { CommandRule } from "./rule.ts";
@@ -16,7 +17,11 @@ function gitSideEffects(view: CommandView, ctx: RuleContext): Finding[] {
   const findings: Finding[] = [];
   for (let i = 0; i < view.args.length; i++) {
     const value = (view.args[i] as Arg).value;
-    if (value === "-c" || value === "--config-env" || value.startsWith("--exec-path")) {
+    const safe =
+      value === "-c" &&
+      SAFE_GIT_CONFIG.test(view.args[i + 1]?.value ?? "") &&
+      view.args[i + 1]?.dynamic === "none";
+    if (!safe && (value === "-c" || value === "--config-env" || value.startsWith("--exec-path"))) {
       findings.push(
         finding(
           "config_mutation",
@@ -85,7 +90,9 @@ function gitSubcommandRefine(view: CommandView): Finding[] {
         ? [finding("destructive", `${q} overwrites or deletes remote history (destructive)`)]
         : [];
     case "clean":
-      return has(["-n", "--dry-run"]) ? [finding("read_only", `${q} is a dry run (read-only)`)] : [];
+      return has(["-n", "--dry-run"])
+        ? []
+        : [finding("destructive", `${q} deletes untracked files (destructive)`)];
     case "checkout":
       return args.some((arg) => arg.value === "--" || arg.value === ".") || has(["-f", "--force"])
         ? [finding("destructive", `${q} discards local changes (destructive)`)]
@@ -103,6 +110,7 @@ const gitRule: CommandRule = {
   valueOptions: ["-C", "-c", "--git-dir", "--work-tree", "--namespace"],
   subcommands: {
     readOnly: [
+      "clean",
       "status",
       "log",
       "diff",
@@ -166,7 +174,6 @@ const gitRule: CommandRule = {
       "push",
     ],
     destructive: [
-      "clean",
       "restore",
       "rm",
       "filter-branch",
@@ -179,10 +186,16 @@ const gitRule: CommandRule = {
     ],
   },
   refine: gitRefine,
+  // The proof takes a read only in the spelling that switches off what the repository's
+  // configuration can run (policy/proof/tools/git-safe-read.ts).
   examples: [
-    ["git status", "read_only"],
-    ["git log --oneline -20", "read_only"],
-    ["git -C /opt/app diff HEAD~1", "read_only"],
+    ["git --no-optional-locks -c core.fsmonitor=false status", "read_only"],
+    ["git status", "config_mutation"],
+    ["git log --no-show-signature --oneline -20", "read_only"],
+    ["git log --oneline -20", "config_mutation"],
+    ["git -C /opt/app -c core.fsmonitor=false diff --no-textconv --no-ext-diff HEAD~1", "read_only"],
+    ["git -c core.fsmonitor=false clean -n", "read_only"],
+    ["git clean -n", "config_mutation"],
     ["git branch -a", "read_only"],
     ["git config --get remote.origin.url", "read_only"],
     ["git config --unset user.name", "config_mutation"],
@@ -193,7 +206,8 @@ const gitRule: CommandRule = {
     ["git push --force origin main", "destructive"],
     ["git branch -D old", "destructive"],
     ["git -c core.fsmonitor='rm -rf /srv' status", "destructive"],
-    ["git -c color.ui=never log", "config_mutation"],
+    ["git -c color.ui=never log --no-show-signature", "read_only"],
+    ["git -c core.fsmonitor=/tmp/x status", "config_mutation"],
     ["git log --output=/etc/passwd", "destructive"],
   ],
 };

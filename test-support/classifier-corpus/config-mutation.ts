@@ -2,6 +2,11 @@
 export const CONFIG_MUTATION_CORPUS: readonly string[] = [
   // bash opens a connection for /dev/tcp in any redirection, input included (#34): `nc -zv` is the probe.
   'timeout 5 bash -c "</dev/tcp/10.0.0.5/22" && echo open',
+  // git in a repository whose configuration can name programs (core.fsmonitor …); status rewrites .git/index.
+  "git -C /opt/app status",
+  // certbot writes its log and lock files on every run, `certificates` included (#34).
+  "certbot certificates",
+  "git -C /opt/app diff",
   "systemctl restart nginx",
   "systemctl reload nginx",
   "systemctl start docker",

@@ -24,7 +24,8 @@ export const OUTSIDE_ATTACK_BENIGN: readonly string[] = [
   "date --rfc-3339 seconds",
   "tar -tf /tmp/x.tar",
   "tar tzvf /tmp/x.tgz",
-  "echo $(( x <= 1 )) $(( x == 1 )) $(( 1 << 2 )) $(( x >= 1 && y != 2 ))",
+  // Arithmetic reads only numbers the command writes (#34: a name it does not set can hold `a[$(cmd)]`).
+  "x=1 y=2; echo $(( x <= 1 )) $(( x == 1 )) $(( 1 << 2 )) $(( x >= 1 && y != 2 ))",
   "systemd-analyze blame",
   "cat /dev/null",
   "ls -l /dev/disk/by-id/",
@@ -42,7 +43,8 @@ export const OUTSIDE_ATTACK_BENIGN: readonly string[] = [
   "for h in web1 web2; do ping -c1 $h; done",
   "ping -c1 192.0.2.1",
   "dig +short example.com",
-  "echo | openssl s_client -connect example.com:443 -servername example.com",
+  // s_client sends what it reads as a request (#34): the read has no input.
+  "openssl s_client -connect example.com:443 -servername example.com < /dev/null",
   "openssl s_client -connect example.com:443 < /dev/null",
   "ssh -n web1 uptime",
   "ssh web1 uptime",

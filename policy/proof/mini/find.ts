@@ -118,7 +118,11 @@ export function checkFind(args: readonly ProofWord[], ctx: ProofContext, proveAr
     const token = arg.value;
     if (TESTS.has(token)) continue;
     if (TESTS_WITH_VALUE.has(token)) {
-      if (!args[i + 1]) return `find \`${token}\` needs a value`;
+      const value = args[i + 1];
+      if (!value) return `find \`${token}\` needs a value`;
+      // `-name *` unquoted: the shell expands it to every file here, and one named `-delete` acts.
+      if (value.manyWords)
+        return `find \`${token} ${value.raw}\`: the value may become several words at run time; quote it`;
       i++;
       continue;
     }

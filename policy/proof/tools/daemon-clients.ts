@@ -15,7 +15,11 @@ export const DAEMON_CLIENT_TOOLS: Record<string, ToolSpec> = {
   },
   apachectl: { sub: { configtest: {} } },
   "fail2ban-client": { sub: { status: {}, ping: {}, version: {} } },
-  certbot: { sub: { certificates: { longValued: ["--cert-name", "--domain"] } } },
+  // Every certbot run writes its log under /var/log/letsencrypt and takes its lock files.
+  certbot: {
+    custom: () =>
+      "`certbot` writes its log and lock files on every run; read a certificate's dates with `openssl x509 -noout -dates -in /etc/letsencrypt/live/NAME/cert.pem`",
+  },
   testparm: { flags: "sv", long: ["--suppress-prompt"] },
   smbstatus: { flags: "bSpLvnjB" },
   pg_isready: {

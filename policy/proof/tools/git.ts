@@ -1,4 +1,5 @@
 import type { ToolSpec } from "../tool-spec.ts";
+import { gitSafeRead } from "./git-safe-read.ts";
 
 /** Package queries, git history, SQL clients (SQL judged by its statements), rclone listings. */
 
@@ -36,7 +37,7 @@ const GIT_LOG = {
     "--left-right",
     "--cherry-pick",
     "--source",
-    "--show-signature",
+    "--no-show-signature",
     "--no-decorate",
     "--ignore-all-space",
     "--word-diff",
@@ -67,112 +68,121 @@ const GIT_LOG = {
   ],
 } satisfies ToolSpec;
 
-const git: ToolSpec = {
-  valued: "C",
-  long: ["--no-pager", "--no-optional-locks"],
-  sub: {
-    status: {
-      flags: "sbuvz",
-      long: [
-        "--short",
-        "--branch",
-        "--porcelain",
-        "--long",
-        "--ignored",
-        "--show-stash",
-        "--no-renames",
-        "--verbose",
-      ],
-      longValued: ["--porcelain", "--untracked-files", "--ignore-submodules"],
-    },
-    log: GIT_LOG,
-    diff: GIT_LOG,
-    show: GIT_LOG,
-    shortlog: { flags: "nsec", long: ["--summary", "--numbered", "--email"] },
-    branch: {
-      flags: "arv",
-      long: ["--all", "--remotes", "--verbose", "--list", "--show-current", "--no-color"],
-      longValued: ["--contains", "--merged", "--no-merged", "--format", "--sort"],
-      maxPositionals: 0,
-    },
-    tag: {
-      flags: "ln",
-      long: ["--list"],
-      longValued: ["--contains", "--sort", "--format"],
-      check: (args) =>
-        args.some((a) => !a.value.startsWith("-")) &&
-        !args.some((a) => a.value === "-l" || a.value === "--list")
-          ? "`git tag NAME` creates a tag"
-          : null,
-    },
-    remote: { flags: "v", long: ["--verbose"], bareOk: true, sub: { "get-url": {}, show: { flags: "n" } } },
-    "rev-parse": {
-      long: [
-        "--abbrev-ref",
-        "--short",
-        "--show-toplevel",
-        "--git-dir",
-        "--is-inside-work-tree",
-        "--verify",
-        "--symbolic-full-name",
-      ],
-      longValued: ["--short"],
-    },
-    describe: {
-      long: ["--tags", "--always", "--long", "--dirty", "--all"],
-      longValued: ["--abbrev", "--match"],
-    },
-    blame: { flags: "wseltf", valued: "L", long: ["--porcelain", "--line-porcelain"] },
-    "ls-files": {
-      flags: "cdmoiskz",
-      long: ["--cached", "--deleted", "--modified", "--others", "--stage", "--exclude-standard"],
-    },
-    "ls-tree": { flags: "rdtz", long: ["--name-only", "--full-tree", "-l"] },
-    "cat-file": { flags: "ptse", long: ["--batch-check"] },
-    config: {
-      flags: "l",
-      long: [
-        "--list",
-        "--get",
-        "--get-all",
-        "--get-regexp",
-        "--show-origin",
-        "--global",
-        "--system",
-        "--local",
-        "--name-only",
-      ],
-      check: (args) =>
-        args.some((a) => ["-l", "--list", "--get", "--get-all", "--get-regexp"].includes(a.value))
-          ? null
-          : "`git config NAME VALUE` writes configuration",
-    },
-    reflog: { bareOk: true, ...GIT_LOG, sub: { show: GIT_LOG } },
-    stash: { sub: { list: GIT_LOG, show: GIT_LOG } },
-    worktree: { sub: { list: { long: ["--porcelain"] } } },
-    submodule: { sub: { status: { long: ["--recursive"] } } },
-    "count-objects": { flags: "vH" },
-    grep: {
-      flags: "nilcvwEFPhHIz0123456789",
-      valued: "eABC",
-      long: [
-        "--cached",
-        "--untracked",
-        "--no-index",
-        "--line-number",
-        "--ignore-case",
-        "--count",
-        "--files-with-matches",
-        "--word-regexp",
-        "--extended-regexp",
-        "--fixed-strings",
-        "--perl-regexp",
-      ],
-      longValued: ["--max-depth"],
-    },
-    version: {},
+const GIT_SUBCOMMANDS: Record<string, ToolSpec> = {
+  status: {
+    flags: "sbuvz",
+    long: [
+      "--short",
+      "--branch",
+      "--porcelain",
+      "--long",
+      "--ignored",
+      "--show-stash",
+      "--no-renames",
+      "--verbose",
+    ],
+    longValued: ["--porcelain", "--untracked-files", "--ignore-submodules"],
+  },
+  log: GIT_LOG,
+  diff: GIT_LOG,
+  show: GIT_LOG,
+  shortlog: { flags: "nsec", long: ["--summary", "--numbered", "--email"] },
+  branch: {
+    flags: "arv",
+    long: ["--all", "--remotes", "--verbose", "--list", "--show-current", "--no-color"],
+    longValued: ["--contains", "--merged", "--no-merged", "--format", "--sort"],
+    maxPositionals: 0,
+  },
+  tag: {
+    flags: "ln",
+    long: ["--list"],
+    longValued: ["--contains", "--sort", "--format"],
+    check: (args) =>
+      args.some((a) => !a.value.startsWith("-")) &&
+      !args.some((a) => a.value === "-l" || a.value === "--list")
+        ? "`git tag NAME` creates a tag"
+        : null,
+  },
+  remote: { flags: "v", long: ["--verbose"], bareOk: true, sub: { "get-url": {}, show: { flags: "n" } } },
+  "rev-parse": {
+    long: [
+      "--abbrev-ref",
+      "--short",
+      "--show-toplevel",
+      "--git-dir",
+      "--is-inside-work-tree",
+      "--verify",
+      "--symbolic-full-name",
+    ],
+    longValued: ["--short"],
+  },
+  describe: {
+    long: ["--tags", "--always", "--long", "--dirty", "--all"],
+    longValued: ["--abbrev", "--match"],
+  },
+  blame: { flags: "wseltf", valued: "L", long: ["--porcelain", "--line-porcelain"] },
+  "ls-files": {
+    flags: "cdmoiskz",
+    long: ["--cached", "--deleted", "--modified", "--others", "--stage", "--exclude-standard"],
+  },
+  "ls-tree": { flags: "rdtz", long: ["--name-only", "--full-tree", "-l"] },
+  "cat-file": { flags: "ptse", long: ["--batch-check"] },
+  config: {
+    flags: "l",
+    long: [
+      "--list",
+      "--get",
+      "--get-all",
+      "--get-regexp",
+      "--show-origin",
+      "--global",
+      "--system",
+      "--local",
+      "--name-only",
+    ],
+    check: (args) =>
+      args.some((a) => ["-l", "--list", "--get", "--get-all", "--get-regexp"].includes(a.value))
+        ? null
+        : "`git config NAME VALUE` writes configuration",
+  },
+  reflog: { bareOk: true, ...GIT_LOG, sub: { show: GIT_LOG } },
+  stash: { sub: { list: GIT_LOG, show: GIT_LOG } },
+  worktree: { sub: { list: { long: ["--porcelain"] } } },
+  submodule: { sub: { status: { long: ["--recursive"] } } },
+  "count-objects": { flags: "vH" },
+  grep: {
+    flags: "nilcvwEFPhHIz0123456789",
+    valued: "eABC",
+    long: [
+      "--cached",
+      "--untracked",
+      "--no-index",
+      "--line-number",
+      "--ignore-case",
+      "--count",
+      "--files-with-matches",
+      "--word-regexp",
+      "--extended-regexp",
+      "--fixed-strings",
+      "--perl-regexp",
+    ],
+    longValued: ["--max-depth"],
+  },
+  version: {},
+  clean: {
+    flags: "ndxXq",
+    valued: "e",
+    long: ["--dry-run", "--quiet"],
+    longValued: ["--exclude"],
+    check: (args) =>
+      args.some((a) => a.static && (/^-[a-zA-Z]*n/.test(a.value) || a.value === "--dry-run"))
+        ? null
+        : "`git clean` without -n deletes files",
   },
 };
+
+/** git's reads, spelled so the repository's configuration runs nothing (git-safe-read.ts). */
+const git: ToolSpec = { custom: gitSafeRead(GIT_SUBCOMMANDS) };
 
 /** git's read-only subcommands (no pager, no external diff, no config that runs programs). */
 export const GIT_TOOLS: Record<string, ToolSpec> = {

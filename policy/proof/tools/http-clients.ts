@@ -1,3 +1,4 @@
+import { getActs } from "../http-get.ts";
 import type { ProofWord } from "../proof-word.ts";
 import type { ToolSpec } from "../tool-spec.ts";
 import { toNowhere } from "../tool-spec.ts";
@@ -8,6 +9,7 @@ const URL_OK = (word: ProofWord) =>
   word.static &&
   (/^https?:\/\/[^\s]+$/.test(word.value) || (!word.value.includes("://") && !word.value.startsWith("-")));
 
+/** Every operand is a fixed http(s) address whose GET only reads (http-get.ts). */
 function urlsOnly(skipValues: readonly string[]) {
   return (args: readonly ProofWord[]) => {
     for (let i = 0; i < args.length; i++) {
@@ -17,6 +19,8 @@ function urlsOnly(skipValues: readonly string[]) {
         continue;
       }
       if (!URL_OK(arg)) return `\`${arg.raw}\` is not a fixed http(s) address`;
+      const acts = getActs(arg.value);
+      if (acts) return acts;
     }
     return null;
   };
@@ -121,9 +125,10 @@ export const HTTP_CLIENT_TOOLS: Record<string, ToolSpec> = {
         ],
         longValued: ["-in", "-inform", "-nameopt", "-checkend", "-ext"],
       },
+      // Whatever s_client reads it sends to the server: a request, even when its text is in the command.
       s_client: {
         network: true,
-        sendsStdin: true,
+        stdinIsRequest: true,
         singleDashLong: true,
         long: ["-showcerts", "-brief", "-quiet", "-tls1_2", "-tls1_3", "-ign_eof"],
         longValued: ["-connect", "-servername", "-starttls", "-CAfile", "-verify_return_error_no"],

@@ -1,4 +1,21 @@
+import type { Verdict } from "../context.ts";
+import type { ProofWord } from "../proof-word.ts";
 import type { ToolSpec } from "../tool-spec.ts";
+
+/**
+ * A remote is a name from rclone's configuration (`nas:backups`) or a local path. Not an on-the-fly
+ * remote (`:sftp,host=h,ssh='cmd':`, whose options can name programs: `ssh=`, `bearer_token_command=`)
+ * nor a configured remote with options in the string (`nas,url=https://other:`), which sends that
+ * remote's stored password to another host.
+ */
+function configuredRemotes(args: readonly ProofWord[]): Verdict {
+  for (const arg of args) {
+    if (!arg.static || arg.value.startsWith("-")) continue;
+    if (arg.value.startsWith(":") || /^[^/:]*,[^/]*:/.test(arg.value))
+      return `\`rclone … ${arg.value}\` is a remote defined in the command, whose options can run programs or send a stored password to another host; use a remote from rclone's configuration`;
+  }
+  return null;
+}
 
 const RCLONE_GLOBAL = {
   flags: "vqn",
@@ -23,9 +40,10 @@ const RCLONE_GLOBAL = {
   ],
 };
 
-/** rclone listings; sync, copy and move only as a dry run. */
+/** rclone listings; sync, copy and move only as a dry run. Remotes reach other hosts. */
 export const RCLONE_TOOLS: Record<string, ToolSpec> = {
   rclone: {
+    grants: [{ resource: "network" }],
     ...RCLONE_GLOBAL,
     sub: Object.fromEntries(
       [
@@ -43,7 +61,7 @@ export const RCLONE_TOOLS: Record<string, ToolSpec> = {
         "tree",
         "about",
         "version",
-      ].map((verb) => [verb, RCLONE_GLOBAL]),
+      ].map((verb) => [verb, { ...RCLONE_GLOBAL, check: configuredRemotes }]),
     ),
   },
 };
@@ -53,6 +71,6 @@ export const RCLONE_TOOLS: Record<string, ToolSpec> = {
   ...RCLONE_GLOBAL,
   check: (args) =>
     args.some((a) => a.static && (a.value === "--dry-run" || a.value === "-n"))
-      ? null
+      ? configuredRemotes(args)
       : "rclone sync without --dry-run writes",
 };
