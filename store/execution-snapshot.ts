@@ -77,23 +77,6 @@ export function snapshotLabel(snapshot: TakenSnapshot): string {
   return snapshot.tool === "zfs" ? `${snapshot.datasets[0]}@${snapshot.name}` : snapshot.name;
 }
 
-export async function recordExecutionSnapshot(
-  db: Executor,
-  executionId: string,
-  snapshot: ExecutionSnapshot,
-): Promise<void> {
-  await db
-    .updateTable("executions")
-    .set({ snapshot: JSON.stringify(executionSnapshotSchema.parse(snapshot)) })
-    .where("id", "=", executionId)
-    .execute();
-}
-
-/** Every execution with a snapshot record (taken or not), for retention. */
-export async function executionsWithSnapshot(db: Executor): Promise<{ id: string; snapshot: unknown }[]> {
-  return db.selectFrom("executions").select(["id", "snapshot"]).where("snapshot", "is not", null).execute();
-}
-
 /** The execution's snapshot record, or null (none recorded, or a shape this version does not know). */
 export function readExecutionSnapshot(value: unknown): ExecutionSnapshot | null {
   const parsed = executionSnapshotSchema.safeParse(value);

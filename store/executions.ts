@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { sql, type Updateable } from "kysely";
 import type { JailPlan } from "../policy/jail.ts";
 import type { Executor } from "./audit.ts";
+import { type ExecutionSnapshot, executionSnapshotSchema } from "./execution-snapshot.ts";
 import type { Execution, ExecutionsTable, JsonObject } from "./schema.ts";
 import {
   type ExecutionStatus,
@@ -416,4 +417,40 @@ export async function snapshotsOfSession(
     .where("snapshot", "is not", null);
   if (generation !== undefined) query = query.where("plan_generation", "=", generation);
   return query.orderBy("created_at", "desc").execute();
+}
+
+/** Records what happened about the snapshot before an execution (or a later mark: rolled back, removed). */
+export async function recordExecutionSnapshot(
+  db: Executor,
+  executionId: string,
+  snapshot: ExecutionSnapshot,
+): Promise<void> {
+  await db
+    .updateTable("executions")
+    .set({ snapshot: JSON.stringify(executionSnapshotSchema.parse(snapshot)) })
+    .where("id", "=", executionId)
+    .execute();
+}
+
+/** Every execution with a snapshot record (taken or not), for retention. */
+export async function executionsWithSnapshot(db: Executor): Promise<{ id: string; snapshot: unknown }[]> {
+  return db.selectFrom("executions").select(["id", "snapshot"]).where("snapshot", "is not", null).execute();
+}
+
+/**
+ * The preview changed at approval: the execution, still waiting, now waits for the approval asked
+ * again (store/preview-approval.ts), with that approval's expiry as its deadline.
+ */
+export async function reattachApproval(
+  db: Executor,
+  id: string,
+  approvalId: string,
+  deadlineAt: Date,
+): Promise<void> {
+  await db
+    .updateTable("executions")
+    .set({ approval_id: approvalId, deadline_at: deadlineAt })
+    .where("id", "=", id)
+    .where("status", "=", "pending_approval")
+    .execute();
 }

@@ -4,6 +4,7 @@ import { createExecutionApproval, getApproval } from "./approvals.ts";
 import { recordAudit } from "./audit.ts";
 import type { ConsentResult, ConsentVia } from "./consent.ts";
 import { approvalDecided, approvalRequested } from "./domain-events.ts";
+import { reattachApproval } from "./executions.ts";
 import { PREVIEW_CHANNEL, recordPreview } from "./previews.ts";
 import type { Database } from "./schema.ts";
 
@@ -75,12 +76,7 @@ export async function askAgainWithPreview(db: Kysely<Database>, input: AskAgain)
     if (!created.created)
       throw new Error(`approval ${old.id} was cancelled but a new one could not be created`);
     const fresh = created.approval;
-    await tx
-      .updateTable("executions")
-      .set({ approval_id: fresh.id, deadline_at: expiresAt })
-      .where("id", "=", old.execution_id)
-      .where("status", "=", "pending_approval")
-      .execute();
+    await reattachApproval(tx, old.execution_id, fresh.id, expiresAt);
     await recordPreview(tx, {
       sessionId: old.session_id,
       executionId: old.execution_id,

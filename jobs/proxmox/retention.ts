@@ -1,10 +1,7 @@
 import type { Kysely } from "kysely";
 import { isOikosSnapshot } from "../../policy/snapshot-before.ts";
-import {
-  executionsWithSnapshot,
-  readExecutionSnapshot,
-  recordExecutionSnapshot,
-} from "../../store/execution-snapshot.ts";
+import { readExecutionSnapshot } from "../../store/execution-snapshot.ts";
+import { executionsWithSnapshot, recordExecutionSnapshot } from "../../store/executions.ts";
 import { snapshotListSchema } from "../../store/import/proxmox-api.ts";
 import type { Database } from "../../store/schema.ts";
 import { resolveTarget, type TargetDefaults } from "../execution/target-resolver.ts";

@@ -9,11 +9,16 @@ import { recordAudit } from "../../store/audit.ts";
 import { approvalRequested } from "../../store/domain-events.ts";
 import {
   readExecutionSnapshot,
-  recordExecutionSnapshot,
   snapshotSubject,
   type TakenSnapshot,
 } from "../../store/execution-snapshot.ts";
-import { attachApproval, createExecution, getExecution, openRollbackOf } from "../../store/executions.ts";
+import {
+  attachApproval,
+  createExecution,
+  getExecution,
+  openRollbackOf,
+  recordExecutionSnapshot,
+} from "../../store/executions.ts";
 import type { Database, Execution } from "../../store/schema.ts";
 import type { EventBus } from "../events/port.ts";
 import { routingStamp } from "../execution/routing-stamp.ts";
