@@ -1,7 +1,6 @@
-import type { Kysely } from "kysely";
 import type { DomainEvent } from "../jobs/events/types.ts";
 import type { QueuePort } from "../jobs/queue/port.ts";
-import type { Database } from "../store/schema.ts";
+import type { Db } from "../store/db.ts";
 import { DEFAULT_RETRY, type RetryPolicy } from "./model-call.ts";
 import type { ModelPort } from "./model-port.ts";
 import type { ToolGateway } from "./tool-gateway.ts";
@@ -32,7 +31,7 @@ export const DEFAULT_AGENT_OPTIONS: AgentOptions = {
 
 /** Everything one agent turn needs; the composition root (agent/capability.ts) builds it from the runtime. */
 export interface AgentDeps {
-  db: Kysely<Database>;
+  db: Db;
   events: { publish(event: DomainEvent): Promise<void> };
   model: ModelPort;
   tools: ToolGateway;

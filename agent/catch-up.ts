@@ -1,8 +1,7 @@
-import type { Kysely } from "kysely";
 import type { QueuePort } from "../jobs/queue/port.ts";
+import type { Db } from "../store/db.ts";
 import { executionFinished } from "../store/domain-events.ts";
 import { endedWithoutNote, isTerminalExecutionStatus } from "../store/executions.ts";
-import type { Database } from "../store/schema.ts";
 import { onExecutionFinished } from "./continuation.ts";
 
 const LOOKBACK_MS = 24 * 60 * 60_000;
@@ -15,7 +14,7 @@ const LOOKBACK_MS = 24 * 60 * 60_000;
  * skip results the model already saw, so running this twice is harmless.
  */
 export async function continueUnreportedExecutions(
-  deps: { db: Kysely<Database>; queue: Pick<QueuePort, "enqueue"> },
+  deps: { db: Db; queue: Pick<QueuePort, "enqueue"> },
   now: Date = new Date(),
 ): Promise<string[]> {
   const rows = await endedWithoutNote(deps.db, new Date(now.getTime() - LOOKBACK_MS));

@@ -1,14 +1,13 @@
-import type { Kysely } from "kysely";
 import type { DomainEventOf } from "../jobs/events/types.ts";
 import { executionView, nextStepFor } from "../jobs/execution/execution-view.ts";
 import { frameOutput } from "../jobs/execution/output-frame.ts";
 import type { QueuePort } from "../jobs/queue/port.ts";
 import { AGENT_PRINCIPAL } from "../policy/principal.ts";
 import { getApproval } from "../store/approvals.ts";
-import { getExecution, isTerminalExecutionStatus } from "../store/executions.ts";
+import type { Db } from "../store/db.ts";
+import { type Execution, getExecution, isTerminalExecutionStatus } from "../store/executions.ts";
 import { appendMessage, hasNote, lastOperatorMessage, toolResultsNaming } from "../store/messages.ts";
 import { closeStepsOfExecution, currentPlan, nextOpenStep } from "../store/plans.ts";
-import type { Database, Execution } from "../store/schema.ts";
 import { getSession } from "../store/sessions.ts";
 import { acquireTurn } from "../store/turn-lease.ts";
 import { type AgentDeps, clockOf, realSleep } from "./agent-deps.ts";
@@ -26,7 +25,7 @@ export { continueJobId } from "./owed-results.ts";
  * consulted: an approved execution that outlived its window still continues.
  */
 export async function onExecutionFinished(
-  deps: { db: Kysely<Database>; queue: Pick<QueuePort, "enqueue"> },
+  deps: { db: Db; queue: Pick<QueuePort, "enqueue"> },
   event: DomainEventOf<"execution.finished">,
 ): Promise<"enqueued" | "skipped"> {
   const execution = await getExecution(deps.db, event.executionId);
@@ -41,7 +40,7 @@ export async function onExecutionFinished(
   return "enqueued";
 }
 
-async function continuationAllowed(db: Kysely<Database>, execution: Execution): Promise<boolean> {
+async function continuationAllowed(db: Db, execution: Execution): Promise<boolean> {
   // Only the agent's own sessions continue: an outside client's session is that client's to drive.
   const session = await getSession(db, execution.session_id!);
   if (session?.principal !== AGENT_PRINCIPAL.id) return false;
@@ -113,14 +112,14 @@ export async function handleContinue(
 }
 
 /** The model already saw this execution's final status in a tool result (run waited long enough). */
-async function resultAlreadySeen(db: Kysely<Database>, execution: Execution): Promise<boolean> {
+async function resultAlreadySeen(db: Db, execution: Execution): Promise<boolean> {
   const results = await toolResultsNaming(db, execution.session_id!, execution.id, execution.created_at);
   return results.some((content) => content.includes(`"status":"${execution.status}"`));
 }
 
 const OUTPUT_TAIL = 1500;
 
-async function continuationNote(db: Kysely<Database>, execution: Execution): Promise<string> {
+async function continuationNote(db: Db, execution: Execution): Promise<string> {
   const view = executionView(execution);
   const plan = await currentPlan(db, execution.session_id!);
   const next = plan ? nextOpenStep(plan.steps) : undefined;

@@ -1,7 +1,6 @@
-import type { Kysely } from "kysely";
+import type { Db } from "../store/db.ts";
 import { type FeedbackRow, feedbackSince } from "../store/feedback.ts";
 import { type PatternKind, upsertPattern } from "../store/learning.ts";
-import type { Database } from "../store/schema.ts";
 
 /** Feedback older than this is not looked at. */
 export const LEARN_WINDOW_MS = 30 * 24 * 60 * 60_000;
@@ -60,7 +59,7 @@ export interface LearnReport {
  * The learning job: recent feedback → patterns. Recurring root causes and repeated fixes become rows
  * in `patterns` with a suggested runbook (title and outline) for the operator to accept.
  */
-export async function learnFromFeedback(db: Kysely<Database>, now = new Date()): Promise<LearnReport> {
+export async function learnFromFeedback(db: Db, now = new Date()): Promise<LearnReport> {
   const feedback = await feedbackSince(db, new Date(now.getTime() - LEARN_WINDOW_MS));
   const groups: { kind: PatternKind; words: Set<string>; rows: FeedbackRow[]; samples: string[] }[] = [];
   const add = (kind: PatternKind, text: string | null, row: FeedbackRow) => {

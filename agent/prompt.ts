@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
-import type { Kysely } from "kysely";
+import type { Db } from "../store/db.ts";
 import { currentPlan, nextOpenStep } from "../store/plans.ts";
 import { openQuestion } from "../store/questions.ts";
-import type { Database, Session } from "../store/schema.ts";
+import type { Session } from "../store/sessions.ts";
 
 const SOUL_URL = new URL("../SOUL.md", import.meta.url);
 
@@ -11,12 +11,7 @@ export async function loadSoul(path: string | URL = SOUL_URL): Promise<string> {
 }
 
 /** The system prompt: SOUL.md, then the session's state as the store has it (goal, plan, question). */
-export async function systemPrompt(
-  db: Kysely<Database>,
-  soul: string,
-  session: Session,
-  now: Date,
-): Promise<string> {
+export async function systemPrompt(db: Db, soul: string, session: Session, now: Date): Promise<string> {
   const lines = [`## This session (${now.toISOString()})`, `Status: ${session.status}.`];
   lines.push(session.goal ? `Goal: ${session.goal}` : "Goal: none yet — call set_goal first.");
   if (session.requires_replan) {

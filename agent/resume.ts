@@ -1,9 +1,8 @@
-import type { Kysely } from "kysely";
 import type { QueuePort } from "../jobs/queue/port.ts";
 import { AGENT_PRINCIPAL } from "../policy/principal.ts";
+import type { Db } from "../store/db.ts";
 import { hasNote } from "../store/messages.ts";
 import { currentPlan } from "../store/plans.ts";
-import type { Database } from "../store/schema.ts";
 import { sessionsAfterPlanDecision } from "../store/sessions.ts";
 import { markTurnOwed, sessionsOwingTurns, turnOwnersOfOpenSessions } from "../store/turn-lease.ts";
 import { isDeadOwner } from "./turn-owner.ts";
@@ -28,7 +27,7 @@ export interface ResumeOptions {
  * called again.
  */
 export async function resumeOwedTurns(
-  deps: { db: Kysely<Database>; queue: Pick<QueuePort, "enqueue"> },
+  deps: { db: Db; queue: Pick<QueuePort, "enqueue"> },
   now: Date = new Date(),
   options: ResumeOptions = {},
 ): Promise<string[]> {
@@ -46,7 +45,7 @@ export async function resumeOwedTurns(
 }
 
 /** A plan approved (card says so) whose turn left no decision note: the consent turn is owed. */
-async function markUnstartedConsentTurns(db: Kysely<Database>, decidedBefore?: Date): Promise<void> {
+async function markUnstartedConsentTurns(db: Db, decidedBefore?: Date): Promise<void> {
   const candidates = await sessionsAfterPlanDecision(db, {
     // an outside client's session is its own to drive: the agent never takes its turns
     principal: AGENT_PRINCIPAL.id,

@@ -2,9 +2,8 @@ import { agentMessage, agentTyping, questionAnswered, sessionStatus } from "../s
 import { appendMessage, hasNote, listMessages } from "../store/messages.ts";
 import { currentPlan, nextOpenStep } from "../store/plans.ts";
 import { answerOpenQuestion, openQuestion } from "../store/questions.ts";
-import type { Session } from "../store/schema.ts";
 import { markAnswered, markPlanDecided, reopenSession } from "../store/session-lifecycle.ts";
-import { getSession, touchSession } from "../store/sessions.ts";
+import { getSession, type Session, touchSession } from "../store/sessions.ts";
 import {
   acquireTurn,
   dropTurn,

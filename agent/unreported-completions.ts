@@ -1,9 +1,8 @@
-import type { Kysely } from "kysely";
 import { redact } from "../policy/redact.ts";
 import { hasSessionCard } from "../store/chat-cards.ts";
+import type { Db } from "../store/db.ts";
 import { type DomainEvent, taskCompleted } from "../store/domain-events.ts";
 import { appendMessage, recentMessages } from "../store/messages.ts";
-import type { Database } from "../store/schema.ts";
 import { recentlyClosedSessions } from "../store/sessions.ts";
 
 const LOOKBACK_MS = 24 * 60 * 60_000;
@@ -17,7 +16,7 @@ const LOOKBACK_MS = 24 * 60 * 60_000;
  * process between its commit and its result is not taken for a dead one. Returns the sessions.
  */
 export async function reportUnreportedCompletions(
-  deps: { db: Kysely<Database>; events: { publish(event: DomainEvent): Promise<void> } },
+  deps: { db: Db; events: { publish(event: DomainEvent): Promise<void> } },
   now: Date = new Date(),
   options: { closedBefore?: Date } = {},
 ): Promise<string[]> {
@@ -55,7 +54,7 @@ export async function reportUnreportedCompletions(
 }
 
 /** The id of the last round's complete_task call when it has no recorded result. */
-async function unansweredCompletion(db: Kysely<Database>, sessionId: string): Promise<string | undefined> {
+async function unansweredCompletion(db: Db, sessionId: string): Promise<string | undefined> {
   const { messages } = await recentMessages(db, sessionId, 50);
   const round = [...messages].reverse().find((m) => m.role === "assistant" && (m.toolCalls?.length ?? 0) > 0);
   const call = round?.toolCalls?.find((c) => c.name === "complete_task");

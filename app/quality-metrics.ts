@@ -1,7 +1,6 @@
-import type { Kysely } from "kysely";
 import { Counter, Histogram, type Registry } from "prom-client";
+import type { Db } from "../store/db.ts";
 import { type QualityFigures, qualityFigures } from "../store/quality-figures.ts";
-import type { Database } from "../store/schema.ts";
 
 /**
  * The quality figures on /metrics, read from the store at scrape time: every process (and a
@@ -20,7 +19,7 @@ export const QUALITY_METRIC_NAMES = [
   "oikos_model_tokens_total",
 ] as const;
 
-export function registerQualityMetrics(registry: Registry, db: Kysely<Database>): void {
+export function registerQualityMetrics(registry: Registry, db: Db): void {
   // One store read per scrape, shared by every metric that scrape collects.
   let pending: Promise<QualityFigures> | undefined;
   const figures = () => {

@@ -1,14 +1,13 @@
 import { join } from "node:path";
-import type { Kysely } from "kysely";
 import type { Logger } from "../base/logger.ts";
 import { createEventBus } from "../jobs/events/create.ts";
 import type { EventBus } from "../jobs/events/port.ts";
 import { createQueue } from "../jobs/queue/create.ts";
 import type { QueuePort } from "../jobs/queue/port.ts";
 import { openStore, type StoreHandle, type StoreOptions } from "../store/connect.ts";
+import type { Db } from "../store/db.ts";
 import { migrateToLatest } from "../store/migrate.ts";
 import { KyselyJobJournal } from "../store/queue-journal.ts";
-import type { Database } from "../store/schema.ts";
 import type { Config } from "./config.ts";
 import { createLogger } from "./logger.ts";
 
@@ -17,7 +16,7 @@ export interface Runtime {
   config: Config;
   logger: Logger;
   store: StoreHandle;
-  db: Kysely<Database>;
+  db: Db;
   queue: QueuePort;
   events: EventBus;
   close(): Promise<void>;

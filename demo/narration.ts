@@ -1,8 +1,7 @@
 import type { Writable } from "node:stream";
-import type { Kysely } from "kysely";
 import type { EventBus } from "../jobs/events/port.ts";
+import type { Db } from "../store/db.ts";
 import { getExecution } from "../store/executions.ts";
-import type { Database } from "../store/schema.ts";
 
 const RISK_WORDS: Record<string, string> = {
   read_only: "read-only, ran with nobody asked",
@@ -15,7 +14,7 @@ const RISK_WORDS: Record<string, string> = {
  * (what ran, where, under which rule, how it ended), so the transcript shows the commands that
  * a chat thread only sums up. Returns the unsubscribe.
  */
-export function narrateCommands(events: EventBus, db: Kysely<Database>, out: Writable): () => void {
+export function narrateCommands(events: EventBus, db: Db, out: Writable): () => void {
   return events.subscribe("execution.finished", async (event) => {
     const execution = await getExecution(db, event.executionId);
     if (!execution) return;

@@ -1,6 +1,5 @@
-import type { Kysely } from "kysely";
 import type { Principal } from "../policy/principal.ts";
-import type { Database } from "../store/schema.ts";
+import type { Db } from "../store/db.ts";
 
 /** The slice of a pino logger the MCP server uses; pino's Logger satisfies it. */
 export interface McpLogger {
@@ -15,7 +14,7 @@ export interface McpLogger {
  * composition root passes an object that satisfies all of them.
  */
 export interface ToolDeps {
-  db: Kysely<Database>;
+  db: Db;
   /**
    * Who is on the other end of this connection (policy/principal.ts): the sessions it may name, the
    * tools it may call, and the actor of every write and audit row it causes.

@@ -3,6 +3,8 @@ import type { Executor } from "./audit.ts";
 import type { Approval } from "./schema.ts";
 import type { RunnableRisk } from "./statuses.ts";
 
+export type { Approval } from "./schema.ts";
+
 export { APPROVAL_STATUSES, type ApprovalStatus } from "./statuses.ts";
 
 /** How an operator decided; `sweep` and `system` are ours (expiry, cascades). */

@@ -6,6 +6,8 @@ import type { Database, Entity, JsonObject } from "./schema.ts";
 
 import { ENTITY_STATES, ENTITY_TRANSPORTS, type EntityState } from "./statuses.ts";
 
+export type { Entity } from "./schema.ts";
+
 export { ENTITY_STATES, ENTITY_TRANSPORTS, type EntityState, type EntityTransport } from "./statuses.ts";
 
 /** Attribute keys that look like secrets: the graph is model context, so these never go in. */

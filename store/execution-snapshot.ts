@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { Executor } from "./audit.ts";
 
 /**
  * What happened about a snapshot before an execution (executions.snapshot, migration 0140): taken

@@ -12,6 +12,7 @@ import {
   type TerminalExecutionStatus,
 } from "./statuses.ts";
 
+export type { Execution } from "./schema.ts";
 export {
   EXECUTION_STATUSES,
   type ExecutionStatus,

@@ -4,6 +4,8 @@ import { OPEN_EXECUTION_STATUSES } from "./executions.ts";
 import type { Database, Session } from "./schema.ts";
 import type { Outcome } from "./statuses.ts";
 
+export type { Session } from "./schema.ts";
+
 export { SESSION_STATUSES, type SessionStatus, TERMINAL_SESSION_STATUSES } from "./statuses.ts";
 
 export interface SessionAddress {

@@ -1,6 +1,5 @@
-import type { Kysely } from "kysely";
 import { claimRefusal } from "../../store/chat-refusals.ts";
-import type { Database } from "../../store/schema.ts";
+import type { Db } from "../../store/db.ts";
 import type { RoomAccessConfig } from "./access-rules.ts";
 import type { CardMentions } from "./card.ts";
 import type { ChatAdapter } from "./chat-adapter.ts";
@@ -59,7 +58,7 @@ const REFUSAL_INTERVAL_MS = 60 * 60 * 1000;
  * remembered in the database so a restart does not make the bot chatty.
  */
 export async function shouldRefuse(
-  db: Kysely<Database>,
+  db: Db,
   platform: string,
   user: string,
   now: Date = new Date(),

@@ -1,9 +1,8 @@
-import type { Kysely } from "kysely";
 import type { QueuePort } from "../../jobs/queue/port.ts";
 import { listPendingApprovals } from "../../store/approvals.ts";
 import { cancelPendingExecution } from "../../store/consent.ts";
+import type { Db } from "../../store/db.ts";
 import { executionWithRoom, requestCancel } from "../../store/executions.ts";
-import type { Database } from "../../store/schema.ts";
 import { type BotCommand, defineCommand } from "./bot-commands.ts";
 import { choice, optionalWord } from "./command-args.ts";
 
@@ -27,7 +26,7 @@ export function sweepCommand(queue: QueuePort): BotCommand {
 }
 
 /** `!oikos approvals`: pending approvals, oldest first: every room's for fleet-wide people, else this room's. */
-export function approvalsCommand(db: Kysely<Database>): BotCommand {
+export function approvalsCommand(db: Db): BotCommand {
   return defineCommand({
     name: "approvals",
     args: {},
@@ -53,7 +52,7 @@ export function approvalsCommand(db: Kysely<Database>): BotCommand {
  * `!oikos cancel <execution>`: cancels a waiting execution, or asks a running one to stop. A
  * room admin can cancel only what that room's sessions started.
  */
-export function cancelCommand(db: Kysely<Database>): BotCommand {
+export function cancelCommand(db: Db): BotCommand {
   return defineCommand({
     name: "cancel",
     args: { execution: optionalWord("execution", "the execution id (see `!approvals` or `!task <id>`)") },

@@ -1,4 +1,3 @@
-import type { Kysely } from "kysely";
 import type { Logger } from "../../base/logger.ts";
 import type { QueuePort } from "../../jobs/queue/port.ts";
 import {
@@ -8,9 +7,9 @@ import {
   getAlertGroup,
   markAlertGroupPosted,
 } from "../../store/alert-groups.ts";
+import type { Db } from "../../store/db.ts";
 import { appendMessage, hasPlatformEvent } from "../../store/messages.ts";
 import { planAwaitingApproval } from "../../store/plans.ts";
-import type { Database } from "../../store/schema.ts";
 import { createSession, getSession } from "../../store/sessions.ts";
 import { clock } from "./card.ts";
 import { buildAlertCard } from "./cards/alert-card.ts";
@@ -19,7 +18,7 @@ import type { ChatAdapter, MessageRef } from "./chat-adapter.ts";
 export type AlertThreadUpdate = "open" | "repeat" | "refire" | "resolved" | "digest";
 
 export interface AlertThreadDeps {
-  db: Kysely<Database>;
+  db: Db;
   queue: QueuePort;
   adapters: ReadonlyMap<string, ChatAdapter>;
   logger: Logger;

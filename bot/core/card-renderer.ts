@@ -1,14 +1,13 @@
-import type { Kysely } from "kysely";
 import type { Logger } from "../../base/logger.ts";
 import type { EventBus } from "../../jobs/events/port.ts";
 import type { DomainEvent } from "../../jobs/events/types.ts";
 import { approvalIdsOfExecution } from "../../store/approvals.ts";
 import { type CardKind, type CardRefs, planSubject } from "../../store/chat-cards.ts";
+import type { Db } from "../../store/db.ts";
 import { getExecution } from "../../store/executions.ts";
 import { claimKv, deleteKv } from "../../store/kv.ts";
 import { pendingCardSubjects } from "../../store/pending-card-subjects.ts";
 import { currentPlan } from "../../store/plans.ts";
-import type { Database } from "../../store/schema.ts";
 import { getSession } from "../../store/sessions.ts";
 import type { Card, CardMentions } from "./card.ts";
 import { buildApprovalCard } from "./cards/approval-card.ts";
@@ -37,7 +36,7 @@ function claimKey(platform: string, kind: CardKind, subjectId: string): string {
  * store says. Work for one session runs in order, so an edit never overtakes its post.
  */
 export class CardRenderer {
-  readonly #db: Kysely<Database>;
+  readonly #db: Db;
   readonly #adapters: ReadonlyMap<string, ChatAdapter>;
   readonly #cards: CardRefs;
   readonly #logger: Logger;
@@ -52,7 +51,7 @@ export class CardRenderer {
   readonly #unposted = new Map<string, Map<string, () => Promise<void>>>();
 
   constructor(deps: {
-    db: Kysely<Database>;
+    db: Db;
     adapters: ReadonlyMap<string, ChatAdapter>;
     cards: CardRefs;
     logger: Logger;

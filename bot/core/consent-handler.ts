@@ -10,7 +10,7 @@ import {
   denyPlan,
 } from "../../store/consent.ts";
 import { planAwaitingApproval } from "../../store/plans.ts";
-import type { Session } from "../../store/schema.ts";
+import type { Session } from "../../store/sessions.ts";
 import type { ChatAdapter, MessageRef } from "./chat-adapter.ts";
 import type { ChatCoreDeps } from "./core-deps.ts";
 import { applyFollowUps } from "./follow-ups.ts";

@@ -1,11 +1,10 @@
-import type { Kysely } from "kysely";
 import type { Logger } from "../../base/logger.ts";
 import type { EventBus } from "../../jobs/events/port.ts";
 import type { QueuePort } from "../../jobs/queue/port.ts";
 import type { Consent } from "../../policy/consent.ts";
 import type { ConsentVia } from "../../store/consent.ts";
+import type { Db } from "../../store/db.ts";
 import type { PreviewGateOutcome } from "../../store/preview-approval.ts";
-import type { Database } from "../../store/schema.ts";
 import type { RoomAccess } from "./access.ts";
 import type { CommandRegistry } from "./bot-commands.ts";
 
@@ -15,7 +14,7 @@ import type { CommandRegistry } from "./bot-commands.ts";
  * reaches into another layer's tables.
  */
 export interface ChatCoreDeps {
-  db: Kysely<Database>;
+  db: Db;
   /** How long an approved plan's assent window stays open (config execution.assentWindowMs). */
   assentWindowMs?: number;
   queue: QueuePort;

@@ -1,6 +1,5 @@
-import type { Kysely } from "kysely";
 import { chatEventProcessed, markChatEventProcessed, recordChatEvent } from "../../store/chat-events.ts";
-import type { Database } from "../../store/schema.ts";
+import type { Db } from "../../store/db.ts";
 
 /**
  * Durable per-event dedupe (table chat_events). An event is recorded before it is handled and
@@ -9,10 +8,10 @@ import type { Database } from "../../store/schema.ts";
  * when it is delivered again, so nothing is lost; concurrent duplicates in this process wait.
  */
 export class EventLedger {
-  readonly #db: Kysely<Database>;
+  readonly #db: Db;
   readonly #inFlight = new Set<string>();
 
-  constructor(db: Kysely<Database>) {
+  constructor(db: Db) {
     this.#db = db;
   }
 

@@ -1,10 +1,9 @@
-import type { Kysely } from "kysely";
 import { getApproval } from "../../store/approvals.ts";
 import type { CardRecord } from "../../store/chat-cards.ts";
 import { splitPlanSubject } from "../../store/chat-cards.ts";
+import type { Db } from "../../store/db.ts";
 import { readExecutionSnapshot } from "../../store/execution-snapshot.ts";
 import { snapshotsOfSession } from "../../store/executions.ts";
-import type { Database } from "../../store/schema.ts";
 
 /** ⏪ (and the names platforms give it): ask to roll back what the card shows. */
 export function isRollbackReaction(key: string): boolean {
@@ -19,7 +18,7 @@ export function isRollbackReaction(key: string): boolean {
  * The execution a ⏪ on this card asks to undo: the approval card's own execution; on a plan card or
  * the task summary, the latest execution of that plan / task with a snapshot still to roll back to.
  */
-export async function executionToRollBack(db: Kysely<Database>, card: CardRecord): Promise<string | null> {
+export async function executionToRollBack(db: Db, card: CardRecord): Promise<string | null> {
   if (card.kind === "approval") {
     const approval = await getApproval(db, card.subjectId);
     return approval?.execution_id ?? null;

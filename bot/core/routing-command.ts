@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import type { Db } from "../../store/db.ts";
 import { findEntity } from "../../store/entities.ts";
 import {
   changeRouting,
@@ -6,7 +6,6 @@ import {
   parseRoutingWords,
   routingView,
 } from "../../store/routing-change.ts";
-import type { Database } from "../../store/schema.ts";
 import { type BotCommand, defineCommand } from "./bot-commands.ts";
 import { text, word } from "./command-args.ts";
 
@@ -16,7 +15,7 @@ import { text, word } from "./command-args.ts";
  * admins only; every change is audited as routing_changed, and executions approved for the old
  * routing are refused by the worker.
  */
-export function routingCommand(db: Kysely<Database>): BotCommand {
+export function routingCommand(db: Db): BotCommand {
   return defineCommand({
     name: "routing",
     args: {

@@ -1,9 +1,8 @@
-import type { Kysely } from "kysely";
 import type { DomainEvent } from "../../jobs/events/types.ts";
+import type { Db } from "../../store/db.ts";
 import { agentReplies } from "../../store/messages.ts";
 import { planNeedsApproval } from "../../store/plans.ts";
 import { type ScheduleThreadState, scheduleRunOfSession, settleRunThread } from "../../store/schedules.ts";
-import type { Database } from "../../store/schema.ts";
 import { bindSessionThread, sessionAskedOperator, sessionSummary } from "../../store/sessions.ts";
 import type { QuietMode } from "../../store/statuses.ts";
 import type { ChatAdapter } from "./chat-adapter.ts";
@@ -33,10 +32,10 @@ export type DeferredVerdict = { kind: "render"; place: ThreadPlace } | { kind: "
  * full thread: `quiet` in the schedule), and a reply to that line reaches the session.
  */
 export class ScheduleThreads {
-  readonly #db: Kysely<Database>;
+  readonly #db: Db;
   readonly #schedules: readonly ScheduleThreadConfig[];
 
-  constructor(deps: { db: Kysely<Database>; schedules: readonly ScheduleThreadConfig[] }) {
+  constructor(deps: { db: Db; schedules: readonly ScheduleThreadConfig[] }) {
     this.#db = deps.db;
     this.#schedules = deps.schedules;
   }

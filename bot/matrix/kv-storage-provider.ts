@@ -1,7 +1,6 @@
-import type { Kysely } from "kysely";
 import type { IFilterInfo, IStorageProvider } from "matrix-bot-sdk";
+import type { Db } from "../../store/db.ts";
 import { getKv, putKv } from "../../store/kv.ts";
-import type { Database } from "../../store/schema.ts";
 
 /**
  * matrix-bot-sdk's storage provider, kept in Postgres (table kv) instead of a JSON file, so the
@@ -9,10 +8,10 @@ import type { Database } from "../../store/schema.ts";
  * saves the token before handling the events) writes the token only after a batch is handled.
  */
 export class KvStorageProvider implements IStorageProvider {
-  readonly #db: Kysely<Database>;
+  readonly #db: Db;
   readonly #prefix: string;
 
-  constructor(db: Kysely<Database>, account: string) {
+  constructor(db: Db, account: string) {
     this.#db = db;
     this.#prefix = `matrix:${account}:`;
   }

@@ -1,7 +1,6 @@
-import type { Kysely } from "kysely";
 import type { QueuePort } from "../../jobs/queue/port.ts";
+import type { Db } from "../../store/db.ts";
 import { busyJobs } from "../../store/queue-journal.ts";
-import type { Database } from "../../store/schema.ts";
 
 const CONVERSATION_QUEUES = ["agent-turn", "execute", "continue"];
 
@@ -13,7 +12,7 @@ const CONVERSATION_QUEUES = ["agent-turn", "execute", "continue"];
  * are not watched.
  */
 export async function waitForQuietQueue(
-  db: Kysely<Database>,
+  db: Db,
   queue: QueuePort,
   options: { maxMs?: number; pollMs?: number; stalledMs?: number } = {},
 ): Promise<void> {

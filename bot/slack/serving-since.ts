@@ -1,6 +1,5 @@
-import type { Kysely } from "kysely";
+import type { Db } from "../../store/db.ts";
 import { claimKv, getKv } from "../../store/kv.ts";
-import type { Database } from "../../store/schema.ts";
 
 const KEY = "slack:serving_since";
 
@@ -9,7 +8,7 @@ const KEY = "slack:serving_since";
  * table. Slack sends no history, only redeliveries of events it could not hand over; those written
  * before oikos served Slack are history, those written while a later oikos was down are requests.
  */
-export async function servingSince(db: Kysely<Database>, now: number): Promise<number> {
+export async function servingSince(db: Db, now: number): Promise<number> {
   await claimKv(db, KEY, now);
   const stored = Number(await getKv(db, KEY));
   return Number.isFinite(stored) && stored > 0 ? stored : now;

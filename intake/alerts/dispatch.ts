@@ -1,7 +1,6 @@
-import type { Kysely } from "kysely";
 import type { QueuePort } from "../../jobs/queue/port.ts";
 import { claimInvestigationSlots, type InvestigationSlots } from "../../store/alert-groups.ts";
-import type { Database } from "../../store/schema.ts";
+import type { Db } from "../../store/db.ts";
 
 export type DispatchReport = InvestigationSlots;
 
@@ -13,7 +12,7 @@ export type DispatchReport = InvestigationSlots;
  * overfill them; the agent turns are enqueued after it commits.
  */
 export async function dispatchInvestigations(
-  deps: { db: Kysely<Database>; queue: QueuePort; dialect: "postgres" | "pglite" },
+  deps: { db: Db; queue: QueuePort; dialect: "postgres" | "pglite" },
   maxConcurrent: number,
 ): Promise<DispatchReport> {
   const report = await claimInvestigationSlots(deps.db, { maxConcurrent, dialect: deps.dialect });

@@ -1,4 +1,3 @@
-import type { Kysely } from "kysely";
 import type { Logger } from "../../base/logger.ts";
 import type { QueuePort } from "../../jobs/queue/port.ts";
 import {
@@ -9,7 +8,7 @@ import {
   recordAlerts,
   recordDelivery,
 } from "../../store/alert-groups.ts";
-import type { Database } from "../../store/schema.ts";
+import type { Db } from "../../store/db.ts";
 import type { AlertSourceKind, AlertsConfig } from "../config.ts";
 import { alertBrief } from "./brief.ts";
 import { decide } from "./decide.ts";
@@ -37,7 +36,7 @@ export interface IntakeResult {
 }
 
 export interface IntakeDeps {
-  db: Kysely<Database>;
+  db: Db;
   queue: QueuePort;
   config: AlertsConfig;
   logger: Logger;

@@ -1,6 +1,5 @@
-import type { Kysely } from "kysely";
+import type { Db } from "../../store/db.ts";
 import { liveEntityIdentities } from "../../store/entities.ts";
-import type { Database } from "../../store/schema.ts";
 
 /**
  * Which entities of the knowledge graph an alert is about, from its labels: instance / host /
@@ -84,7 +83,7 @@ export function matchEntities(
 }
 
 /** Loads the identities of every entity that is not destroyed (a homelab has hundreds, not millions). */
-export async function loadEntityIdentities(db: Kysely<Database>): Promise<EntityIdentity[]> {
+export async function loadEntityIdentities(db: Db): Promise<EntityIdentity[]> {
   const rows = await liveEntityIdentities(db);
   return rows.map((row) => ({ slug: row.slug, name: row.name, attributes: row.attributes }));
 }

@@ -1,15 +1,14 @@
-import type { Kysely } from "kysely";
 import type { Logger } from "../../base/logger.ts";
 import { nextCronFire } from "../../jobs/queue/cron.ts";
 import type { QueuePort } from "../../jobs/queue/port.ts";
 import { recordAudit } from "../../store/audit.ts";
+import type { Db } from "../../store/db.ts";
 import {
   isSchedulePaused,
   lastScheduleRuns,
   scheduleStates,
   setSchedulePaused,
 } from "../../store/schedules.ts";
-import type { Database } from "../../store/schema.ts";
 import { platformOf, type ScheduleConfig } from "../config.ts";
 
 /** A schedule as `!oikos schedules` shows it. */
@@ -36,13 +35,13 @@ export function scheduleKey(name: string): string {
  * pause is stored (schedule_state), so it survives restarts; the fire handler checks it too.
  */
 export class ScheduleBook {
-  readonly #db: Kysely<Database>;
+  readonly #db: Db;
   readonly #queue: QueuePort;
   readonly #schedules: readonly ScheduleConfig[];
   readonly #logger: Logger;
 
   constructor(deps: {
-    db: Kysely<Database>;
+    db: Db;
     queue: QueuePort;
     schedules: readonly ScheduleConfig[];
     logger: Logger;

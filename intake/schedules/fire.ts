@@ -1,6 +1,6 @@
-import type { Kysely } from "kysely";
 import type { Logger } from "../../base/logger.ts";
 import type { QueuePort } from "../../jobs/queue/port.ts";
+import type { Db } from "../../store/db.ts";
 import { appendMessage } from "../../store/messages.ts";
 import {
   bindScheduleRunSession,
@@ -8,13 +8,12 @@ import {
   isSchedulePaused,
   recordSkippedRun,
 } from "../../store/schedules.ts";
-import type { Database } from "../../store/schema.ts";
 import { createSession } from "../../store/sessions.ts";
 import { platformOf, type ScheduleConfig } from "../config.ts";
 import { resolveTargets } from "./targets.ts";
 
 export interface FireDeps {
-  db: Kysely<Database>;
+  db: Db;
   queue: QueuePort;
   logger: Logger;
   schedules: readonly ScheduleConfig[];

@@ -1,13 +1,12 @@
-import type { Kysely } from "kysely";
+import type { Db } from "../../store/db.ts";
 import { liveEntitySlugs } from "../../store/entities.ts";
-import type { Database } from "../../store/schema.ts";
 
 /**
  * The entity slugs a schedule's target selector names: each item is a slug glob (`*` any run of
  * characters, `?` one character; `lxc:*`, `host:pve?`, `*:backup-*`). Destroyed entities never
  * match. Sorted, without repeats.
  */
-export async function resolveTargets(db: Kysely<Database>, selector: readonly string[]): Promise<string[]> {
+export async function resolveTargets(db: Db, selector: readonly string[]): Promise<string[]> {
   const slugs = await liveEntitySlugs(db);
   const patterns = selector.map(globToRegExp);
   return slugs.filter((slug) => patterns.some((p) => p.test(slug))).sort();

@@ -1,9 +1,9 @@
-import type { Kysely } from "kysely";
 import { decideAtApproval, previewRecheckAt } from "../../policy/preview/approval-gate.ts";
 import type { OutcomeCheck, PlanPreview } from "../../policy/preview/types.ts";
 import { redact } from "../../policy/redact.ts";
 import { getApproval } from "../../store/approvals.ts";
 import type { ConsentVia } from "../../store/consent.ts";
+import type { Db } from "../../store/db.ts";
 import { getExecution } from "../../store/executions.ts";
 import { askAgainWithPreview, type PreviewGateOutcome } from "../../store/preview-approval.ts";
 import {
@@ -12,14 +12,13 @@ import {
   shownPreviewOfApproval,
   shownPreviewOfExecution,
 } from "../../store/previews.ts";
-import type { Database } from "../../store/schema.ts";
 import type { PlanPreviewer, PreviewRequest, PreviewTarget } from "../preview/previewer.ts";
 
 /** How long computing a preview may hold up an approval card (or an operator's approval). */
 export const DEFAULT_PREVIEW_TIMEOUT_MS = 15_000;
 
 export interface ApprovalPreviewOptions {
-  db: Kysely<Database>;
+  db: Db;
   previewer: PlanPreviewer;
   /** Where the command's target is now (RunService.previewTarget); undefined: not runnable. */
   previewTarget: (slug: string) => Promise<PreviewTarget | undefined>;

@@ -1,17 +1,18 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import type { Kysely } from "kysely";
 import { redact } from "../../policy/redact.ts";
+import type { Db } from "../../store/db.ts";
 import { executionFinished, executionStarted } from "../../store/domain-events.ts";
+import type { Entity } from "../../store/entities.ts";
 import {
   claimExecution,
+  type Execution,
   getExecution,
   heartbeatExecution,
   type TerminalExecutionStatus,
   transitionExecution,
 } from "../../store/executions.ts";
 import { auditExecutionJail, recordJailDetection } from "../../store/jail-detection.ts";
-import type { Database, Entity, Execution } from "../../store/schema.ts";
 import { untilReachable } from "../../store/unreachable.ts";
 import type { EventBus } from "../events/port.ts";
 import { KeyedSemaphore } from "../keyed-semaphore.ts";
@@ -33,7 +34,7 @@ export interface CommandRunner {
 }
 
 export interface ExecuteWorkerOptions {
-  db: Kysely<Database>;
+  db: Db;
   events: EventBus;
   queue: QueuePort;
   runner: CommandRunner;
@@ -84,7 +85,7 @@ export function registerExecuteWorker(options: ExecuteWorkerOptions): { workerId
 }
 
 export interface StartExecuteWorkerDeps {
-  db: Kysely<Database>;
+  db: Db;
   events: EventBus;
   queue: QueuePort;
   runner: CommandRunner;

@@ -1,6 +1,5 @@
 import { redact } from "../../policy/redact.ts";
-import { isTerminalExecutionStatus } from "../../store/executions.ts";
-import type { Execution } from "../../store/schema.ts";
+import { type Execution, isTerminalExecutionStatus } from "../../store/executions.ts";
 import type { ExecutionStatus, RunnableRisk } from "../../store/statuses.ts";
 
 /**

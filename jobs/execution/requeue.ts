@@ -1,6 +1,5 @@
-import type { Kysely } from "kysely";
+import type { Db } from "../../store/db.ts";
 import { queuedExecutionIds } from "../../store/executions.ts";
-import type { Database } from "../../store/schema.ts";
 import type { QueuePort } from "../queue/port.ts";
 
 /**
@@ -10,7 +9,7 @@ import type { QueuePort } from "../queue/port.ts";
  * which is harmless: the worker claims a row only while it is `queued`, so the command runs once.
  */
 export async function requeueQueuedExecutions(
-  db: Kysely<Database>,
+  db: Db,
   queue: Pick<QueuePort, "enqueue">,
   now: Date = new Date(),
 ): Promise<string[]> {

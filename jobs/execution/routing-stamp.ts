@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import { refusal } from "../../policy/refusals.ts";
-import type { JsonObject } from "../../store/schema.ts";
+import type { JsonObject } from "../../store/db.ts";
 import type { Target } from "../ssh/target.ts";
 
 /**

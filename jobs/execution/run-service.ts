@@ -1,4 +1,3 @@
-import type { Kysely } from "kysely";
 import type { Classifier } from "../../policy/classify.ts";
 import { closeMatches } from "../../policy/close-matches.ts";
 import { commandKey } from "../../policy/command-key.ts";
@@ -25,12 +24,12 @@ import { checkTarget, type TargetFacts } from "../../policy/target-check.ts";
 import { createExecutionApproval, DEFAULT_APPROVAL_TTL_MS } from "../../store/approvals.ts";
 import { recordClassification } from "../../store/classifications.ts";
 import { QUEUE_WAIT_MS } from "../../store/consent.ts";
+import type { Db } from "../../store/db.ts";
 import { approvalRequested, executionQueued } from "../../store/domain-events.ts";
-import { findEntities, findEntity, listEntitySlugs } from "../../store/entities.ts";
-import { attachApproval, createExecution, newExecutionId } from "../../store/executions.ts";
+import { type Entity, findEntities, findEntity, listEntitySlugs } from "../../store/entities.ts";
+import { attachApproval, createExecution, type Execution, newExecutionId } from "../../store/executions.ts";
 import { loadSessionFacts } from "../../store/run-gate-facts.ts";
-import type { Database, Entity, Execution, Session } from "../../store/schema.ts";
-import { takePreplanSlot } from "../../store/sessions.ts";
+import { type Session, takePreplanSlot } from "../../store/sessions.ts";
 import type { EventBus } from "../events/port.ts";
 import type { PlanPreviewer, PreviewTarget } from "../preview/previewer.ts";
 import { QueueClosedError } from "../queue/errors.ts";
@@ -45,7 +44,7 @@ import { type ResolvedTarget, resolveTarget } from "./target-resolver.ts";
 import { waitForResult, watchExecution } from "./wait-for-result.ts";
 
 export interface RunServiceOptions {
-  db: Kysely<Database>;
+  db: Db;
   events: EventBus;
   queue: QueuePort;
   /**

@@ -1,4 +1,4 @@
-import type { Entity } from "../../store/schema.ts";
+import type { Entity } from "../../store/entities.ts";
 
 const DISRUPTIVE_VERB =
   /\b(stop|restart|reboot|shutdown|poweroff|halt|destroy|kill|killall|pkill|down|rm|remove|suspend|reset)\b/;

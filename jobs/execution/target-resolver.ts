@@ -1,6 +1,5 @@
 import type { Executor } from "../../store/audit.ts";
-import { findEntity } from "../../store/entities.ts";
-import type { Entity } from "../../store/schema.ts";
+import { type Entity, findEntity } from "../../store/entities.ts";
 import type { Target } from "../ssh/target.ts";
 
 /** `missing`: there is no such entity at all (the run gate's unknown_target), else it cannot be run on. */

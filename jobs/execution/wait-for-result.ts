@@ -1,6 +1,5 @@
-import type { Kysely } from "kysely";
-import { getExecution, isTerminalExecutionStatus } from "../../store/executions.ts";
-import type { Database, Execution } from "../../store/schema.ts";
+import type { Db } from "../../store/db.ts";
+import { type Execution, getExecution, isTerminalExecutionStatus } from "../../store/executions.ts";
 import { untilReachable } from "../../store/unreachable.ts";
 import type { EventBus } from "../events/port.ts";
 
@@ -15,7 +14,7 @@ export interface ExecutionWatch {
  * Subscribes to execution.finished for one id before the execution exists (the `run` fast path:
  * nothing can finish unseen, so no initial read is needed). Event-driven: no polling.
  */
-export function watchExecution(db: Kysely<Database>, events: EventBus, executionId: string): ExecutionWatch {
+export function watchExecution(db: Db, events: EventBus, executionId: string): ExecutionWatch {
   let wake: () => void = () => {};
   const woken = new Promise<void>((resolve) => {
     wake = resolve;
@@ -45,7 +44,7 @@ export function watchExecution(db: Kysely<Database>, events: EventBus, execution
  * row is read once after subscribing and once when woken or at the deadline: no polling).
  */
 export async function waitForResult(
-  db: Kysely<Database>,
+  db: Db,
   events: EventBus,
   executionId: string,
   waitMs: number,

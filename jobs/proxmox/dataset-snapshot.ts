@@ -6,8 +6,9 @@ import {
   type ZfsMount,
 } from "../../policy/dataset-snapshot.ts";
 import { type SnapshotBeforeMode, snapshotName } from "../../policy/snapshot-before.ts";
+import type { Entity } from "../../store/entities.ts";
 import type { ExecutionSnapshot } from "../../store/execution-snapshot.ts";
-import type { Entity, Execution } from "../../store/schema.ts";
+import type { Execution } from "../../store/executions.ts";
 import type { Target } from "../ssh/target.ts";
 import { lastLine, type NodeRunner } from "./node-runner.ts";
 

@@ -1,12 +1,11 @@
-import type { Kysely } from "kysely";
+import type { Db } from "../../store/db.ts";
 import { applyProxmoxDiscovery, type ProxmoxImportResult } from "../../store/import/apply-proxmox.ts";
-import type { Database } from "../../store/schema.ts";
 import { resolveTarget, type TargetDefaults } from "../execution/target-resolver.ts";
 import type { NodeRunner } from "./node-runner.ts";
 import { readCluster } from "./read-cluster.ts";
 
 export interface DiscoverDeps {
-  db: Kysely<Database>;
+  db: Db;
   runner: NodeRunner;
   targets: TargetDefaults;
   /** Per pvesh call. Default 30 s. */

@@ -1,9 +1,8 @@
-import type { Kysely } from "kysely";
 import { isOikosSnapshot } from "../../policy/snapshot-before.ts";
+import type { Db } from "../../store/db.ts";
 import { readExecutionSnapshot } from "../../store/execution-snapshot.ts";
 import { executionsWithSnapshot, recordExecutionSnapshot } from "../../store/executions.ts";
 import { snapshotListSchema } from "../../store/import/proxmox-api.ts";
-import type { Database } from "../../store/schema.ts";
 import { resolveTarget, type TargetDefaults } from "../execution/target-resolver.ts";
 import type { SweepItem } from "../sweeps/registry.ts";
 import { sweepItem } from "../sweeps/registry.ts";
@@ -11,7 +10,7 @@ import type { NodeRunner } from "./node-runner.ts";
 import { pveshGet } from "./read-cluster.ts";
 
 export interface RetentionDeps {
-  db: Kysely<Database>;
+  db: Db;
   runner: NodeRunner;
   targets: TargetDefaults;
   /** oikos snapshots older than this are removed; 0 keeps them all. */

@@ -1,4 +1,3 @@
-import type { Kysely } from "kysely";
 import {
   createExecutionApproval,
   DEFAULT_APPROVAL_TTL_MS,
@@ -6,6 +5,7 @@ import {
   pendingExecutionApproval,
 } from "../../store/approvals.ts";
 import { recordAudit } from "../../store/audit.ts";
+import type { Db } from "../../store/db.ts";
 import { approvalRequested } from "../../store/domain-events.ts";
 import {
   readExecutionSnapshot,
@@ -15,17 +15,17 @@ import {
 import {
   attachApproval,
   createExecution,
+  type Execution,
   getExecution,
   openRollbackOf,
   recordExecutionSnapshot,
 } from "../../store/executions.ts";
-import type { Database, Execution } from "../../store/schema.ts";
 import type { EventBus } from "../events/port.ts";
 import { routingStamp } from "../execution/routing-stamp.ts";
 import { resolveTarget, type TargetDefaults } from "../execution/target-resolver.ts";
 
 export interface RollbackDeps {
-  db: Kysely<Database>;
+  db: Db;
   events: EventBus;
   targets: TargetDefaults;
   approvalTtlMs?: number;
@@ -176,11 +176,7 @@ export async function requestRollback(
  * The worker's after-run step for a rollback execution: once it completed, the original execution's
  * snapshot says rolled back (by whom, when) and the rollback is audited.
  */
-export async function noteRollbackFinished(
-  db: Kysely<Database>,
-  row: Execution,
-  status: string,
-): Promise<void> {
+export async function noteRollbackFinished(db: Db, row: Execution, status: string): Promise<void> {
   if (!row.rollback_of || status !== "completed") return;
   const original = await getExecution(db, row.rollback_of);
   const snapshot = readExecutionSnapshot(original?.snapshot);

@@ -1,10 +1,10 @@
-import type { Kysely } from "kysely";
 import { z } from "zod";
 import { decideSnapshotBefore, type SnapshotBeforeMode, snapshotName } from "../../policy/snapshot-before.ts";
 import type { DiskOnStorage } from "../../policy/snapshot-capability.ts";
+import type { Db } from "../../store/db.ts";
+import type { Entity } from "../../store/entities.ts";
 import type { ExecutionSnapshot } from "../../store/execution-snapshot.ts";
-import { recordExecutionSnapshot } from "../../store/executions.ts";
-import type { Database, Entity, Execution } from "../../store/schema.ts";
+import { type Execution, recordExecutionSnapshot } from "../../store/executions.ts";
 import { shellQuote } from "../ssh/shell-quote.ts";
 import type { Target } from "../ssh/target.ts";
 import { snapshotDatasetsBefore } from "./dataset-snapshot.ts";
@@ -18,7 +18,7 @@ export interface SnapshotBeforeConfig {
 }
 
 export interface SnapshotBeforeDeps {
-  db: Kysely<Database>;
+  db: Db;
   runner: NodeRunner;
   config: SnapshotBeforeConfig;
   redact: (text: string) => string;

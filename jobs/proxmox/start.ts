@@ -1,5 +1,4 @@
-import type { Kysely } from "kysely";
-import type { Database } from "../../store/schema.ts";
+import type { Db } from "../../store/db.ts";
 import type { TargetDefaults } from "../execution/target-resolver.ts";
 import type { QueuePort } from "../queue/port.ts";
 import { registerSweep } from "../sweeps/registry.ts";
@@ -23,7 +22,7 @@ const RETENTION_EVERY_MS = 3_600_000;
  */
 export async function startProxmoxJobs(
   deps: {
-    db: Kysely<Database>;
+    db: Db;
     queue: QueuePort;
     runner: NodeRunner;
     targets: TargetDefaults;

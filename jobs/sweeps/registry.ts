@@ -1,5 +1,4 @@
-import type { Kysely } from "kysely";
-import type { Database } from "../../store/schema.ts";
+import type { Db } from "../../store/db.ts";
 import type { EventBus } from "../events/port.ts";
 import type { QueuePort } from "../queue/port.ts";
 
@@ -18,7 +17,7 @@ export interface SweepReport {
 }
 
 export interface SweepContext {
-  db: Kysely<Database>;
+  db: Db;
   events: EventBus;
   queue: QueuePort;
   now: Date;

@@ -1,6 +1,5 @@
 import { refusal } from "../../policy/refusals.ts";
-import { listEntitySlugs } from "../../store/entities.ts";
-import type { Entity } from "../../store/schema.ts";
+import { type Entity, listEntitySlugs } from "../../store/entities.ts";
 import { unknownSlugMessage } from "../suggest.ts";
 import type { ToolDeps } from "../tool-deps.ts";
 import { refused, type ToolResult } from "../tool-result.ts";

@@ -1,7 +1,6 @@
 import { refusal } from "../../policy/refusals.ts";
 import type { DomainEvent } from "../../store/domain-events.ts";
-import type { Session } from "../../store/schema.ts";
-import { getSession, TERMINAL_SESSION_STATUSES } from "../../store/sessions.ts";
+import { getSession, type Session, TERMINAL_SESSION_STATUSES } from "../../store/sessions.ts";
 import type { ToolDeps } from "../tool-deps.ts";
 import { refused, type ToolResult } from "../tool-result.ts";
 

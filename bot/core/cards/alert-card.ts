@@ -1,6 +1,5 @@
-import type { Kysely } from "kysely";
 import { type AlertGroup, alertsOfGroup } from "../../../store/alert-groups.ts";
-import type { Database } from "../../../store/schema.ts";
+import type { Db } from "../../../store/db.ts";
 import { type Card, clock } from "../card.ts";
 import { mentionsOf } from "../mentions.ts";
 
@@ -12,11 +11,7 @@ const SHOWN_ALERTS = 6;
  * (or that none did), who is called, and what the agent does about it. Rebuilt from the store and
  * edited as the group changes (resolved, flapping).
  */
-export async function buildAlertCard(
-  db: Kysely<Database>,
-  group: AlertGroup,
-  waitingBehind: number,
-): Promise<Card> {
+export async function buildAlertCard(db: Db, group: AlertGroup, waitingBehind: number): Promise<Card> {
   const alerts = await alertsOfGroup(db, group.id);
   const firing = alerts.filter((a) => a.status === "firing");
   const icon = group.status === "resolved" ? "✅" : severityIcon(group.severity);

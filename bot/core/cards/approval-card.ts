@@ -1,9 +1,8 @@
-import type { Kysely } from "kysely";
 import { approvalWithCommand, getApproval } from "../../../store/approvals.ts";
+import type { Db } from "../../../store/db.ts";
 import { readExecutionSnapshot, snapshotSubject } from "../../../store/execution-snapshot.ts";
 import { getExecution } from "../../../store/executions.ts";
 import { PREVIEW_CHANNEL, previewAskedAgainBefore, shownPreviewOfApproval } from "../../../store/previews.ts";
-import type { Database } from "../../../store/schema.ts";
 import { type Card, clock } from "../card.ts";
 import { riskBadge } from "../risk-badge.ts";
 import { decisionLine, executionProgress, snapshotLine } from "./card-lines.ts";
@@ -15,7 +14,7 @@ import { buildRoutingCard } from "./routing-card.ts";
  * card shows who decided and then the execution's progress and result (edited, never reposted).
  */
 export async function buildApprovalCard(
-  db: Kysely<Database>,
+  db: Db,
   approvalId: string,
   decisionNote: string | null = null,
 ): Promise<Card | undefined> {
@@ -86,7 +85,7 @@ export async function buildApprovalCard(
 }
 
 /** Slack's "Show preview": the preview an approval card shows, as a message for its thread. */
-export async function buildPreviewPost(db: Kysely<Database>, approvalId: string): Promise<string> {
+export async function buildPreviewPost(db: Db, approvalId: string): Promise<string> {
   const approval = await approvalWithCommand(db, approvalId);
   const shown = await shownPreviewOfApproval(db, approvalId);
   if (!approval || !shown) return "This card has no preview.";

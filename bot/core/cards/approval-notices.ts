@@ -1,16 +1,11 @@
-import type { Kysely } from "kysely";
 import { approvalWithCommand } from "../../../store/approvals.ts";
-import type { Database } from "../../../store/schema.ts";
+import type { Db } from "../../../store/db.ts";
 import { type Card, clock } from "../card.ts";
 import { inTime } from "../console/ago.ts";
 import { riskBadge } from "../risk-badge.ts";
 
 /** Half the time to live passed: what still waits, until when, and how to decide. Only while pending. */
-export async function buildReminderCard(
-  db: Kysely<Database>,
-  approvalId: string,
-  now: Date,
-): Promise<Card | undefined> {
+export async function buildReminderCard(db: Db, approvalId: string, now: Date): Promise<Card | undefined> {
   const a = await approvalWithCommand(db, approvalId);
   if (a?.status !== "pending") return undefined;
   return {
@@ -30,10 +25,7 @@ export async function buildReminderCard(
  * Said in the thread when nobody decided in time: it expired unanswered (nobody denied it). A card,
  * so the renderer can call the approvers: they learn that what they were asked did not run.
  */
-export async function buildExpiredNotice(
-  db: Kysely<Database>,
-  approvalId: string,
-): Promise<Card | undefined> {
+export async function buildExpiredNotice(db: Db, approvalId: string): Promise<Card | undefined> {
   const a = await approvalWithCommand(db, approvalId);
   if (a?.status !== "expired") return undefined;
   return {

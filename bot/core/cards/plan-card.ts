@@ -1,8 +1,7 @@
-import type { Kysely } from "kysely";
 import { alertGroupOfSession } from "../../../store/alert-groups.ts";
+import type { Db } from "../../../store/db.ts";
 import { runsOfPlan } from "../../../store/executions.ts";
 import { planWithSteps } from "../../../store/plans.ts";
-import type { Database } from "../../../store/schema.ts";
 import type { Card } from "../card.ts";
 import { riskBadge, stepIcon } from "../risk-badge.ts";
 import { resolvedWhilePending } from "./alert-card.ts";
@@ -13,7 +12,7 @@ import { decisionLine, executionProgress, snapshotLine } from "./card-lines.ts";
  * decided who decided how and when. Re-rendered from the database on every change (step ticks).
  */
 export async function buildPlanCard(
-  db: Kysely<Database>,
+  db: Db,
   sessionId: string,
   generation: number,
   decisionNote: string | null = null,

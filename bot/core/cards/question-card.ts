@@ -1,10 +1,9 @@
-import type { Kysely } from "kysely";
+import type { Db } from "../../../store/db.ts";
 import { getQuestion } from "../../../store/questions.ts";
-import type { Database } from "../../../store/schema.ts";
 import type { Card } from "../card.ts";
 
 /** A question with numbered options; answered by number or in words, in the thread. */
-export async function buildQuestionCard(db: Kysely<Database>, questionId: string): Promise<Card | undefined> {
+export async function buildQuestionCard(db: Db, questionId: string): Promise<Card | undefined> {
   const q = await getQuestion(db, questionId);
   if (!q) return undefined;
   const options = Array.isArray(q.options) ? q.options : [];

@@ -1,7 +1,7 @@
-import type { Kysely } from "kysely";
+import type { Approval } from "../../../store/approvals.ts";
+import type { Db } from "../../../store/db.ts";
 import { routingChangeOfApproval } from "../../../store/routing-approval.ts";
 import { describeRouting, type RoutingView } from "../../../store/routing-change.ts";
-import type { Approval, Database } from "../../../store/schema.ts";
 import type { Card } from "../card.ts";
 import { decisionLine } from "./card-lines.ts";
 
@@ -10,7 +10,7 @@ import { decisionLine } from "./card-lines.ts";
  * its commands go now and where they would go, and why. Nothing changes until an operator approves.
  */
 export async function buildRoutingCard(
-  db: Kysely<Database>,
+  db: Db,
   approval: Approval,
   decisionNote: string | null,
 ): Promise<Card | undefined> {

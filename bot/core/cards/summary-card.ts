@@ -1,7 +1,6 @@
-import type { Kysely } from "kysely";
+import type { Db } from "../../../store/db.ts";
 import { readExecutionSnapshot } from "../../../store/execution-snapshot.ts";
 import { outcomeChecksOfSession } from "../../../store/previews.ts";
-import type { Database } from "../../../store/schema.ts";
 import { readTaskSummaryFacts } from "../../../store/task-summary.ts";
 import type { Card } from "../card.ts";
 import { snapshotLine } from "./card-lines.ts";
@@ -12,11 +11,7 @@ import { outcomeLines } from "./preview-section.ts";
  * done, what changed (entity write-backs), how it was verified, knowledge written, what is left.
  * Verification and follow-ups are what complete_task was given (sessions.verification, left_open).
  */
-export async function buildSummaryCard(
-  db: Kysely<Database>,
-  sessionId: string,
-  outcome: string,
-): Promise<Card> {
+export async function buildSummaryCard(db: Db, sessionId: string, outcome: string): Promise<Card> {
   const { session, executions, knowledgeTitles, changes } = await readTaskSummaryFacts(db, sessionId);
   const icon = outcome === "success" ? "✅" : outcome === "partial" ? "🟡" : "❌";
   const lines: string[] = [];

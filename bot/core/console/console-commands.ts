@@ -1,5 +1,4 @@
-import type { Kysely } from "kysely";
-import type { Database } from "../../../store/schema.ts";
+import type { Db } from "../../../store/db.ts";
 import type { BotCommand } from "../bot-commands.ts";
 import { entitiesCommand, entityCommand } from "./entity-commands.ts";
 import {
@@ -14,7 +13,7 @@ import { patternsCommand } from "./pattern-commands.ts";
 import { taskCommand, tasksCommand } from "./task-commands.ts";
 
 /** The operator's console: reads and edits of what oikos holds, answered without the model. */
-export function consoleCommands(db: Kysely<Database>): BotCommand[] {
+export function consoleCommands(db: Db): BotCommand[] {
   return [
     tasksCommand(db),
     taskCommand(db),

@@ -1,5 +1,5 @@
-import type { Kysely } from "kysely";
 import { closeMatches } from "../../../policy/close-matches.ts";
+import type { Db } from "../../../store/db.ts";
 import { attributeChangedAt, findEntity, listEntitySlugs } from "../../../store/entities.ts";
 import {
   entitySelector,
@@ -9,7 +9,6 @@ import {
 } from "../../../store/entity-views.ts";
 import { entityKnowledge } from "../../../store/knowledge.ts";
 import { getRelations } from "../../../store/relationships.ts";
-import type { Database } from "../../../store/schema.ts";
 import { type BotCommand, defineCommand } from "../bot-commands.ts";
 import { optionalWord, word } from "../command-args.ts";
 import { riskBadge } from "../risk-badge.ts";
@@ -18,7 +17,7 @@ import { ago, short, when } from "./ago.ts";
 const SHOWN_ATTRIBUTES = 25;
 
 /** `!entity <slug>`: facts with their age, relationships, state, recent executions, knowledge. */
-export function entityCommand(db: Kysely<Database>, clock: () => Date = () => new Date()): BotCommand {
+export function entityCommand(db: Db, clock: () => Date = () => new Date()): BotCommand {
   return defineCommand({
     name: "entity",
     args: { slug: word("slug", "the entity, e.g. `lxc:gitea` or `host:nas`") },
@@ -71,13 +70,13 @@ export function entityCommand(db: Kysely<Database>, clock: () => Date = () => ne
   });
 }
 
-async function unknownEntityText(db: Kysely<Database>, slug: string): Promise<string> {
+async function unknownEntityText(db: Db, slug: string): Promise<string> {
   const near = closeMatches(slug, await listEntitySlugs(db));
   return `There is no entity \`${slug}\`.${near.length > 0 ? ` Did you mean ${near.map((s) => `\`${s}\``).join(", ")}?` : ""} \`!entities\` lists them.`;
 }
 
 /** `!entities [type|tag|state]`: the graph at a glance, by one word. */
-export function entitiesCommand(db: Kysely<Database>): BotCommand {
+export function entitiesCommand(db: Db): BotCommand {
   return defineCommand({
     name: "entities",
     args: {

@@ -1,5 +1,5 @@
-import type { Kysely } from "kysely";
 import { routingAttributesIn } from "../../../policy/routing.ts";
+import type { Db } from "../../../store/db.ts";
 import {
   ENTITY_STATES,
   ENTITY_TRANSPORTS,
@@ -10,7 +10,6 @@ import {
   upsertEntities,
 } from "../../../store/entities.ts";
 import { deleteRetiredEntity, setEntityState } from "../../../store/entity-admin.ts";
-import type { Database } from "../../../store/schema.ts";
 import type { EntityState, EntityTransport } from "../../../store/statuses.ts";
 import { type BotCommand, defineCommand } from "../bot-commands.ts";
 import { choice, pairs, word } from "../command-args.ts";
@@ -19,7 +18,7 @@ import { choice, pairs, word } from "../command-args.ts";
 // command reaches the entity) are the operator's to set, so an admin may, and the audit says so.
 
 /** `!entity add <slug> [name=… state=… transport=… parent=… key=value …]`. */
-export function entityAddCommand(db: Kysely<Database>): BotCommand {
+export function entityAddCommand(db: Db): BotCommand {
   return defineCommand({
     name: "entity add",
     args: {
@@ -61,7 +60,7 @@ export function entityAddCommand(db: Kysely<Database>): BotCommand {
 }
 
 /** `!entity state <slug> <state>`. */
-export function entityStateCommand(db: Kysely<Database>): BotCommand {
+export function entityStateCommand(db: Db): BotCommand {
   return defineCommand({
     name: "entity state",
     args: {
@@ -77,7 +76,7 @@ export function entityStateCommand(db: Kysely<Database>): BotCommand {
 }
 
 /** `!entity retire <slug>`: state destroyed; nothing runs on it any more, and listings hide it. */
-export function entityRetireCommand(db: Kysely<Database>): BotCommand {
+export function entityRetireCommand(db: Db): BotCommand {
   return defineCommand({
     name: "entity retire",
     args: { slug: word("slug", "the entity") },
@@ -101,7 +100,7 @@ function stateAnswer(slug: string, result: Awaited<ReturnType<typeof setEntitySt
 }
 
 /** `!entity delete <slug>`: only a retired entity, with everything it linked kept in the audit row. */
-export function entityDeleteCommand(db: Kysely<Database>): BotCommand {
+export function entityDeleteCommand(db: Db): BotCommand {
   return defineCommand({
     name: "entity delete",
     args: { slug: word("slug", "a retired entity") },

@@ -1,7 +1,6 @@
-import type { Kysely } from "kysely";
+import type { Db } from "../../../store/db.ts";
 import { searchKnowledge, sessionsOfKnowledge } from "../../../store/knowledge.ts";
 import { supersededEntries } from "../../../store/knowledge-supersede.ts";
-import type { Database } from "../../../store/schema.ts";
 import { type BotCommand, defineCommand } from "../bot-commands.ts";
 import { text } from "../command-args.ts";
 import { ago, short } from "./ago.ts";
@@ -9,7 +8,7 @@ import { ago, short } from "./ago.ts";
 const SHOWN = 10;
 
 /** `!knowledge <query>`: the knowledge graph's full-text search, each hit linked to the task that wrote it. */
-export function knowledgeCommand(db: Kysely<Database>, clock: () => Date = () => new Date()): BotCommand {
+export function knowledgeCommand(db: Db, clock: () => Date = () => new Date()): BotCommand {
   return defineCommand({
     name: "knowledge",
     args: { query: text("query", 'words to look for (full-text, `"exact phrase"`, `-without`)') },

@@ -1,10 +1,9 @@
-import type { Kysely } from "kysely";
+import type { Db } from "../../../store/db.ts";
 import {
   type ApprovalFigureSubject,
   type QualityFigures,
   qualityFigures,
 } from "../../../store/quality-figures.ts";
-import type { Database } from "../../../store/schema.ts";
 import { type BotCommand, defineCommand } from "../bot-commands.ts";
 import { choice } from "../command-args.ts";
 
@@ -16,7 +15,7 @@ const APPROVAL_LINES: readonly (readonly [string, readonly ApprovalFigureSubject
 ];
 
 /** `!metrics [7|30]`: the quality figures of the last 7 or 30 days, as text. */
-export function metricsCommand(db: Kysely<Database>, clock: () => Date = () => new Date()): BotCommand {
+export function metricsCommand(db: Db, clock: () => Date = () => new Date()): BotCommand {
   return defineCommand({
     name: "metrics",
     args: { days: choice(["7", "30"], "the last 7 or 30 days (default 7)", "7") },

@@ -1,7 +1,6 @@
-import type { Kysely } from "kysely";
+import type { Db } from "../../../store/db.ts";
 import { getKnowledge, knowledgeSlug, upsertKnowledge } from "../../../store/knowledge.ts";
 import { listPatterns, type PatternRow } from "../../../store/learning.ts";
-import type { Database } from "../../../store/schema.ts";
 import { type BotCommand, type CommandCard, defineCommand } from "../bot-commands.ts";
 import { type Card, clock } from "../card.ts";
 import { short } from "./ago.ts";
@@ -16,7 +15,7 @@ function suggestedRunbook(pattern: PatternRow): { title: string; content: string
   return title.length >= 3 ? { title, content: text } : null;
 }
 
-async function adoptedAs(db: Kysely<Database>, pattern: PatternRow): Promise<string | null> {
+async function adoptedAs(db: Db, pattern: PatternRow): Promise<string | null> {
   const runbook = suggestedRunbook(pattern);
   if (!runbook) return null;
   const slug = knowledgeSlug(runbook.title);
@@ -24,7 +23,7 @@ async function adoptedAs(db: Kysely<Database>, pattern: PatternRow): Promise<str
 }
 
 /** A pattern as a card: what recurs, how often, and (until adopted) ✅ to adopt its runbook. */
-export async function patternCard(db: Kysely<Database>, pattern: PatternRow): Promise<Card> {
+export async function patternCard(db: Db, pattern: PatternRow): Promise<Card> {
   const runbook = suggestedRunbook(pattern);
   const adopted = await adoptedAs(db, pattern);
   const card: Card = {
@@ -48,7 +47,7 @@ export async function patternCard(db: Kysely<Database>, pattern: PatternRow): Pr
 }
 
 /** `!patterns`: what the learning job found, one card each, ✅ to adopt a suggested runbook. */
-export function patternsCommand(db: Kysely<Database>): BotCommand {
+export function patternsCommand(db: Db): BotCommand {
   return defineCommand({
     name: "patterns",
     args: {},
@@ -70,11 +69,7 @@ export function patternsCommand(db: Kysely<Database>): BotCommand {
 export type AdoptResult = { status: "adopted" | "already"; slug: string; card: Card } | { status: "nothing" };
 
 /** Writes a pattern's suggested runbook into the knowledge graph (audited as the operator's). */
-export async function adoptPattern(
-  db: Kysely<Database>,
-  patternId: string,
-  by: string,
-): Promise<AdoptResult> {
+export async function adoptPattern(db: Db, patternId: string, by: string): Promise<AdoptResult> {
   const pattern = (await listPatterns(db)).find((p) => p.id === patternId);
   const runbook = pattern && suggestedRunbook(pattern);
   if (!pattern || !runbook) return { status: "nothing" };

@@ -1,5 +1,4 @@
-import type { Kysely } from "kysely";
-import type { Database } from "../../../store/schema.ts";
+import type { Db } from "../../../store/db.ts";
 import {
   findTask,
   listTasks,
@@ -19,7 +18,7 @@ export function scopeOf(ctx: CommandContext): TaskScope {
 }
 
 /** `!tasks [open|waiting|stuck|partial|today|all]`: one line per task, without the model. */
-export function tasksCommand(db: Kysely<Database>, clock: () => Date = () => new Date()): BotCommand {
+export function tasksCommand(db: Db, clock: () => Date = () => new Date()): BotCommand {
   return defineCommand({
     name: "tasks",
     args: { filter: choice(TASK_FILTERS, "which tasks (default open)", "open") },
@@ -63,7 +62,7 @@ function waitingText(w: WaitingFor): string {
 }
 
 /** `!task <id>`: goal, plan with step statuses, executions, approvals, outcome. */
-export function taskCommand(db: Kysely<Database>, clock: () => Date = () => new Date()): BotCommand {
+export function taskCommand(db: Db, clock: () => Date = () => new Date()): BotCommand {
   return defineCommand({
     name: "task",
     args: { id: word("id", "the task id, or its first characters as `!tasks` shows them") },
