@@ -13,6 +13,8 @@ const ROUTING_KEYS = new Set([
   "proxmox.host",
   // discovery matches guests and nodes by cluster: whoever sets it decides what gets re-routed
   "proxmox.cluster",
+  // a guest's name is in the routing stamp: a rename (or a reused vmid) needs a new approval
+  "proxmox.name",
   "ansible_host",
   "ansible_port",
   "ansible_user",
@@ -23,8 +25,12 @@ const ROUTING_KEYS = new Set([
   "jail",
 ]);
 
-/** Prefixes whose every key is routing: all SSH connection settings, all jail settings. */
-const ROUTING_PREFIXES = ["ssh.", "jail."];
+/**
+ * Prefixes whose every key is routing: all SSH connection settings, all jail settings, and what a
+ * guest runs commands with (`guest.shell`, `guest.os`: policy/guest-shell.ts), which decides how a
+ * command is wrapped and graded.
+ */
+const ROUTING_PREFIXES = ["ssh.", "jail.", "guest."];
 
 export function isRoutingAttribute(key: string): boolean {
   const k = key.trim().toLowerCase();

@@ -117,6 +117,15 @@ export function proxmoxReport(node: string, result: ProxmoxImportResult): string
     lines.push(`  destroyed (kept, not runnable): ${result.destroyed.join(", ")}`);
   for (const move of result.moved)
     lines.push(`  moved: ${move.slug} from ${move.from} to ${move.to} (re-routed, audited)`);
+  for (const rename of result.renamed)
+    lines.push(
+      `  renamed: ${rename.slug} from ${rename.from} to ${rename.to} (same vmid; audited as a routing change)`,
+    );
+  for (const join of result.joined)
+    lines.push(
+      `  cluster: node ${join.node} was standalone (${join.from}), now in ${join.to}: ${join.moved.length} entities carried over`,
+    );
+  for (const probe of result.probed) lines.push(`  probed: ${probe.slug} runs ${probe.shell}`);
   for (const failure of entities.failed) lines.push(`  FAILED ${failure.slug}: ${failure.reason}`);
   for (const failure of relationships.failed) lines.push(`  FAILED ${failure.edge}: ${failure.reason}`);
   for (const warning of result.warnings) lines.push(`  warning: ${warning}`);

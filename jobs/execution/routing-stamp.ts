@@ -20,6 +20,8 @@ export function routingStamp(target: Target): JsonObject {
 export function routingChangedReason(approved: JsonObject | null, now: Target): string | null {
   if (approved === null) return null;
   const current = routingStamp(now);
+  // a stamp written before guests carried their name compares without it
+  if (!("guest" in approved)) delete current.guest;
   if (isDeepStrictEqual(approved, current)) return null;
   const made = refusal(
     "routing_changed",
@@ -36,5 +38,7 @@ function describe(stamp: JsonObject): string {
     : via
       ? `vmid ${String(stamp.vmid)} via ${describe(via)}`
       : "";
-  return `${String(stamp.transport)}${where ? ` ${where}` : ""}`;
+  const guest = typeof stamp.guest === "string" ? ` (${stamp.guest})` : "";
+  const shell = typeof stamp.shell === "string" ? `, ${stamp.shell}` : "";
+  return `${String(stamp.transport)}${where ? ` ${where}` : ""}${guest}${shell}`;
 }

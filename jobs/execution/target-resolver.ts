@@ -1,3 +1,4 @@
+import { recordedShell, shellWords } from "../../policy/guest-shell.ts";
 import type { Executor } from "../../store/audit.ts";
 import { type Entity, findEntity } from "../../store/entities.ts";
 import type { Target } from "../ssh/target.ts";
@@ -68,10 +69,23 @@ async function targetOf(
       if (via.target.transport !== "ssh" && via.target.transport !== "local") {
         return notRunnable(`the owning host ${parent.slug} is not reachable over ssh or locally`);
       }
+      const { shell } = recordedShell(attrs);
+      if (shell === "none")
+        return notRunnable(
+          `${entity.slug} has ${shellWords(shell)} (probed ${String(attrs["guest.probed_at"] ?? "")}): commands cannot run in it. Run on its node, or ask the operator to check the guest`,
+        );
+      const guest = text(attrs["proxmox.name"]);
       return {
         ok: true,
         entity,
-        target: { slug: entity.slug, transport: entity.transport, via: via.target, vmid },
+        target: {
+          slug: entity.slug,
+          transport: entity.transport,
+          via: via.target,
+          vmid,
+          ...(guest ? { guest } : {}),
+          ...(shell && shell !== "bash" ? { shell } : {}),
+        },
       };
     }
     default:

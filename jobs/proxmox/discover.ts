@@ -1,6 +1,7 @@
 import type { Db } from "../../store/db.ts";
 import { applyProxmoxDiscovery, type ProxmoxImportResult } from "../../store/import/apply-proxmox.ts";
 import { resolveTarget, type TargetDefaults } from "../execution/target-resolver.ts";
+import { probeContainersAtDiscovery } from "./guest-probe.ts";
 import type { NodeRunner } from "./node-runner.ts";
 import { readCluster } from "./read-cluster.ts";
 
@@ -8,7 +9,7 @@ export interface DiscoverDeps {
   db: Db;
   runner: NodeRunner;
   targets: TargetDefaults;
-  /** Per pvesh call. Default 30 s. */
+  /** Per batched read. Default 120 s. */
   timeoutMs?: number;
 }
 
@@ -33,26 +34,42 @@ export async function discoverProxmox(
     };
   }
   const target = resolved.target;
-  const read = async (command: string): Promise<string> => {
+  // One batched command reads many paths; each path's own exit status is inside its output.
+  const run = async (command: string) => {
     const result = await deps.runner.exec(target, command, {
-      timeoutMs: deps.timeoutMs ?? 30_000,
-      maxOutputBytes: 8 * 1024 * 1024,
+      timeoutMs: deps.timeoutMs ?? 120_000,
+      maxOutputBytes: 16 * 1024 * 1024,
     });
-    if (result.exitCode !== 0 || result.timedOut || result.truncated) {
+    if (result.timedOut || result.truncated || result.exitCode !== 0) {
       const why = result.timedOut
         ? "timed out"
         : result.truncated
           ? "printed more than the output cap"
           : `exit ${result.exitCode}`;
-      throw new Error(`${command} on ${nodeSlug}: ${why}: ${result.stderr.trim().slice(0, 300)}`);
+      throw new Error(`reading the cluster on ${nodeSlug}: ${why}: ${result.stderr.trim().slice(0, 300)}`);
     }
-    return result.stdout;
+    return result;
   };
   let reading: Awaited<ReturnType<typeof readCluster>>;
   try {
-    reading = await readCluster(read);
+    reading = await readCluster(run);
   } catch (error) {
     return { ok: false, reason: error instanceof Error ? error.message : String(error) };
   }
-  return { ok: true, result: await applyProxmoxDiscovery(deps.db, reading, nodeSlug, { by }) };
+  let result: ProxmoxImportResult;
+  try {
+    result = await applyProxmoxDiscovery(deps.db, reading, nodeSlug, { by });
+  } catch (error) {
+    return {
+      ok: false,
+      reason: `writing the discovery failed: ${error instanceof Error ? error.message : String(error)}`,
+    };
+  }
+  const containers = [
+    ...result.entities.created,
+    ...result.entities.updated,
+    ...result.entities.unchanged,
+  ].filter((slug) => slug.startsWith("lxc:"));
+  result.probed = await probeContainersAtDiscovery(deps, containers);
+  return { ok: true, result };
 }

@@ -5,11 +5,13 @@ import {
   type GuestKind,
   guestConfigSchema,
   guestDisks,
+  guestFacts,
   nodeGuestsSchema,
   nodeStoragesSchema,
   parseTags,
 } from "../../store/import/proxmox-api.ts";
 import type { ClusterReading, DiscoveredGuest } from "../../store/import/proxmox-reading.ts";
+import { type NodeCommand, type PveshRead, pveshReadAll } from "./pvesh-batch.ts";
 
 /** Runs one of discovery's fixed read-only commands on the node and gives back its stdout. */
 export type NodeReader = (command: string) => Promise<string>;
@@ -47,14 +49,17 @@ export async function pveshGet<T extends z.ZodType>(
 }
 
 /**
- * Reads the whole cluster through one node: /cluster/status (the cluster, the nodes, which is this
- * one), /cluster/resources (every guest and storage, even on nodes that are down), then per online
- * node /nodes/{node}/lxc, /qemu and /storage, and each guest's config for its disks. A node that is
- * down keeps its guests (status unknown, disks as last seen): it is not where they were destroyed.
+ * Reads the whole cluster through one node in two batched commands (jobs/proxmox/pvesh-batch.ts):
+ * /cluster/status (the cluster, the nodes, which is this one) and /cluster/resources (every guest and
+ * storage, even on nodes that are down); then, per online node, /nodes/{node}/storage, /lxc and
+ * /qemu, and each guest's config (disks, ostype) — all read through the node discovery runs on, which
+ * the API forwards to the others. A node that is down keeps its guests (status unknown, disks as last
+ * seen): it is not where they were destroyed.
  */
-export async function readCluster(read: NodeReader): Promise<ClusterReading> {
-  const status = await pveshGet(read, "/cluster/status", clusterStatusSchema);
-  const resources = await pveshGet(read, "/cluster/resources", clusterResourcesSchema);
+export async function readCluster(run: NodeCommand): Promise<ClusterReading> {
+  const first = await pveshReadAll(run, ["/cluster/status", "/cluster/resources"], 1);
+  const status = parsed(first, "/cluster/status", clusterStatusSchema);
+  const resources = parsed(first, "/cluster/resources", clusterResourcesSchema);
   const warnings: string[] = [];
   const cluster = status.find((entry) => entry.type === "cluster")?.name ?? null;
   const statusNodes = status.filter((entry) => entry.type === "node");
@@ -88,13 +93,23 @@ export async function readCluster(read: NodeReader): Promise<ClusterReading> {
         status: typeof item.status === "string" ? item.status : "unknown",
         tags: parseTags(typeof item.tags === "string" ? item.tags : undefined),
         disks: null,
+        config: null,
       });
     }
   }
 
-  for (const node of nodes.filter((n) => n.online)) {
+  const online = nodes.filter((n) => n.online);
+  const nodePaths = online.flatMap((n) =>
+    ["storage", "lxc", "qemu"].map((what) => `/nodes/${n.name}/${what}`),
+  );
+  const configPath = (g: DiscoveredGuest) => `/nodes/${g.node}/${g.kind}/${g.vmid}/config`;
+  const onOnline = guests.filter((g) => online.some((n) => n.name === g.node));
+  // pvesh is slow to start (it loads the whole API): the node's cores read side by side
+  const second = await pveshReadAll(run, [...nodePaths, ...onOnline.map(configPath)], 4);
+
+  for (const node of online) {
     try {
-      const nodeStorages = await pveshGet(read, `/nodes/${node.name}/storage`, nodeStoragesSchema);
+      const nodeStorages = parsed(second, `/nodes/${node.name}/storage`, nodeStoragesSchema);
       for (const s of nodeStorages) {
         const known = storages.find((x) => x.node === node.name && x.storage === s.storage);
         if (known) known.type = s.type;
@@ -102,7 +117,7 @@ export async function readCluster(read: NodeReader): Promise<ClusterReading> {
       }
       // The node's own lists are fresher than the cluster's cache: their status and tags win.
       for (const kind of ["lxc", "qemu"] as const) {
-        for (const listed of await pveshGet(read, `/nodes/${node.name}/${kind}`, nodeGuestsSchema)) {
+        for (const listed of parsed(second, `/nodes/${node.name}/${kind}`, nodeGuestsSchema)) {
           const guest = guests.find((g) => g.kind === kind && g.vmid === listed.vmid && g.node === node.name);
           if (!guest) continue;
           if (listed.status) guest.status = listed.status;
@@ -114,18 +129,31 @@ export async function readCluster(read: NodeReader): Promise<ClusterReading> {
       node.online = false;
     }
   }
-  for (const guest of guests) {
+  for (const guest of onOnline) {
     if (!nodes.find((n) => n.name === guest.node)?.online) continue;
     try {
-      const config = await pveshGet(
-        read,
-        `/nodes/${guest.node}/${guest.kind}/${guest.vmid}/config`,
-        guestConfigSchema,
-      );
+      const config = parsed(second, configPath(guest), guestConfigSchema);
       guest.disks = guestDisks(guest.kind, config);
+      guest.config = guestFacts(guest.kind, config);
     } catch (error) {
       warnings.push(`${guest.kind} ${guest.vmid}: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
   return { cluster, localNode, nodes, storages, guests, warnings };
+}
+
+/** One path's answer in the shape of its API schema, or the error that says why not. */
+function parsed<T extends z.ZodType>(reads: Map<string, PveshRead>, path: string, schema: T): z.output<T> {
+  const command = `pvesh get ${path} --output-format json`;
+  const read = reads.get(path);
+  if (!read) throw new ProxmoxReadError(command, `${command} was not read`);
+  if (!read.ok) throw new ProxmoxReadError(command, read.error);
+  const result = schema.safeParse(read.json);
+  if (!result.success) {
+    throw new ProxmoxReadError(
+      command,
+      `${command} printed an unexpected shape: ${result.error.issues[0]?.message}`,
+    );
+  }
+  return result.data;
 }

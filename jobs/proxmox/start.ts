@@ -53,10 +53,23 @@ export async function startProxmoxJobs(
       deps.logger.warn({ node: job.data.node, reason: outcome.reason }, "proxmox discovery failed");
       return;
     }
-    const { entities, destroyed, moved } = outcome.result;
+    const { entities, destroyed, moved, renamed, joined, probed } = outcome.result;
+    for (const join of joined)
+      deps.logger.info(
+        { node: join.node, from: join.from, to: join.to, entities: join.moved.length },
+        "proxmox node joined a cluster: its guests carried over",
+      );
     if (entities.created.length + entities.updated.length > 0) {
       deps.logger.info(
-        { node: job.data.node, created: entities.created, updated: entities.updated, destroyed, moved },
+        {
+          node: job.data.node,
+          created: entities.created,
+          updated: entities.updated,
+          destroyed,
+          moved,
+          renamed,
+          probed,
+        },
         "proxmox discovery changed the graph",
       );
     }

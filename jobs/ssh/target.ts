@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { GUEST_SHELLS, type GuestShell } from "../../policy/guest-shell.ts";
 
 export const SshEndpointSchema = z.object({
   host: z.string().min(1),
@@ -20,6 +21,13 @@ export interface Target {
   ssh?: SshEndpoint;
   via?: Target;
   vmid?: number;
+  /**
+   * A Proxmox guest's name as discovery last recorded it: part of the routing stamp, so an approval
+   * given before Proxmox renamed the guest (or reused its vmid) does not carry over.
+   */
+  guest?: string;
+  /** The shell a command runs with when it is not bash (policy/guest-shell.ts): sh, ash, cmd. */
+  shell?: Exclude<GuestShell, "bash" | "none">;
 }
 
 export const TargetSchema: z.ZodType<Target, unknown> = z
@@ -31,6 +39,10 @@ export const TargetSchema: z.ZodType<Target, unknown> = z
       return TargetSchema.optional();
     },
     vmid: z.number().int().positive().optional(),
+    guest: z.string().optional(),
+    shell: z
+      .enum(GUEST_SHELLS.filter((s) => s !== "bash" && s !== "none") as ["sh", "ash", "cmd"])
+      .optional(),
   })
   .superRefine((target, ctx) => {
     if (target.transport === "ssh" && target.ssh === undefined) {

@@ -1,10 +1,26 @@
 import type { Kysely } from "kysely";
+import {
+  GUEST_OS_ATTRIBUTE,
+  GUEST_SHELL_ATTRIBUTE,
+  GUEST_SHELL_SOURCE_ATTRIBUTE,
+  type GuestShell,
+  osFromOstype,
+  recordedShell,
+  shellFromOstype,
+} from "../../policy/guest-shell.ts";
 import { recordAudit, type WriteContext } from "../audit.ts";
 import { type EntityInput, type UpsertEntitiesResult, upsertEntities } from "../entities.ts";
 import { createRelationship } from "../relationships.ts";
 import { changeRouting } from "../routing-change.ts";
 import type { Database, Entity, JsonObject } from "../schema.ts";
 import type { EntityState } from "../statuses.ts";
+import {
+  carryOverCluster,
+  keysToCarryOver,
+  type MembershipChange,
+  nodeEntities,
+  STANDALONE_ATTRIBUTE,
+} from "./proxmox-membership.ts";
 import { type ClusterReading, clusterKey, type DiscoveredGuest } from "./proxmox-reading.ts";
 
 export interface ProxmoxImportResult {
@@ -20,6 +36,12 @@ export interface ProxmoxImportResult {
   destroyed: string[];
   /** Guests that changed nodes: re-routed through their new node (audited as a routing change). */
   moved: { slug: string; from: string; to: string; node: string }[];
+  /** Guests Proxmox renamed (same vmid in the same cluster): the same entity, renamed (a routing change). */
+  renamed: { slug: string; from: string; to: string }[];
+  /** Nodes that formed or joined this cluster (or were renamed) since last read, and what moved with them. */
+  joined: MembershipChange[];
+  /** Containers whose shell discovery probed (jobs/proxmox/guest-probe.ts), with what it found. */
+  probed: { slug: string; shell: GuestShell }[];
   warnings: string[];
 }
 
@@ -41,10 +63,17 @@ export async function applyProxmoxDiscovery(
   now = new Date(),
 ): Promise<ProxmoxImportResult> {
   const key = clusterKey(reading);
-  const known = await db.selectFrom("entities").selectAll().execute();
+  let known = await db.selectFrom("entities").selectAll().execute();
+  if (!known.some((entity) => entity.slug === discoveringSlug))
+    throw new Error(`there is no entity ${discoveringSlug}`);
+  const nodeSlug = nodeEntities(known, reading, key, discoveringSlug);
+  // A standalone node that formed or joined this cluster (or was renamed): its guests come along.
+  const joined: MembershipChange[] = [];
+  for (const change of keysToCarryOver(known, key, nodeSlug))
+    joined.push(await carryOverCluster(db, { ...change, to: key }, context, now));
+  if (joined.length > 0) known = await db.selectFrom("entities").selectAll().execute();
   const bySlug = new Map(known.map((entity) => [entity.slug, entity]));
-  const discovering = bySlug.get(discoveringSlug);
-  if (!discovering) throw new Error(`there is no entity ${discoveringSlug}`);
+  const discovering = bySlug.get(discoveringSlug)!;
 
   const inputs: EntityInput[] = [];
   const clusterSlug = reading.cluster ? `cluster:${reading.cluster}` : null;
@@ -58,12 +87,14 @@ export async function applyProxmoxDiscovery(
     });
   }
 
-  const nodeSlug = new Map<string, string>();
   for (const node of reading.nodes) {
-    const slug = node.name === reading.localNode ? discoveringSlug : findNode(known, key, node.name);
-    nodeSlug.set(node.name, slug);
+    const slug = nodeSlug.get(node.name)!;
     const existing = bySlug.get(slug);
-    const attributes: JsonObject = { "proxmox.node": node.name, "proxmox.cluster": key };
+    const attributes: JsonObject = {
+      "proxmox.node": node.name,
+      "proxmox.cluster": key,
+      [STANDALONE_ATTRIBUTE]: reading.cluster === null,
+    };
     if (node.ip) attributes["proxmox.ip"] = node.ip;
     if (existing) {
       inputs.push({ slug, type: existing.type, name: existing.name, attributes });
@@ -111,6 +142,9 @@ export async function applyProxmoxDiscovery(
   const guestSlugs = new Map<DiscoveredGuest, string>();
   const taken = new Set(inputs.map((input) => input.slug));
   const moved: ProxmoxImportResult["moved"] = [];
+  const renamed: ProxmoxImportResult["renamed"] = [];
+  /** Routing changes the operator's audited path writes (changeRouting), per guest. */
+  const routing = new Map<string, Record<string, string | number>>();
   for (const guest of reading.guests) {
     const slug = guestSlug(known, key, guest, taken);
     taken.add(slug);
@@ -120,15 +154,28 @@ export async function applyProxmoxDiscovery(
     if (!parent) continue;
     const keepsOwnRoute = existing?.transport === "ssh" || existing?.transport === "local";
     const moves = !keepsOwnRoute && !!existing?.parent_slug && existing.parent_slug !== parent;
-    if (moves) moved.push({ slug, from: existing.parent_slug!, to: parent, node: guest.node });
+    if (moves) {
+      moved.push({ slug, from: existing.parent_slug!, to: parent, node: guest.node });
+      routing.set(slug, { parent, "proxmox.node": guest.node });
+    }
+    const recordedName = existing
+      ? String(existing.attributes["proxmox.name"] ?? (keepsOwnRoute ? guest.name : existing.name))
+      : guest.name;
+    const renames = existing !== undefined && existing.state !== "destroyed" && recordedName !== guest.name;
+    if (renames) {
+      renamed.push({ slug, from: recordedName, to: guest.name });
+      routing.set(slug, { ...routing.get(slug), "proxmox.name": guest.name });
+    }
     const attributes: JsonObject = {
       "proxmox.vmid": guest.vmid,
-      // a move is written by changeRouting below (audited), not here
+      // a move or a rename is written by changeRouting below (audited), not here
       ...(moves ? {} : { "proxmox.node": guest.node }),
+      ...(renames ? {} : { "proxmox.name": guest.name }),
       "proxmox.cluster": key,
       "proxmox.type": guest.kind,
       "proxmox.status": guest.status,
       "proxmox.tags": guest.tags,
+      ...guestFactAttributes(guest, existing),
     };
     // a guest back under a vmid once marked destroyed (restored from backup) is alive again
     if (existing && "proxmox.destroyed_at" in existing.attributes) attributes["proxmox.destroyed_at"] = null;
@@ -150,7 +197,7 @@ export async function applyProxmoxDiscovery(
       state: guestState(guest.status),
       ...(keepsOwnRoute ? {} : { transport: GUEST_TRANSPORT[guest.kind] }),
       ...(keepsOwnRoute || moves ? {} : { parentSlug: parent }),
-      attributes,
+      attributes: onlyRealRemovals(attributes, existing),
     });
   }
 
@@ -162,33 +209,30 @@ export async function applyProxmoxDiscovery(
       entity.state !== "destroyed" &&
       !seen.has(entity.slug),
   );
-  for (const entity of destroyed) {
-    inputs.push({
+  // First in the batch: a vmid freed by a destroyed guest may already belong to a new one, and the
+  // database allows one runnable guest per cluster and vmid at every moment.
+  inputs.unshift(
+    ...destroyed.map((entity) => ({
       slug: entity.slug,
       type: entity.type,
       name: entity.name,
-      state: "destroyed",
+      state: "destroyed" as const,
       attributes: { "proxmox.destroyed_at": now.toISOString(), "proxmox.status": "destroyed" },
-    });
-  }
+    })),
+  );
 
   const entities = await upsertEntities(db, inputs, context);
-  // Re-routing is the operator's: the one audited way (routing_changed, old → new), so an execution
-  // approved for the old node will not run on the new one without a new approval.
-  for (const move of moved) {
-    const changed = await changeRouting(
-      db,
-      move.slug,
-      { parent: move.to, "proxmox.node": move.node },
-      context,
-    );
+  // Re-routing and renaming are the operator's: the one audited way (routing_changed, old → new), so an
+  // execution approved for the old node or the old guest will not run without a new approval.
+  for (const [slug, patch] of routing) {
+    const changed = await changeRouting(db, slug, patch, context);
     if (!changed.ok) {
-      entities.failed.push({ slug: move.slug, reason: changed.reason });
+      entities.failed.push({ slug, reason: changed.reason });
       continue;
     }
-    if (entities.unchanged.includes(move.slug)) {
-      entities.unchanged = entities.unchanged.filter((slug) => slug !== move.slug);
-      entities.updated.push(move.slug);
+    if (entities.unchanged.includes(slug)) {
+      entities.unchanged = entities.unchanged.filter((s) => s !== slug);
+      entities.updated.push(slug);
     }
   }
   if (destroyed.length > 0) {
@@ -218,6 +262,9 @@ export async function applyProxmoxDiscovery(
     relationships,
     destroyed: destroyed.map((e) => e.slug),
     moved,
+    renamed,
+    joined,
+    probed: [],
     warnings: reading.warnings,
   };
 }
@@ -253,17 +300,24 @@ async function linkEdges(
   return result;
 }
 
-/** The entity of a node: one that already says it is this node of this cluster, else host:<name>. */
-function findNode(known: Entity[], key: string, name: string): string {
-  const match = known.find(
-    (entity) =>
-      entity.attributes["proxmox.node"] === name &&
-      entity.attributes["proxmox.cluster"] === key &&
-      entity.type !== "lxc" &&
-      entity.type !== "vm" &&
-      entity.type !== "storage",
-  );
-  return match?.slug ?? `host:${name}`;
+/**
+ * What the guest's config says about it (ostype, agent, lock) and, while no probe has confirmed the
+ * guest's shell, what the ostype tells of it (policy/guest-shell.ts). A probed shell is never
+ * overwritten; a config that could not be read keeps what was recorded.
+ */
+function guestFactAttributes(guest: DiscoveredGuest, existing: Entity | undefined): JsonObject {
+  if (!guest.config) return {};
+  const { ostype, agent, lock } = guest.config;
+  const attributes: JsonObject = { "proxmox.ostype": ostype, "proxmox.lock": lock };
+  if (guest.kind === "qemu") attributes["proxmox.agent"] = agent;
+  const probed = recordedShell(existing?.attributes ?? {}).probed;
+  if (!probed) {
+    attributes[GUEST_OS_ATTRIBUTE] = osFromOstype(guest.kind, ostype);
+    const presumed = shellFromOstype(guest.kind, ostype);
+    attributes[GUEST_SHELL_ATTRIBUTE] = presumed;
+    attributes[GUEST_SHELL_SOURCE_ATTRIBUTE] = presumed === null ? null : "ostype";
+  }
+  return attributes;
 }
 
 /**
@@ -284,6 +338,15 @@ function guestSlug(known: Entity[], key: string, guest: DiscoveredGuest, taken: 
   // A slug held by another guest (another vmid) is not this one's: suffix the vmid.
   const heldByOther = holder !== undefined && !Number.isNaN(vmidOf(holder)) && vmidOf(holder) !== guest.vmid;
   return taken.has(base) || heldByOther ? `${base}-${guest.vmid}` : base;
+}
+
+/** A null removes an attribute: only send it for keys the entity has (a new entity would store the null). */
+function onlyRealRemovals(attributes: JsonObject, existing: Entity | undefined): JsonObject {
+  return Object.fromEntries(
+    Object.entries(attributes).filter(
+      ([key, value]) => value !== null || (existing && key in existing.attributes),
+    ),
+  );
 }
 
 function guestState(status: string): EntityState {

@@ -113,6 +113,38 @@ function diskFormat(volume: string, option: string | undefined): GuestDisk["form
   return "other";
 }
 
+/** What discovery keeps of a guest's config besides its disks. */
+export interface GuestConfigFacts {
+  /**
+   * The config's `ostype`: for containers the distribution PVE set the container up for (debian,
+   * ubuntu, alpine, …, unmanaged), for VMs the OS family (l26, win11, win10, …, other).
+   */
+  ostype: string | null;
+  /** VMs: whether the QEMU guest agent is enabled (`agent: 1` or `agent: enabled=1,…`); null for containers. */
+  agent: boolean | null;
+  /** A lock PVE holds on the guest (`backup` while vzdump runs, `snapshot`, `migrate` …). */
+  lock: string | null;
+}
+
+export function guestFacts(kind: GuestKind, config: Record<string, string | number>): GuestConfigFacts {
+  const text = (key: string) => (config[key] === undefined ? null : String(config[key]));
+  return {
+    ostype: text("ostype"),
+    agent: kind === "qemu" ? agentEnabled(text("agent")) : null,
+    lock: text("lock"),
+  };
+}
+
+/** `agent: [enabled=]<0|1>[,fstrim_cloned_disks=<0|1>][,type=<virtio|isa>]` (qm.conf). */
+function agentEnabled(value: string | null): boolean {
+  if (value === null) return false;
+  for (const part of value.split(",")) {
+    const [key, setting] = part.includes("=") ? part.split("=", 2) : ["enabled", part];
+    if (key === "enabled") return setting === "1";
+  }
+  return false;
+}
+
 /** PVE tags: `;`-separated (older releases also `,` or space), sorted. */
 export function parseTags(tags: string | undefined): string[] {
   return (tags ?? "")

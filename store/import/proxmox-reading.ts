@@ -1,4 +1,4 @@
-import type { GuestDisk, GuestKind } from "./proxmox-api.ts";
+import type { GuestConfigFacts, GuestDisk, GuestKind } from "./proxmox-api.ts";
 
 /**
  * What one discovery read from a Proxmox node (jobs/proxmox/read-cluster.ts fills it over SSH;
@@ -25,6 +25,8 @@ export interface DiscoveredGuest {
   tags: string[];
   /** null when the config could not be read (the node is offline): the previous value is kept. */
   disks: GuestDisk[] | null;
+  /** ostype, agent, lock from its config; null when the config could not be read. */
+  config: GuestConfigFacts | null;
 }
 
 /** The key discovered entities carry as `proxmox.cluster`: the cluster's name, or the standalone node's. */

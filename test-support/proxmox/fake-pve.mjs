@@ -6,6 +6,21 @@
 // OIKOS_LAB_STATE pointing at it (so the eval fake tools keep the guest's world inside the guest),
 // a snapshot copies it and a rollback puts the copy back. Every call is logged to <root>/calls.jsonl.
 // Output follows `pvesh get … --output-format json` (bare JSON arrays/objects, as pvesh prints them).
+// Built from the PVE documentation and the pve-manager / pve-container / qemu-server / pve-storage
+// sources, not from what oikos expects:
+//  - membership: with no `cluster`, or on a node marked `member: false`, a node is standalone and sees
+//    only itself (/cluster/status lists just the node, /cluster/resources only its guests and
+//    storage); `pvecm create <name>` makes the node the first member of a new cluster, `pvecm add
+//    <member>` joins another node to it (refused while the joining node holds guests, as PVE does);
+//  - a guest's `lock` (vzdump sets `backup` while it runs) refuses snapshot, rollback, delsnapshot,
+//    start, stop with "CT is locked (backup)" / "VM is locked (backup)" (AbstractConfig::check_lock);
+//  - on ZFS storage a rollback to any snapshot but the most recent is refused ("can't rollback, 'x'
+//    is not most recent snapshot on '<volid>'", ZFSPoolPlugin::volume_rollback_is_possible); other
+//    storages keep the newer snapshots;
+//  - a guest's `userland` (a lab fixture, not PVE config) says what runs inside: `gnu` (default: the
+//    lab host's programs), `busybox` (Alpine-like: busybox applets only, no bash), `windows` (the guest
+//    agent starts Windows programs: cmd.exe, powershell.exe, timeout.exe — no sh, no env), `none`;
+//  - `qm guest exec` / `qm guest cmd` need `agent: 1` in the config ("No QEMU guest agent configured").
 import { spawnSync } from "node:child_process";
 import {
   appendFileSync,
@@ -16,6 +31,7 @@ import {
   readFileSync,
   renameSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
@@ -40,6 +56,13 @@ const print = (value) => process.stdout.write(`${JSON.stringify(value)}\n`);
 const guestDir = (vmid) => join(root, "guests", String(vmid));
 const snapDir = (vmid, name) => join(root, "snapshots", String(vmid), name);
 const now = () => Math.floor(Date.now() / 1000);
+
+/** Whether `node` belongs to the cluster (a node with `member: false` is still standalone). */
+const isMember = (state, node) => Boolean(state.cluster) && state.nodes[node]?.member !== false;
+/** The nodes this node sees: every member when it is one, else only itself (standalone). */
+const visibleNodes = (state) =>
+  isMember(state, here) ? Object.keys(state.nodes).filter((n) => isMember(state, n)) : [here];
+const guestType = (kind) => (kind === "lxc" ? "CT" : "VM");
 
 /** Named option values (`--description text`, `--start 1`) and the positional words. */
 function options(words) {
@@ -75,7 +98,9 @@ function storageOf(state, name) {
 
 function resources(state) {
   const items = [];
+  const visible = visibleNodes(state);
   for (const [node, info] of Object.entries(state.nodes)) {
+    if (!visible.includes(node)) continue;
     items.push({
       id: `node/${node}`,
       type: "node",
@@ -103,22 +128,26 @@ function resources(state) {
       });
     }
   }
-  for (const [vmid, guest] of Object.entries(state.guests)) items.push(guestResource(vmid, guest));
+  for (const [vmid, guest] of Object.entries(state.guests))
+    if (visible.includes(guest.node)) items.push(guestResource(vmid, guest));
   return items;
 }
 
 function clusterStatus(state) {
-  const nodes = Object.entries(state.nodes).map(([name, info], index) => ({
-    type: "node",
-    id: `node/${name}`,
-    name,
-    nodeid: index + 1,
-    ip: info.ip ?? "127.0.0.1",
-    local: name === here ? 1 : 0,
-    online: info.status === "offline" ? 0 : 1,
-    level: "",
-  }));
-  if (!state.cluster) return nodes.filter((n) => n.local === 1);
+  const visible = visibleNodes(state);
+  const nodes = Object.entries(state.nodes)
+    .filter(([name]) => visible.includes(name))
+    .map(([name, info], index) => ({
+      type: "node",
+      id: `node/${name}`,
+      name,
+      nodeid: index + 1,
+      ip: info.ip ?? "127.0.0.1",
+      local: name === here ? 1 : 0,
+      online: info.status === "offline" ? 0 : 1,
+      level: "",
+    }));
+  if (!isMember(state, here)) return nodes.filter((n) => n.local === 1);
   return [
     { type: "cluster", id: "cluster", name: state.cluster, nodes: nodes.length, quorate: 1, version: 3 },
     ...nodes,
@@ -139,6 +168,7 @@ function guestResource(vmid, guest) {
     uptime: guest.status === "running" ? 3600 : 0,
   };
   if (guest.tags) item.tags = guest.tags;
+  if (guest.lock) item.lock = guest.lock;
   return item;
 }
 
@@ -149,11 +179,11 @@ function snapshotList(guest) {
     snaptime: s.snaptime,
     ...(s.parent ? { parent: s.parent } : {}),
   }));
-  const last = guest.snapshots?.at(-1);
+  const parent = guest.parent ?? guest.snapshots?.at(-1)?.name;
   list.push({
     name: "current",
     description: "You are here!",
-    ...(last ? { parent: last.name } : {}),
+    ...(parent ? { parent } : {}),
     ...(guest.type === "qemu" ? { running: guest.status === "running" ? 1 : 0 } : {}),
   });
   return list;
@@ -168,7 +198,7 @@ function pvesh(words) {
   if (path === "/cluster/resources") return print(resources(state));
   if (path === "/cluster/status") return print(clusterStatus(state));
   const parts = path.split("/").filter(Boolean);
-  if (parts[0] !== "nodes" || !state.nodes[parts[1]])
+  if (parts[0] !== "nodes" || !state.nodes[parts[1]] || !visibleNodes(state).includes(parts[1]))
     fail(
       `hostname lookup '${parts[1]}' failed - failed to get address info for: ${parts[1]}: Name or service not known`,
       255,
@@ -208,7 +238,12 @@ function pvesh(words) {
     const dir = parts[2] === "lxc" ? "lxc" : "qemu-server";
     if (!guest || guest.node !== node || guest.type !== parts[2])
       fail(`Configuration file 'nodes/${node}/${dir}/${parts[3]}.conf' does not exist`);
-    if (parts[4] === "config") return print({ ...guest.config, digest: "0123456789abcdef" });
+    if (parts[4] === "config")
+      return print({
+        ...guest.config,
+        ...(guest.lock ? { lock: guest.lock } : {}),
+        digest: "0123456789abcdef",
+      });
     if (parts[4] === "snapshot") return print(snapshotList(guest));
     if (parts[4] === "status" && parts[5] === "current")
       return print({ ...guestResource(parts[3], guest), ha: { managed: 0 } });
@@ -233,6 +268,9 @@ function guestTool(kind, words) {
     }
     return null;
   };
+  // AbstractConfig::check_lock: a locked guest refuses every change of its state
+  const locking = ["snapshot", "rollback", "delsnapshot", "start", "stop", "shutdown", "set", "destroy"];
+  if (guest.lock && locking.includes(verb)) fail(`${guestType(kind)} is locked (${guest.lock})`, 255);
   switch (verb) {
     case "status":
       process.stdout.write(`status: ${guest.status}\n`);
@@ -244,6 +282,20 @@ function guestTool(kind, words) {
     case "stop":
     case "shutdown":
       guest.status = verb === "start" ? "running" : "stopped";
+      save(state);
+      return;
+    case "set": {
+      // `pct set <vmid> --hostname <name>`, `qm set <vmid> --name <name>`, any other key: the config
+      for (const [key, value] of Object.entries(named)) guest.config[key] = value;
+      const rename = kind === "lxc" ? named.hostname : named.name;
+      if (rename) guest.name = rename;
+      save(state);
+      return;
+    }
+    case "destroy":
+      if (guest.status === "running") fail(`${guestType(kind)} ${vmid} is running - unable to destroy`, 255);
+      delete state.guests[String(vmid)];
+      rmSync(guestDir(vmid), { recursive: true, force: true });
       save(state);
       return;
     case "listsnapshot":
@@ -268,7 +320,8 @@ function guestTool(kind, words) {
       rmSync(snapDir(vmid, name), { recursive: true, force: true });
       mkdirSync(snapDir(vmid, name), { recursive: true });
       if (existsSync(guestDir(vmid))) cpSync(guestDir(vmid), snapDir(vmid, name), { recursive: true });
-      const parent = guest.snapshots?.at(-1)?.name;
+      const parent = guest.parent ?? guest.snapshots?.at(-1)?.name;
+      guest.parent = name;
       guest.snapshots = [
         ...(guest.snapshots ?? []),
         { name, description: named.description ?? "", snaptime: now(), ...(parent ? { parent } : {}) },
@@ -281,13 +334,23 @@ function guestTool(kind, words) {
     }
     case "rollback": {
       const [name] = positional;
-      if (!(guest.snapshots ?? []).some((s) => s.name === name))
-        fail(`snapshot '${name}' does not exist`, 255);
+      const snapshots = guest.snapshots ?? [];
+      const at = snapshots.findIndex((s) => s.name === name);
+      if (at < 0) fail(`snapshot '${name}' does not exist`, 255);
+      // ZFSPoolPlugin::volume_rollback_is_possible: only the most recent snapshot of a ZFS volume
+      const newer = snapshots.slice(at + 1);
+      for (const disk of disksOf(guest)) {
+        const storage = storageOf(state, disk.storage);
+        if (newer.length > 0 && storage && ["zfspool", "zfs"].includes(storage.type))
+          fail(
+            `can't rollback, '${name}' is not most recent snapshot on '${disk.storage}:${disk.volume}'`,
+            255,
+          );
+      }
       rmSync(guestDir(vmid), { recursive: true, force: true });
       mkdirSync(guestDir(vmid), { recursive: true });
       cpSync(snapDir(vmid, name), guestDir(vmid), { recursive: true });
-      const index = guest.snapshots.findIndex((s) => s.name === name);
-      guest.snapshots = guest.snapshots.slice(0, index + 1); // later snapshots go with a ZFS rollback -r
+      guest.parent = name; // newer snapshots stay (LVM-thin, Ceph, qcow2 keep the tree)
       guest.status = named.start === "1" ? "running" : "stopped";
       guest.rollbacks = (guest.rollbacks ?? 0) + 1;
       save(state);
@@ -298,6 +361,7 @@ function guestTool(kind, words) {
       if (!(guest.snapshots ?? []).some((s) => s.name === name))
         fail(`snapshot '${name}' does not exist`, 255);
       guest.snapshots = guest.snapshots.filter((s) => s.name !== name);
+      if (guest.parent === name) guest.parent = guest.snapshots.at(-1)?.name;
       rmSync(snapDir(vmid, name), { recursive: true, force: true });
       save(state);
       return;
@@ -322,6 +386,11 @@ function disksOf(guest) {
   return disks;
 }
 
+/**
+ * `pct exec <vmid> -- <program> <args…>`, `qm guest exec <vmid> [--timeout <s>] -- <program> <args…>`
+ * and `qm guest cmd <vmid> <agent command>`: the program runs "inside" the guest (its directory), with
+ * what its userland has.
+ */
 function guestExec(kind, words) {
   const state = load();
   const vmid = kind === "lxc" ? words[1] : words[2];
@@ -329,16 +398,155 @@ function guestExec(kind, words) {
   if (guest.status !== "running") {
     fail(kind === "lxc" ? `CT ${vmid} not running` : `VM ${vmid} is not running`, 255);
   }
+  if (kind === "qemu" && !agentEnabled(guest.config?.agent)) fail("No QEMU guest agent configured", 255);
+  if (kind === "qemu" && words[1] === "cmd") return agentCommand(guest, words[3]);
   const dash = words.indexOf("--");
-  const command = words.slice(dash + 1);
+  const [program = "", ...args] = words.slice(dash + 1);
   mkdirSync(guestDir(vmid), { recursive: true });
+  const userland = guest.userland ?? "gnu";
+  if (userland === "windows") return windowsExec(kind, guest, vmid, program, args);
   const env = { ...process.env, OIKOS_LAB_STATE: guestDir(vmid) };
+  if (userland === "busybox") env.PATH = busyboxPath(process.env.PATH ?? "");
+  const found = userland !== "none" && (program.includes("/") || onPath(program, env.PATH ?? ""));
+  if (!found) {
+    if (kind === "lxc")
+      fail(
+        `lxc-attach: ${vmid}: ../src/lxc/attach.c: lxc_attach_run_command: 1841 No such file or directory - Failed to exec "${program}"`,
+        255,
+      );
+    fail(
+      `Agent error: Guest agent command failed, error was 'Failed to execute child process “${program}” (No such file or directory)'`,
+      255,
+    );
+  }
   if (kind === "lxc") {
-    const run = spawnSync(command[0], command.slice(1), { cwd: guestDir(vmid), env, stdio: "inherit" });
+    const run = spawnSync(program, args, { cwd: guestDir(vmid), env, stdio: "inherit" });
     process.exit(run.status ?? 1);
   }
-  const run = spawnSync(command[0], command.slice(1), { cwd: guestDir(vmid), env, encoding: "utf8" });
+  const run = spawnSync(program, args, { cwd: guestDir(vmid), env, encoding: "utf8" });
   print({ exitcode: run.status ?? 1, exited: 1, "out-data": run.stdout ?? "", "err-data": run.stderr ?? "" });
+}
+
+/** `agent: [enabled=]<0|1>[,…]` (qm.conf). */
+function agentEnabled(value) {
+  if (value === undefined || value === null) return false;
+  for (const part of String(value).split(",")) {
+    const [key, setting] = part.includes("=") ? part.split("=") : ["enabled", part];
+    if (key === "enabled") return setting === "1";
+  }
+  return false;
+}
+
+function onPath(program, path) {
+  return path.split(":").some((dir) => dir && existsSync(join(dir, program)));
+}
+
+/** An Alpine-like PATH: busybox's applets (linked on first use) and the lab's toolbox, nothing with bash. */
+function busyboxPath(path) {
+  const dir = join(root, "userland", "busybox");
+  if (!existsSync(join(dir, "sh"))) {
+    mkdirSync(dir, { recursive: true });
+    const busybox = ["/usr/bin/busybox", "/bin/busybox"].find((file) => existsSync(file));
+    if (!busybox)
+      fail("fake-pve: a busybox guest needs busybox on the lab host (apt-get install busybox)", 255);
+    const applets = spawnSync(busybox, ["--list"], { encoding: "utf8" }).stdout.split("\n").filter(Boolean);
+    for (const applet of applets) {
+      try {
+        symlinkSync(busybox, join(dir, applet));
+      } catch {
+        // another call linked it first
+      }
+    }
+  }
+  const rest = path.split(":").filter((entry) => entry && !existsSync(join(entry, "bash")));
+  return [dir, ...rest].join(":");
+}
+
+/** `qm guest cmd <vmid> get-osinfo` (the agent's guest-get-osinfo, printed as qm prints it). */
+function agentCommand(guest, command) {
+  if (command !== "get-osinfo") fail(`fake qm: guest cmd ${command} is not simulated`, 255);
+  const userland = guest.userland ?? "gnu";
+  const info =
+    userland === "windows"
+      ? {
+          id: "mswindows",
+          "kernel-release": "22631",
+          "kernel-version": "10.0",
+          machine: "x86_64",
+          name: "Microsoft Windows",
+          "pretty-name": "Windows 11 Pro",
+          variant: "client",
+          "variant-id": "client",
+          version: "Microsoft Windows 11",
+          "version-id": "11",
+        }
+      : userland === "busybox"
+        ? {
+            id: "alpine",
+            "kernel-release": "6.6.58-0-virt",
+            machine: "x86_64",
+            name: "Alpine Linux",
+            "pretty-name": "Alpine Linux v3.20",
+            "version-id": "3.20.3",
+          }
+        : {
+            id: "debian",
+            "kernel-release": "6.1.0-18-amd64",
+            machine: "x86_64",
+            name: "Debian GNU/Linux",
+            "pretty-name": "Debian GNU/Linux 12 (bookworm)",
+            version: "12 (bookworm)",
+            "version-id": "12",
+          };
+  process.stdout.write(`${JSON.stringify(info, null, 2)}\n`);
+}
+
+/**
+ * A Windows guest: the agent starts a Windows program (CreateProcess, no shell). cmd.exe /c knows a
+ * few internal commands; timeout.exe is Windows' own (a pause, not a time limit); anything else —
+ * sh, env, bash — does not exist.
+ */
+function windowsExec(kind, guest, vmid, program, args) {
+  if (kind === "lxc") fail(`lxc-attach: ${vmid}: Failed to exec "${program}"`, 255);
+  const exe = program
+    .toLowerCase()
+    .replace(/^.*[\\/]/, "")
+    .replace(/\.exe$/, "");
+  const result = (exitcode, out, err = "") =>
+    print({ exitcode, exited: 1, ...(out ? { "out-data": out } : {}), ...(err ? { "err-data": err } : {}) });
+  if (exe === "timeout")
+    return result(
+      1,
+      "",
+      `ERROR: Invalid syntax. Default option is not allowed more than '1' time(s).\r\nType "TIMEOUT /?" for usage.\r\n`,
+    );
+  if (exe !== "cmd")
+    fail("Agent error: CreateProcessW() failed: The system cannot find the file specified. (error: 2)", 255);
+  if (String(args[0]).toLowerCase() !== "/c")
+    return result(0, "Microsoft Windows [Version 10.0.22631.4169]\r\n");
+  const line = args.slice(1).join(" ").trim();
+  const [verb = "", ...rest] = line.split(/\s+/);
+  switch (verb.toLowerCase()) {
+    case "ver":
+      return result(0, "\r\nMicrosoft Windows [Version 10.0.22631.4169]\r\n");
+    case "hostname":
+      return result(0, `${guest.name.toUpperCase()}\r\n`);
+    case "whoami":
+      return result(0, "nt authority\\system\r\n");
+    case "echo":
+      return result(0, `${rest.join(" ")}\r\n`);
+    case "type": {
+      const file = join(guestDir(vmid), rest.join(" ").replace(/^"|"$/g, ""));
+      if (!existsSync(file)) return result(1, "", "The system cannot find the file specified.\r\n");
+      return result(0, readFileSync(file, "utf8"));
+    }
+    default:
+      return result(
+        1,
+        "",
+        `'${verb}' is not recognized as an internal or external command,\r\noperable program or batch file.\r\n`,
+      );
+  }
 }
 
 /**
@@ -453,7 +661,70 @@ function zfs(words) {
   fail(`fake zfs: unknown command '${verb}'`, 2);
 }
 
+/** `pvecm create <name>` and `pvecm add <member>` (pvecm(1)); both are run on the node they change. */
+function pvecm(words) {
+  const [verb, argument] = words;
+  const state = load();
+  if (verb === "create") {
+    if (!argument) fail("400 not enough arguments\npvecm create <clustername> [OPTIONS]", 255);
+    if (isMember(state, here)) fail("cluster config '/etc/pve/corosync.conf' already exists", 255);
+    state.cluster = argument;
+    for (const node of Object.keys(state.nodes)) state.nodes[node].member = node === here;
+    save(state);
+    process.stdout.write(
+      "Corosync Cluster Engine Authentication key generator.\nGathering 2048 bits for key from /dev/urandom.\nWriting corosync key to /etc/corosync/authkey.\nWriting corosync config to /etc/pve/corosync.conf\nRestart corosync and cluster filesystem\n",
+    );
+    return;
+  }
+  if (verb === "add") {
+    if (!argument || !isMember(state, argument))
+      fail(`unable to connect to ${argument ?? "?"}: not a cluster member`, 255);
+    if (isMember(state, here))
+      fail(
+        "detected the following error(s):\n* this host already contains a cluster configuration\nCheck if node may join a cluster failed!",
+        255,
+      );
+    if (Object.values(state.guests).some((g) => g.node === here))
+      fail(
+        "detected the following error(s):\n* this host already contains virtual guests\nCheck if node may join a cluster failed!",
+        255,
+      );
+    state.nodes[here].member = true;
+    save(state);
+    process.stdout.write(
+      `Establishing API connection with host '${argument}'\nLogin succeeded.\nRequest addition of this node\nJoin request OK, finishing setup locally\nsuccessfully added node '${here}' to cluster.\n`,
+    );
+    return;
+  }
+  fail(`fake pvecm: '${verb}' is not simulated`, 255);
+}
+
+/** `vzdump <vmid>`: holds the guest's `backup` lock while it runs (state.vzdumpSeconds, default 1). */
+function vzdump(words) {
+  const vmid = words.find((word) => /^\d+$/.test(word));
+  const state = load();
+  const guest = state.guests[String(vmid)];
+  if (!guest || guest.node !== here) fail(`unable to find VM '${vmid}'`, 255);
+  if (guest.lock) fail(`${guestType(guest.type)} is locked (${guest.lock})`, 255);
+  guest.lock = "backup";
+  save(state);
+  process.stdout.write(
+    `INFO: starting new backup job: vzdump ${vmid}\nINFO: Starting Backup of VM ${vmid} (${guest.type})\n`,
+  );
+  spawnSync("sleep", [String(state.vzdumpSeconds ?? 1)]);
+  const after = load();
+  if (after.guests[String(vmid)]) delete after.guests[String(vmid)].lock;
+  save(after);
+  process.stdout.write(`INFO: Finished Backup of VM ${vmid}\nINFO: Backup job finished successfully\n`);
+}
+
 switch (tool) {
+  case "pvecm":
+    pvecm(args);
+    break;
+  case "vzdump":
+    vzdump(args);
+    break;
   case "pvesh":
     pvesh(args);
     break;

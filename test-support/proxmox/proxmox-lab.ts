@@ -37,10 +37,19 @@ export interface FakeGuest {
   name: string;
   status: "running" | "stopped";
   tags?: string;
-  /** As `pvesh get /nodes/{node}/{type}/{vmid}/config` returns it (rootfs, mp0, scsi0, …). */
+  /** As `pvesh get /nodes/{node}/{type}/{vmid}/config` returns it (rootfs, mp0, scsi0, ostype, agent …). */
   config: Record<string, string | number>;
   snapshots?: FakeSnapshot[];
+  /** The snapshot the current state derives from (PVE's `parent` of `current`); default the newest. */
+  parent?: string;
   rollbacks?: number;
+  /** A PVE lock (`backup` while vzdump runs): changes are refused with "CT is locked (backup)". */
+  lock?: string;
+  /**
+   * What runs inside (a lab fixture, not PVE config): `gnu` (default, the lab host's programs),
+   * `busybox` (Alpine-like: busybox applets, no bash), `windows` (cmd.exe through the agent), `none`.
+   */
+  userland?: "gnu" | "busybox" | "windows" | "none";
 }
 
 export interface FakeDataset {
@@ -54,9 +63,10 @@ export interface FakeDataset {
 }
 
 export interface ClusterState {
-  /** The cluster's name; a standalone node has none. */
+  /** The cluster's name; without one every node is standalone (`pvecm create` sets it). */
   cluster?: string;
-  nodes: Record<string, { status?: "online" | "offline"; ip?: string }>;
+  /** `member: false`: a standalone node that has not joined the cluster (yet: `pvecm add`). */
+  nodes: Record<string, { status?: "online" | "offline"; ip?: string; member?: boolean }>;
   storage: Record<string, FakeStorage>;
   /** By vmid. */
   guests: Record<string, FakeGuest>;
@@ -66,6 +76,8 @@ export interface ClusterState {
   failZfsSnapshot?: string[];
   /** vmids whose next snapshot fails (out of space). */
   failSnapshot?: number[];
+  /** How long a `vzdump` holds the guest's backup lock (seconds, default 1). */
+  vzdumpSeconds?: number;
 }
 
 /** A small homelab: two nodes, ZFS / LVM-thin / dir / NFS storage, containers and VMs on each kind. */
@@ -127,6 +139,72 @@ export function homelabCluster(): ClusterState {
   };
 }
 
+/**
+ * A homelab before its second node: pve1 standalone (no cluster yet) with Debian containers, an
+ * Alpine container (busybox, no bash), a Windows VM and a Linux VM; pve2 installed but standalone and
+ * empty, ready to `pvecm add pve1` once pve1 ran `pvecm create`.
+ */
+export function standaloneHomelab(): ClusterState {
+  return {
+    nodes: { pve1: {}, pve2: {} },
+    storage: {
+      "local-zfs": { type: "zfspool", content: "images,rootdir" },
+      "local-lvm": { type: "lvmthin", content: "images,rootdir" },
+    },
+    guests: {
+      "101": {
+        type: "lxc",
+        node: "pve1",
+        name: "gitea",
+        status: "running",
+        config: { hostname: "gitea", ostype: "debian", rootfs: "local-zfs:subvol-101-disk-0,size=8G" },
+      },
+      "102": {
+        type: "lxc",
+        node: "pve1",
+        name: "pihole",
+        status: "running",
+        config: { hostname: "pihole", ostype: "debian", rootfs: "local-lvm:vm-102-disk-0,size=4G" },
+      },
+      "103": {
+        type: "lxc",
+        node: "pve1",
+        name: "scratch",
+        status: "stopped",
+        config: { hostname: "scratch", ostype: "debian", rootfs: "local-lvm:vm-103-disk-0,size=4G" },
+      },
+      "104": {
+        type: "lxc",
+        node: "pve1",
+        name: "dns",
+        status: "running",
+        userland: "busybox",
+        config: { hostname: "dns", ostype: "alpine", rootfs: "local-zfs:subvol-104-disk-0,size=2G" },
+      },
+      "200": {
+        type: "qemu",
+        node: "pve1",
+        name: "win11",
+        status: "running",
+        userland: "windows",
+        config: { name: "win11", ostype: "win11", agent: 1, scsi0: "local-lvm:vm-200-disk-0,size=64G" },
+      },
+      "201": {
+        type: "qemu",
+        node: "pve1",
+        name: "router",
+        status: "running",
+        config: {
+          name: "router",
+          ostype: "l26",
+          agent: "enabled=1",
+          scsi0: "local-lvm:vm-201-disk-0,size=8G",
+        },
+      },
+    },
+  };
+}
+
 export interface ProxmoxCluster {
   root: string;
   read(): Promise<ClusterState>;
@@ -169,7 +247,7 @@ export async function installProxmoxCluster(
     await chmod(join(root, "guests", vmid), 0o777);
   }
   for (const [hostName, node] of Object.entries(nodes)) {
-    for (const tool of ["pvesh", "pct", "qm", "zfs"]) {
+    for (const tool of ["pvesh", "pct", "qm", "zfs", "pvecm", "vzdump"]) {
       const shim = `#!/bin/sh\nOIKOS_PVE_ROOT='${root}' OIKOS_PVE_NODE='${node}' exec '${process.execPath}' '${fakePve}' ${tool} "$@"\n`;
       await lab.writeTool(hostName, tool, shim);
     }
@@ -193,5 +271,35 @@ export async function installProxmoxCluster(
     },
     guestDir: (vmid) => join(root, "guests", String(vmid)),
     stop: () => rm(root, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * A cluster of `count` guests over two nodes (containers on ZFS and VMs on LVM-thin, alternating,
+ * most of them running): the size a discovery benchmark reads.
+ */
+export function manyGuestsCluster(count: number): ClusterState {
+  const guests: Record<string, FakeGuest> = {};
+  for (let i = 0; i < count; i++) {
+    const vmid = 300 + i;
+    const lxc = i % 2 === 0;
+    guests[String(vmid)] = {
+      type: lxc ? "lxc" : "qemu",
+      node: i % 4 < 2 ? "pve1" : "pve2",
+      name: `guest${i}`,
+      status: i % 5 === 4 ? "stopped" : "running",
+      config: lxc
+        ? { hostname: `guest${i}`, ostype: "debian", rootfs: `local-zfs:subvol-${vmid}-disk-0,size=8G` }
+        : { name: `guest${i}`, ostype: "l26", agent: 1, scsi0: `local-lvm:vm-${vmid}-disk-0,size=32G` },
+    };
+  }
+  return {
+    cluster: "homelab",
+    nodes: { pve1: {}, pve2: {} },
+    storage: {
+      "local-zfs": { type: "zfspool", content: "images,rootdir" },
+      "local-lvm": { type: "lvmthin", content: "images,rootdir" },
+    },
+    guests,
   };
 }
