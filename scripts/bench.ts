@@ -92,6 +92,12 @@ const TARGETS: Target[] = [
     goal: "< 15 ms (jailed minus unjailed read-only run, warm connection)",
   },
   {
+    label: "proxmox_discovery_ms",
+    value: (f) => f.proxmox_discovery_ms,
+    ok: (v) => v <= 10_000,
+    goal: "<= 10000 ms (oikos import proxmox of 50 guests on the lab: two batched reads, not one SSH session per guest)",
+  },
+  {
     label: "oracle_findings",
     value: (f) => f.oracle_findings,
     ok: (v) => v === 0,
