@@ -1,6 +1,6 @@
-import type { ParsedScript } from "../bash-parser.ts";
+import type { ParsedScript, SyntaxNode } from "../bash-parser.ts";
 import type { JailGrant } from "../jail-grant.ts";
-import type { StdinSource } from "./stdin.ts";
+import type { ProofWord } from "./proof-word.ts";
 
 /**
  * Which shell will read the text. `bash`: the transports run `bash --noprofile --norc -c`, and
@@ -12,7 +12,35 @@ export type Dialect = "bash" | "posix" | "unknown";
 /** Why a command is not proven read-only, or null when it is. */
 export type Verdict = string | null;
 
+/**
+ * Where a command's standard input may come from: another command of its pipeline, a file, or
+ * text written in the command (a here-string or heredoc). No source: the transport's own input,
+ * which is empty. Two rules read it: a tool that sends its input over the network may only send
+ * text the command shows (`echo | openssl s_client …`, not `… < /etc/shadow`), and `xargs` must
+ * not be fed paths that reach devices (`find / | xargs cat` opens the watchdog).
+ */
+export type StdinSource =
+  | { kind: "pipe"; producer: SyntaxNode }
+  | { kind: "file"; word: ProofWord }
+  | { kind: "text"; words: readonly ProofWord[]; visible: boolean };
+
+/**
+ * The proof's recursion, through one entry point: `prove.ts` builds it and every context carries it,
+ * so a wrapper's inner command (`sudo …`, `xargs …`), a nested script (`bash -c '…'`) or a command
+ * substitution's statements are proven again without the modules importing the prover back.
+ */
+export interface Prover {
+  /** One simple command given as words; `external`: exec'd by a wrapper, so no builtin applies. */
+  argv(argv: readonly ProofWord[], ctx: ProofContext, external?: boolean): Verdict;
+  /** Shell text a wrapper runs, read by `dialect`. */
+  script(text: string, dialect: Dialect, ctx: ProofContext): Verdict;
+  /** The statements inside a node (a command substitution, a compound statement). */
+  children(node: SyntaxNode, ctx: ProofContext): Verdict;
+}
+
 export interface ProofContext {
+  /** Proves what a command runs in turn (see `Prover`). */
+  prove: Prover;
   source: string;
   dialect: Dialect;
   /** Variables this command assigns from text it does not fix (`read x`, `for x in $(…)`). */

@@ -1,7 +1,7 @@
 import type { ParsedScript, SyntaxNode } from "../bash-parser.ts";
 import type { JailGrant } from "../jail-grant.ts";
 import { proveArgv } from "./argv.ts";
-import type { Dialect, ProofContext, Verdict } from "./context.ts";
+import type { Dialect, ProofContext, Prover, StdinSource, Verdict } from "./context.ts";
 import { MAX_PROOF_DEPTH } from "./context.ts";
 import { joinedLines } from "./continuations.ts";
 import { declaration, testCommand } from "./declarations.ts";
@@ -10,7 +10,7 @@ import { checkEnvironmentAssignment, checkScratchVariable } from "./environment.
 import { proofWord } from "./proof-word.ts";
 import { checkRedirect } from "./redirects.ts";
 import { shorten } from "./shorten.ts";
-import { type StdinSource, stdinFromRedirects } from "./stdin.ts";
+import { stdinFromRedirects } from "./stdin.ts";
 import { fixedNames, numericNames, taintedNames } from "./taint.ts";
 import { cutByNextStage } from "./unbounded.ts";
 import { WORD_TYPES, word } from "./word.ts";
@@ -38,6 +38,7 @@ export function proveScript(
   const unbounded = joinedLines(parsed) ?? inBackground(parsed.root, parsed.source);
   if (unbounded) return unbounded;
   const ctx: ProofContext = {
+    prove: PROVER,
     source: parsed.source,
     dialect,
     tainted: taintedNames(parsed.root, parsed.source),
@@ -296,3 +297,6 @@ function assignment(node: SyntaxNode, ctx: ProofContext, forCommand: boolean): V
   }
   return checkScratchVariable(name);
 }
+
+/** The one entry point of the proof's recursion (context.ts `Prover`). */
+const PROVER: Prover = { argv: proveArgv, script: proveNestedScript, children };

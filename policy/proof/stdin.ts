@@ -1,19 +1,10 @@
 import type { SyntaxNode } from "../bash-parser.ts";
-import type { ProofContext, Verdict } from "./context.ts";
+import type { ProofContext, StdinSource, Verdict } from "./context.ts";
+
+export type { StdinSource } from "./context.ts";
+
 import { absolutePath, mayReboot, reachesDevice } from "./devices.ts";
 import { type ProofWord, proofWord } from "./proof-word.ts";
-
-/**
- * Where a command's standard input may come from: another command of its pipeline, a file, or
- * text written in the command (a here-string or heredoc). No source: the transport's own input,
- * which is empty. Two rules read it: a tool that sends its input over the network may only send
- * text the command shows (`echo | openssl s_client …`, not `… < /etc/shadow`), and `xargs` must
- * not be fed paths that reach devices (`find / | xargs cat` opens the watchdog).
- */
-export type StdinSource =
-  | { kind: "pipe"; producer: SyntaxNode }
-  | { kind: "file"; word: ProofWord }
-  | { kind: "text"; words: readonly ProofWord[]; visible: boolean };
 
 /** The sources a command's redirections give its standard input (`<`, `0<`, `<<<`, `<<`). */
 export function stdinFromRedirects(redirects: readonly SyntaxNode[], source: string): StdinSource[] {

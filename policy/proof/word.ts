@@ -2,7 +2,6 @@ import type { SyntaxNode } from "../bash-parser.ts";
 import type { ProofContext, Verdict } from "./context.ts";
 import { checkArithmetic, checkExpansion } from "./expansions.ts";
 // A cycle by design: words hold command substitutions, whose statements prove.ts walks.
-import { children } from "./prove.ts";
 import { shorten } from "./shorten.ts";
 
 export const WORD_TYPES = new Set([
@@ -76,11 +75,11 @@ export function word(node: SyntaxNode, ctx: ProofContext): Verdict {
       if (raw().startsWith("`") && /[\\`]/.test(raw().slice(1, -1))) {
         return `\`${shorten(raw())}\`: backquotes with backslashes or nested backquotes are parsed again at run time`;
       }
-      return children(node, ctx);
+      return ctx.prove.children(node, ctx);
     case "process_substitution":
       if (!raw().startsWith("<(") || ctx.dialect !== "bash")
         return `\`${shorten(raw())}\` is not a reading process substitution`;
-      return children(node, ctx);
+      return ctx.prove.children(node, ctx);
     default:
       return `\`${shorten(raw())}\` is a \`${node.type}\` word, which the read-only proof does not cover`;
   }

@@ -1,10 +1,8 @@
 import type { JailGrant } from "../jail-grant.ts";
-import { proveArgv } from "./argv.ts";
 import { checkToolArgs, wrapperOptions } from "./check-options.ts";
 import type { Dialect, ProofContext, Verdict } from "./context.ts";
 import { checkEnvironmentAssignment } from "./environment.ts";
 import type { ProofWord } from "./proof-word.ts";
-import { proveNestedScript } from "./prove.ts";
 import { stdinNotShown, xargsInputReachesDevices } from "./stdin.ts";
 import type { ToolSpec } from "./tool-spec.ts";
 
@@ -46,14 +44,14 @@ function inner(
       return `an argument of \`${name}\` is only known at run time`;
     }
     if (rest.length === 0) return `\`${name}\` without a command is not proven read-only`;
-    return proveArgv(rest, away ? elsewhere(ctx, away) : ctx, external);
+    return ctx.prove.argv(rest, away ? elsewhere(ctx, away) : ctx, external);
   };
 }
 
 function script(word: ProofWord | undefined, dialect: Dialect, origin: string, ctx: ProofContext): Verdict {
   if (!word) return `\`${origin}\` has no command text`;
   if (!word.static) return `\`${origin}\` runs text only known at run time`;
-  return proveNestedScript(word.value, dialect, ctx);
+  return ctx.prove.script(word.value, dialect, ctx);
 }
 
 function shell(dialect: Dialect): WrapperCheck {
@@ -106,7 +104,7 @@ function ssh(args: readonly ProofWord[], ctx: ProofContext): Verdict {
   const closed = args.slice(0, at).some((arg) => /^-[A-Za-z0-9]*n/.test(arg.value));
   const input = closed ? null : stdinNotShown(ctx, "`ssh`");
   if (input) return input;
-  return proveNestedScript(rest.map((word) => word.value).join(" "), "unknown", {
+  return ctx.prove.script(rest.map((word) => word.value).join(" "), "unknown", {
     ...elsewhere(ctx, NETWORK),
     stdin: [],
   });
@@ -133,7 +131,7 @@ function env(args: readonly ProofWord[], ctx: ProofContext): Verdict {
     if (verdict) return verdict;
   }
   const rest = args.slice(i);
-  return rest.length === 0 ? null : proveArgv(rest, ctx, true);
+  return rest.length === 0 ? null : ctx.prove.argv(rest, ctx, true);
 }
 
 /** `xargs` appends input words the proof cannot see: the inner command must take any option. */
@@ -168,7 +166,7 @@ function xargs(args: readonly ProofWord[], ctx: ProofContext): Verdict {
   );
   if (filled[0] && !filled[0].static) return "the command xargs runs is filled in from its input";
   // GNU xargs gives the commands it runs /dev/null for input.
-  return proveArgv(replaceString ? filled : [...filled, unknown], { ...ctx, stdin: [] }, true);
+  return ctx.prove.argv(replaceString ? filled : [...filled, unknown], { ...ctx, stdin: [] }, true);
 }
 
 function containerExec(name: string, spec: ToolSpec): WrapperCheck {
@@ -182,7 +180,7 @@ export function execAfterDashes(args: readonly ProofWord[], ctx: ProofContext, w
   const dashes = args[1];
   if (dashes?.value !== "--") return `\`${what}\` is proven only in the form \`${what} ID -- command\``;
   const rest = args.slice(2);
-  return rest.length === 0 ? `\`${what}\` without a command` : proveArgv(rest, elsewhere(ctx, []), true);
+  return rest.length === 0 ? `\`${what}\` without a command` : ctx.prove.argv(rest, elsewhere(ctx, []), true);
 }
 
 export const WRAPPERS: ReadonlyMap<string, WrapperCheck> = new Map<string, WrapperCheck>([
@@ -200,7 +198,7 @@ export const WRAPPERS: ReadonlyMap<string, WrapperCheck> = new Map<string, Wrapp
         ? null
         : inner("command", { flags: "p" }, 0, false)(args, ctx),
   ],
-  ["builtin", (args, ctx) => proveArgv(args, ctx)],
+  ["builtin", (args, ctx) => ctx.prove.argv(args, ctx)],
   ["runuser", inner("runuser", { valued: "ug" })],
   ["env", env],
   ["xargs", xargs],
@@ -219,11 +217,11 @@ export const WRAPPERS: ReadonlyMap<string, WrapperCheck> = new Map<string, Wrapp
       );
       if (typeof at === "string") return at;
       if (args.slice(0, at).some((arg) => arg.value.includes("x")))
-        return proveArgv(args.slice(at), ctx, true);
+        return ctx.prove.argv(args.slice(at), ctx, true);
       const rest = args.slice(at);
       if (rest.some((word) => !word.static)) return "`watch` runs text only known at run time";
       ctx.named.add("sh");
-      return proveNestedScript(rest.map((word) => word.value).join(" "), "posix", ctx);
+      return ctx.prove.script(rest.map((word) => word.value).join(" "), "posix", ctx);
     },
   ],
   [
@@ -233,7 +231,7 @@ export const WRAPPERS: ReadonlyMap<string, WrapperCheck> = new Map<string, Wrapp
       if (typeof at === "string") return at;
       if (args[at - 1]?.value !== "--")
         return "`lxc-attach` is proven only as `lxc-attach -n NAME -- command`";
-      return proveArgv(args.slice(at), elsewhere(ctx, LXC_ATTACH), true);
+      return ctx.prove.argv(args.slice(at), elsewhere(ctx, LXC_ATTACH), true);
     },
   ],
 ]);
@@ -261,5 +259,5 @@ export function kubectlExec(args: readonly ProofWord[], ctx: ProofContext): Verd
     ctx,
   );
   if (verdict) return verdict;
-  return proveArgv(args.slice(dashes + 1), elsewhere(ctx, []), true);
+  return ctx.prove.argv(args.slice(dashes + 1), elsewhere(ctx, []), true);
 }

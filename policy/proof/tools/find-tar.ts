@@ -1,11 +1,10 @@
-import { proveArgv } from "../argv.ts";
 import type { ProofContext, Verdict } from "../context.ts";
 import { checkFind } from "../mini/find.ts";
 import type { ProofWord } from "../proof-word.ts";
 import type { ToolSpec } from "../tool-spec.ts";
 
 function checkFindImport(args: readonly ProofWord[], ctx: ProofContext): Verdict {
-  return checkFind(args, ctx, (argv, context) => proveArgv(argv, context, true));
+  return checkFind(args, ctx, (argv, context) => context.prove.argv(argv, context, true));
 }
 
 /** `tar tzf x.tgz`, `tar -tvf x`, `tar --list -f x`: listing only, never extracting or creating. */
