@@ -11,7 +11,16 @@ export interface CommandWrap {
   jail?: boolean;
   /** Default bash. */
   shell?: CommandShell;
+  /**
+   * Run the words as root through `sudo -n --` (never asks for a password: without a rule that lets
+   * the login run it, sudo fails and nothing runs). Plan previews look at what a `sudo` command will
+   * touch as the user sudo gives it, read-only and inside the jail (jobs/preview/run-probe.ts).
+   */
+  sudo?: boolean;
 }
+
+/** What runs the shell as root for `sudo: true`: no prompt, no option parsing past `--`. */
+export const SUDO_WORDS = ["sudo", "-n", "--"] as const;
 
 /**
  * bash with no profile and no rc file, reading the command from `-c`: what runs is what was parsed.
@@ -29,6 +38,7 @@ export const JAIL_BASH_C = ["bash", "--posix", "--noprofile", "--norc", "-c"] as
  *   bash --posix --noprofile --norc -c <jail.bash> oikos-jail <command>   (read-only jail; it runs
  *        the command as `bash --noprofile --norc -c <command>` without BASH_ENV/ENV once jailed)
  *   env -u ENV sh -c <command>               (the probe, or approved on a target without bash)
+ *   sudo -n -- <one of the above>             (`sudo: true`: a preview of a sudo command, as root)
  * With `timeoutSeconds`, timeout(1) on the target kills it (and its process group) on time even
  * when oikos is gone.
  */
@@ -42,6 +52,11 @@ export function commandWords(
 }
 
 function shellWords(command: string, wrap: CommandWrap): string[] {
+  const words = unprivilegedWords(command, wrap);
+  return wrap.sudo === true ? [...SUDO_WORDS, ...words] : words;
+}
+
+function unprivilegedWords(command: string, wrap: CommandWrap): string[] {
   if ((wrap.shell ?? "bash") === "sh") {
     if (wrap.jail === true) throw new RangeError("the read-only jail runs under bash only");
     return ["env", "-u", "ENV", "sh", "-c", command];

@@ -22,6 +22,8 @@ export interface ExecOptions {
   jail?: boolean;
   /** Default bash; `sh` only for the probe and approved commands on a target without bash. */
   shell?: CommandShell;
+  /** Run as root through `sudo -n` (command-words.ts); only plan previews of `sudo` commands ask. */
+  sudo?: boolean;
 }
 
 export interface ExecResult {
@@ -56,6 +58,7 @@ export interface ResolvedExecOptions {
   onOutput: ((stream: OutputStream, text: string) => void) | undefined;
   jail: boolean;
   shell: CommandShell;
+  sudo: boolean;
 }
 
 export function resolveExecOptions(options: ExecOptions = {}): ResolvedExecOptions {
@@ -66,7 +69,8 @@ export function resolveExecOptions(options: ExecOptions = {}): ResolvedExecOptio
   const jail = options.jail ?? false;
   const shell = options.shell ?? "bash";
   if (jail && shell !== "bash") throw new RangeError("the read-only jail runs under bash only");
-  return { timeoutMs, maxOutputBytes, signal: options.signal, onOutput: options.onOutput, jail, shell };
+  const sudo = options.sudo ?? false;
+  return { timeoutMs, maxOutputBytes, signal: options.signal, onOutput: options.onOutput, jail, shell, sudo };
 }
 
 /** Exit status of timeout(1) when it had to stop the command. */

@@ -29,7 +29,11 @@ export function execLocal(command: string, options: ExecOptions = {}): Promise<E
   }
 
   return new Promise((resolve, reject) => {
-    const [program, ...args] = commandWords(command, { jail: resolved.jail, shell: resolved.shell });
+    const [program, ...args] = commandWords(command, {
+      jail: resolved.jail,
+      shell: resolved.shell,
+      sudo: resolved.sudo,
+    });
     const child = spawn(program!, args, { detached: true, stdio: ["ignore", "pipe", "pipe"] });
     const timers: NodeJS.Timeout[] = [];
     const killGroup = (signal: NodeJS.Signals): void => {

@@ -32,11 +32,12 @@ const GuestExecStatusSchema = z.looseObject({
  * timeout(1) around qm on the host is the backstop. The command is one word of qm's argument list.
  */
 export function qmGuestExecCommand(vmid: number, command: string, options: ExecOptions = {}): string {
-  const { timeoutMs, jail, shell } = resolveExecOptions(options);
+  const { timeoutMs, jail, shell, sudo } = resolveExecOptions(options);
   const seconds = timeoutSeconds(timeoutMs);
   const inGuest = commandWords(command, {
     jail,
     shell,
+    sudo,
     timeoutSeconds: seconds,
     killAfterSeconds: KILL_AFTER_SECONDS,
   });

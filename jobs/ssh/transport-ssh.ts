@@ -12,11 +12,12 @@ import type { SshEndpoint } from "./target.ts";
 
 /** The line an SSH host runs for `command`: the wrapper's words under timeout(1), stdin /dev/null. */
 export function sshCommandLine(command: string, options: ExecOptions = {}): string {
-  const { timeoutMs, jail, shell } = resolveExecOptions(options);
+  const { timeoutMs, jail, shell, sudo } = resolveExecOptions(options);
   return remoteLine(
     commandWords(command, {
       jail,
       shell,
+      sudo,
       timeoutSeconds: timeoutSeconds(timeoutMs),
       killAfterSeconds: KILL_AFTER_SECONDS,
     }),
