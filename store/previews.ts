@@ -79,6 +79,45 @@ async function latestShown(
   return row ? readRow(row) : undefined;
 }
 
+/** An approval's shown preview with where it was asked (the console's `!preview <approval>`). */
+export interface ConsolePreview {
+  approvalId: string;
+  command: string | null;
+  target: string | null;
+  platform: string;
+  room: string;
+  preview: RecordedPreview;
+}
+
+/** The preview an approval card showed, found by the approval's id or its first characters (8 at least). */
+export async function shownPreviewForConsole(
+  db: Executor,
+  idOrPrefix: string,
+): Promise<ConsolePreview | { ambiguous: string[] } | undefined> {
+  if (idOrPrefix.length < 8 || !/^[0-9A-Za-z_-]+$/.test(idOrPrefix)) return undefined;
+  const matches = await db
+    .selectFrom("approvals")
+    .innerJoin("sessions", "sessions.id", "approvals.session_id")
+    .leftJoin("executions", "executions.id", "approvals.execution_id")
+    .select(["approvals.id", "approvals.target", "executions.command", "sessions.platform", "sessions.room"])
+    .where("approvals.id", "like", `${idOrPrefix}%`)
+    .limit(5)
+    .execute();
+  if (matches.length > 1) return { ambiguous: matches.map((m) => m.id) };
+  const [match] = matches;
+  if (!match) return undefined;
+  const preview = await shownPreviewOfApproval(db, match.id);
+  if (!preview) return undefined;
+  return {
+    approvalId: match.id,
+    command: match.command,
+    target: match.target,
+    platform: match.platform,
+    room: match.room,
+    preview,
+  };
+}
+
 /** Whether an earlier approval of this execution was closed because its preview changed (asked again). */
 export async function previewAskedAgainBefore(
   db: Executor,

@@ -134,7 +134,7 @@ describe("plan previews on a lab host (every kind, jailed where the host can jai
         "storage",
         ["zfs refuses this without -r: tank/old has 2 children or snapshots"],
       ],
-      ["rm -rf $S/var/log", "storage", ["in 2 files and directories", "/var/log"]],
+      ["rm -rf $S/var/log", "storage", ["deletes 2 name(s) (1 directories, 1 files)", "/var/log"]],
     ];
     for (const [command, kind, shows] of cases) {
       const shown = available(await preview(command), command);
@@ -199,7 +199,7 @@ describe("plan previews on a lab host (every kind, jailed where the host can jai
     const edit = `sed -i 's/^listen = .*/listen = 7070/' ${S}/etc/app.conf`;
     const filePreview = available(await previewer.compute({ ...where, command: edit }), edit);
     const [fileExpect] = filePreview.expectations;
-    assert.equal(fileExpect?.kind, "file_hash");
+    assert.equal(fileExpect?.kind, "file_state");
     assert.equal((await previewer.verify(fileExpect as never, where)).status, "differs", "before the run");
     await router.exec(where.target, edit);
     const checked = await previewer.verify(fileExpect as never, where);

@@ -35,22 +35,38 @@ export function probesBlocked(context: Pick<ProbeContext, "jail" | "target">): s
     : null;
 }
 
+/** A probe's answer and whether it ran inside the jail (null: it ended before the jail said). */
+export type RanProbe = ProbeResult & { jailed: boolean | null };
+
 /**
  * Runs one probe as a read-only run with nobody asked: only if the classifier proves it read-only
  * (again, here: whatever planned it), jailed where the target can jail (the same plan as a read-only
  * auto-run), within the time and output limits. A complete answer, or why there is none.
+ * `asRoot`: as the user a plain `sudo` gives (root, through `sudo -n`), and only inside the jail —
+ * never unjailed as root, whatever the target's jail mode.
  */
 export async function runProbe(
   context: ProbeContext,
   probe: Probe,
-): Promise<ProbeResult | { failed: string }> {
+  asRoot = false,
+): Promise<RanProbe | { failed: string }> {
   const q = quoteSegment(probe.command);
   const verdict = context.classifier.classify(probe.command, context.targetType);
   if (verdict.risk !== "read_only") return { failed: `${q} is not proven read-only, so it was not run` };
   const blocked = probesBlocked(context);
   if (blocked) return { failed: blocked };
-  const plan = jailPlanFor({ risk: "read_only", approved: false, jail: context.jail });
-  const options: ExecOptions = { ...context.limits, ...(context.signal ? { signal: context.signal } : {}) };
+  const autoRun = jailPlanFor({ risk: "read_only", approved: false, jail: context.jail });
+  if (asRoot && autoRun.plan === "off") {
+    return {
+      failed: `oikos looks as root (the user sudo gives) only inside the read-only jail, and ${context.target.slug} runs read-only commands unjailed`,
+    };
+  }
+  const plan = asRoot ? { plan: "require" as const, note: null } : autoRun;
+  const options: ExecOptions = {
+    ...context.limits,
+    ...(context.signal ? { signal: context.signal } : {}),
+    ...(asRoot ? { sudo: true } : {}),
+  };
   let run: Awaited<ReturnType<typeof runUnderJailPlan>>;
   try {
     run = await runUnderJailPlan(
@@ -65,7 +81,13 @@ export async function runProbe(
     return { failed: `${q} could not run: ${redact((error as Error).message)}` };
   }
   const { result } = run;
-  if (run.reason) return { failed: redact(run.reason) };
+  if (run.reason) {
+    return {
+      failed: asRoot
+        ? `oikos could not look as root (sudo -n, inside the read-only jail): ${redact(run.reason)}`
+        : redact(run.reason),
+    };
+  }
   if (result.timedOut)
     return { failed: `${q} did not finish within ${Math.round(context.limits.timeoutMs / 1000)} s` };
   if (result.cancelled) return { failed: `${q} was cancelled` };
@@ -79,5 +101,5 @@ export async function runProbe(
     const why = result.stderr.trim().split("\n").slice(-1)[0] || `exit ${code ?? result.signal ?? "unknown"}`;
     return { failed: `${q} failed: ${redact(why).slice(0, 300)}` };
   }
-  return { exitCode: code as number, stdout: result.stdout, stderr: result.stderr };
+  return { exitCode: code as number, stdout: result.stdout, stderr: result.stderr, jailed: run.jailed };
 }

@@ -2,8 +2,12 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { loadClassifier } from "../classify.ts";
 import { redact } from "../redact.ts";
+import { sha256 } from "./file-outcome.ts";
+import { renderOutcomes } from "./file-render.ts";
+import { plainFileFacts } from "./part-facts.ts";
 import { planPreview } from "./plan.ts";
-import { renderFileChange } from "./rules/file-diff.ts";
+import type { PlannedPart } from "./rule.ts";
+import { renderWith, syntheticFacts } from "./testing/synthetic-facts.ts";
 
 /**
  * An outside review's attacks on plan previews (#15): lines a preview would show dishonestly or
@@ -15,8 +19,17 @@ const classifier = await loadClassifier();
 const plan = (command: string) => planPreview(classifier, command, "linux");
 const probesOf = (command: string) => {
   const p = plan(command);
-  return p.status === "planned" ? p.parts.flatMap((part) => part.probes.map((probe) => probe.command)) : null;
+  return p.status === "planned" ? p.parts.flatMap(probesAsPlainFiles) : null;
 };
+
+/** A part's probes as they would be for plain files (those with paths choose them once resolved). */
+function probesAsPlainFiles(part: PlannedPart): string[] {
+  const probes =
+    typeof part.probes === "function"
+      ? part.probes(plainFileFacts(part.paths.map((q) => q.word)))
+      : part.probes;
+  return Array.isArray(probes) ? probes.map((probe) => probe.command) : [];
+}
 
 function declines(commands: readonly string[], reasonPart: string) {
   for (const command of commands) {
@@ -66,13 +79,18 @@ test("several redirections of the output, or a stream sent to it before the writ
 });
 
 test("a path is judged as the target resolves it, not as written", () => {
-  declines(["echo hi > //tmp/x", "echo hi > /./var/tmp/x", "echo hi > /run/shm/x"], "scratch space");
   declines(
     ["echo hi > //proc/sys/kernel/x", "echo hi > /./sys/x", "sed -i s/a/b/ //dev/sda"],
     "not a regular file",
   );
-  declines(["echo hi > /etc/../tmp/x", "cp /srv/a /etc/x/../../tmp/b"], "goes up");
-  plans(["echo hi > /etc/tmpfiles.d/x.conf", "echo hi > /srv/tmp/x"]);
+  // Scratch space and `..` are resolved on the target (issue #37): where the jail's view is its own
+  // (a private /tmp), the part is not previewed then; `..` is followed through links as the kernel does.
+  plans([
+    "echo hi > /etc/tmpfiles.d/x.conf",
+    "echo hi > /srv/tmp/x",
+    "echo hi > /etc/../tmp/x",
+    "echo hi > /tmp/x",
+  ]);
 });
 
 test("two spellings of one file in one line are one file", () => {
@@ -128,50 +146,64 @@ test("a secret cut off from what names it by the diff's few context lines is sti
     ["-----BEGIN PRIVATE KEY-----", ...lines, "-----END PRIVATE KEY-----", ""].join("\n");
   const changed = [...body];
   changed[10] = `XX${(body[10] as string).slice(2)}`;
-  const rendered = renderFileChange(
-    "/etc/ssl/private/k.pem",
-    { exists: true, content: key(body) },
-    key(changed),
-  );
-  assert.equal(rendered.status, "ok");
-  if (rendered.status !== "ok") return;
+  const shown = (before: string, after: string) =>
+    renderOutcomes(
+      [
+        {
+          path: "/etc/ssl/private/k.pem",
+          written: null,
+          before: { type: "file", mode: 0o600, uid: 0, gid: 0, nlink: 1, inode: "1:2", size: before.length },
+          beforeSha256: sha256(before),
+          after: {
+            type: "file",
+            sha256: sha256(after),
+            mode: 0o600,
+            uid: 0,
+            gid: 0,
+            sameInode: false,
+            nlink: 1,
+          },
+          otherNames: null,
+          notes: [],
+          contentBefore: before,
+          contentAfter: after,
+        },
+      ],
+      "sudo",
+      [],
+    );
+  const rendered = shown(key(body), key(changed));
   for (const line of [...body, ...changed].slice(5, 15))
     assert.ok(!rendered.text.includes(line.slice(0, 40)), line);
   // Still a change (the fingerprint hashes the raw content), said without the values.
   assert.notEqual(rendered.text.includes("no change"), true, rendered.text);
-  const unchanged = renderFileChange(
-    "/etc/ssl/private/k.pem",
-    { exists: true, content: key(body) },
-    key(body),
-  );
-  assert.ok(unchanged.status === "ok" && unchanged.effect !== rendered.effect);
+  const unchanged = shown(key(body), key(body));
+  assert.ok(unchanged.effect !== rendered.effect);
 });
 
 test("the fingerprint covers everything the card shows: sizes and counts of what is deleted", () => {
+  const facts = syntheticFacts({ "/srv/data": { type: "dir", inode: "1:50" } });
   const effectOf = (command: string, outputs: { stdout: string; stderr?: string }[]) => {
     const p = plan(command);
     assert.equal(p.status, "planned", command);
     if (p.status !== "planned") return "";
-    const rendered = (p.parts[0] as (typeof p.parts)[number]).render(
-      outputs.map((o) => ({ exitCode: 0, stdout: o.stdout, stderr: o.stderr ?? "" })),
-    );
-    assert.equal(rendered.status, "ok");
+    let at = 0;
+    const rendered = renderWith(p.parts[0] as PlannedPart, facts, () => outputs[at++] ?? { stdout: "" });
+    assert.equal(rendered.status, "ok", JSON.stringify(rendered));
     return rendered.status === "ok" ? rendered.effect : "";
   };
-  // Shown: "deletes 4.0 KiB in 3 files"; at approval the directory holds 40 GiB in 90,000.
+  // Shown: "deletes 3 names, 4.0 KiB"; at approval the directory holds 40 GiB in 90,000.
+  const tree = (names: number, bytes: number) => [{ stdout: `${names - 1} f\n 1 d\n${bytes}\t./data\n` }];
   assert.notEqual(
-    effectOf("rm -rf /srv/data", [{ stdout: "4096\t/srv/data\n" }, { stdout: "3\n" }]),
-    effectOf("rm -rf /srv/data", [{ stdout: "42949672960\t/srv/data\n" }, { stdout: "90000\n" }]),
+    effectOf("rm -rf /srv/data", tree(3, 4096)),
+    effectOf("rm -rf /srv/data", tree(90000, 42949672960)),
   );
   assert.notEqual(
     effectOf("zfs destroy tank/data@old", [{ stdout: "tank/data@old\t2097152\t-\n" }]),
     effectOf("zfs destroy tank/data@old", [{ stdout: "tank/data@old\t42949672960\t-\n" }]),
   );
   // Equal output, equal fingerprint (no time or randomness in it).
-  assert.equal(
-    effectOf("rm -rf /srv/data", [{ stdout: "4096\t/srv/data\n" }, { stdout: "3\n" }]),
-    effectOf("rm -rf /srv/data", [{ stdout: "4096\t/srv/data\n" }, { stdout: "3\n" }]),
-  );
+  assert.equal(effectOf("rm -rf /srv/data", tree(3, 4096)), effectOf("rm -rf /srv/data", tree(3, 4096)));
 });
 
 test("compose options that recreate, remove or build what the per-service comparison shows are not previewed", () => {
@@ -207,9 +239,7 @@ test("a guest's secret settings are never shown, neither the value now nor the o
     const p = plan(command);
     assert.equal(p.status, "planned", command);
     if (p.status !== "planned") continue;
-    const rendered = (p.parts[0] as (typeof p.parts)[number]).render([
-      { exitCode: 0, stdout: config, stderr: "" },
-    ]);
+    const rendered = renderWith(p.parts[0] as PlannedPart, syntheticFacts({}), () => ({ stdout: config }));
     assert.equal(rendered.status, "ok");
     if (rendered.status !== "ok") continue;
     // What leaves: the part's text and the command heading it, both redacted (jobs/preview/create.ts).

@@ -1,6 +1,7 @@
 import type { Classifier } from "../classify.ts";
 import { quoteSegment } from "../risk.ts";
 import { mayBeSameFile } from "./file-paths.ts";
+import { plainFileFacts } from "./part-facts.ts";
 import type { PlannedPart, PreviewRule, RuleMatch } from "./rule.ts";
 import { PREVIEW_RULES } from "./rules/index.ts";
 import type { Statement } from "./statement.ts";
@@ -12,9 +13,21 @@ import { statementsOf } from "./statement.ts";
  * classifier judges the line, each statement and every probe (a probe that is not proven read-only
  * is never planned). jobs/preview runs the plan.
  */
+export interface NotPreviewed {
+  command: string;
+  reason: string;
+  /** Which statement of the line (0-based). */
+  statement: number;
+}
+
 export type PreviewPlan =
   | { status: "unavailable"; reason: string }
-  | { status: "planned"; parts: PlannedPart[]; notPreviewed: { command: string; reason: string }[] };
+  | {
+      status: "planned";
+      /** Each part knows its statement (`statement`), in the order of the line. */
+      parts: (PlannedPart & { statement: number })[];
+      notPreviewed: NotPreviewed[];
+    };
 
 type Judge = Pick<Classifier, "classify" | "parse">;
 
@@ -43,9 +56,9 @@ export function planPreview(judge: Judge, command: string, targetType: string): 
   if (whole.risk === "read_only") return unavailable("the command only reads: it changes nothing");
   const found = statementsOf(judge.parse(command));
   if (!found.ok) return unavailable(found.reason);
-  const parts: PlannedPart[] = [];
-  const notPreviewed: { command: string; reason: string }[] = [];
-  for (const statement of found.statements) {
+  const parts: (PlannedPart & { statement: number })[] = [];
+  const notPreviewed: NotPreviewed[] = [];
+  for (const [index, statement] of found.statements.entries()) {
     const changer = statement.stages.find((stage) => CONTEXT_CHANGERS.has(stage.name));
     if (changer) {
       return unavailable(
@@ -55,13 +68,13 @@ export function planPreview(judge: Judge, command: string, targetType: string): 
     if (judge.classify(statement.text, targetType).risk === "read_only") continue;
     const match = matchRule(statement);
     if (match === null) {
-      notPreviewed.push({ command: statement.text, reason: NO_RULE });
+      notPreviewed.push({ command: statement.text, reason: NO_RULE, statement: index });
     } else if ("unavailable" in match) {
-      notPreviewed.push({ command: statement.text, reason: match.unavailable });
+      notPreviewed.push({ command: statement.text, reason: match.unavailable, statement: index });
     } else {
       const unproven = unprovenProbe(judge, match.parts, targetType);
-      if (unproven) notPreviewed.push({ command: statement.text, reason: unproven });
-      else parts.push(...match.parts);
+      if (unproven) notPreviewed.push({ command: statement.text, reason: unproven, statement: index });
+      else parts.push(...match.parts.map((part) => ({ ...part, statement: index })));
     }
   }
   const shared = sharedFile(parts);
@@ -90,9 +103,19 @@ export function matchRule(statement: Statement, rules: readonly PreviewRule[] = 
   return null;
 }
 
+/**
+ * A probe the proof does not accept: the ones planned up front, and the ones a part chooses once its
+ * names are resolved, as they would be for plain files (judged again when they run, whatever the
+ * names resolve to).
+ */
 function unprovenProbe(judge: Judge, parts: PlannedPart[], targetType: string): string | null {
   for (const part of parts) {
-    for (const probe of part.probes) {
+    const probes =
+      typeof part.probes === "function"
+        ? part.probes(plainFileFacts(part.paths.map((q) => q.word)))
+        : part.probes;
+    if (!Array.isArray(probes)) continue;
+    for (const probe of probes) {
       const verdict = judge.classify(probe.command, targetType);
       if (verdict.risk !== "read_only") {
         return `its preview would run ${quoteSegment(probe.command)}, which is not proven read-only (${verdict.reasons[0] ?? verdict.risk}), so it is not previewed`;

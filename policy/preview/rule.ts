@@ -1,4 +1,7 @@
 import type { Arg } from "../command-view.ts";
+import type { ProbeIdentity } from "./identity.ts";
+import type { PartFacts } from "./part-facts.ts";
+import type { PathQuery, Probe, ProbeResult } from "./probe.ts";
 import type { Statement } from "./statement.ts";
 import type { PreviewExpectation, PreviewKind } from "./types.ts";
 
@@ -9,20 +12,8 @@ import type { PreviewExpectation, PreviewKind } from "./types.ts";
  * runs only if the classifier proves it read-only, and jailed where the target can jail.
  */
 
-/** Which exit statuses of a probe are answers (`test -e` says no with 1; `systemctl is-active` with 3). */
-export type ProbeAccepts = "zero" | "zero_or_one" | "any";
-
-export interface Probe {
-  command: string;
-  accepts: ProbeAccepts;
-}
-
-/** A probe's run, complete: not cut to the output cap, not binary (else the executor fails the part). */
-export interface ProbeResult {
-  exitCode: number;
-  stdout: string;
-  stderr: string;
-}
+export type { PathQuery, Probe, ProbeAccepts, ProbeResult } from "./probe.ts";
+export { shellQuote } from "./probe.ts";
 
 export type Rendered =
   | {
@@ -32,19 +23,36 @@ export type Rendered =
       /** The normalised effect the fingerprint hashes: what must be equal for "same change". */
       effect: string;
       expectations: PreviewExpectation[];
+      /** One line for the card when space runs out ("/etc/x: +2 −1 lines", "deletes 40 files, 1.2 MiB"). */
+      summary: string;
+      /** The physical paths it writes or removes, and reads (a later command acting on them depends on it). */
+      touches?: Touches;
     }
   /** What the probes found makes the preview impossible (the destination is a directory …). */
   | { status: "unavailable"; reason: string };
+
+/** What a part changes and reads, resolved: two parts on one file, or one after the other, are told apart. */
+export interface Touches {
+  writes: string[];
+  reads: string[];
+  /** device:inode of every file it writes or removes (a hard link is the same file). */
+  inodes: string[];
+}
 
 export interface PlannedPart {
   ruleId: string;
   kind: PreviewKind;
   /** The statement previewed, as written. */
   command: string;
-  probes: Probe[];
-  /** Files this part shows a diff of (two parts on one file cannot both be shown against "now"). */
+  /** Who the command acts as: a plain `sudo` runs it as root, and so look its probes. */
+  identity: ProbeIdentity;
+  /** Paths resolved before the probes (file edits, rm); empty for the others. */
+  paths: PathQuery[];
+  /** The read-only commands whose output shows the effect; with paths, chosen once they are resolved. */
+  probes: Probe[] | ((facts: PartFacts) => Probe[] | { unavailable: string });
+  /** Files this part shows a diff of, as written (two parts on one file cannot both be shown against "now"). */
   files: string[];
-  render(results: ProbeResult[]): Rendered;
+  render(results: ProbeResult[], facts: PartFacts): Rendered;
 }
 
 /** A rule's answer for one statement: not its command (null), previewable, or known but not previewable. */
@@ -60,11 +68,6 @@ export interface PreviewRule {
   what: string;
   match(statement: Statement): RuleMatch;
   examples: readonly PreviewExample[];
-}
-
-/** A word as a single-quoted shell word: probes never re-expand what the command wrote literally. */
-export function shellQuote(value: string): string {
-  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
 }
 
 /** Why a word cannot be used in a probe: decided at run time, or expanded by the shell (globs, ~, braces). */

@@ -1,10 +1,32 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { loadClassifier } from "../classify.ts";
+import { plainFileFacts } from "./part-facts.ts";
 import { matchRule, planPreview } from "./plan.ts";
+import type { PlannedPart } from "./rule.ts";
 import { PREVIEW_RULES } from "./rules/index.ts";
 import { statementsOf } from "./statement.ts";
+import { syntheticFacts } from "./testing/synthetic-facts.ts";
 import { PREVIEW_KINDS } from "./types.ts";
+
+/** What a part asks first: the paths it resolves (`facts <word>`), then its up-front probes. */
+function asked(part: PlannedPart): string[] {
+  return [
+    ...part.paths.map((query) => `facts ${query.word}`),
+    ...(typeof part.probes === "function" ? [] : part.probes.map((probe) => probe.command)),
+  ];
+}
+
+/** Every probe a part runs, once its paths resolve to plain existing files (and as they are missing). */
+function everyProbe(part: PlannedPart): string[] {
+  const probes = part.probes;
+  if (typeof probes !== "function") return probes.map((probe) => probe.command);
+  const words = part.paths.map((query) => query.word);
+  return [plainFileFacts(words), syntheticFacts({})].flatMap((facts) => {
+    const chosen = probes(facts);
+    return Array.isArray(chosen) ? chosen.map((probe) => probe.command) : [];
+  });
+}
 
 const classifier = await loadClassifier();
 
@@ -53,11 +75,7 @@ for (const rule of PREVIEW_RULES) {
         assert.ok(own.unavailable.length > 0);
       } else {
         assert.ok(own && "parts" in own, `${command} should be planned: ${JSON.stringify(own)}`);
-        assert.deepEqual(
-          own.parts.flatMap((part) => part.probes.map((probe) => probe.command)),
-          expected,
-          command,
-        );
+        assert.deepEqual(own.parts.flatMap(asked), expected, command);
         for (const part of own.parts) {
           assert.equal(part.kind, rule.kind);
           assert.equal(part.command, statement.text);
@@ -72,13 +90,9 @@ test("whatever a rule would plan, the plan runs only probes the classifier prove
     for (const [command] of rule.examples) {
       const plan = planPreview(classifier, command, "host");
       if (plan.status !== "planned") continue;
-      for (const probe of plan.parts.flatMap((part) => part.probes)) {
-        const verdict = classifier.classify(probe.command, "host");
-        assert.equal(
-          verdict.risk,
-          "read_only",
-          `${command} → ${probe.command}: ${verdict.reasons.join("; ")}`,
-        );
+      for (const probe of plan.parts.flatMap(everyProbe)) {
+        const verdict = classifier.classify(probe, "host");
+        assert.equal(verdict.risk, "read_only", `${command} → ${probe}: ${verdict.reasons.join("; ")}`);
       }
     }
   }
@@ -131,7 +145,7 @@ test("the attack corpus: no payload is ever planned, so nothing in it can run", 
     assert.equal(
       plan.parts.length,
       0,
-      `${JSON.stringify(command)} planned ${JSON.stringify(plan.parts.map((p) => p.probes))}`,
+      `${JSON.stringify(command)} planned ${JSON.stringify(plan.parts.map(asked))}`,
     );
   }
 });
@@ -159,7 +173,7 @@ test("a compound line previews each command that has a rule and names the others
     ["packages.apt", "service.systemctl"],
   );
   assert.deepEqual(plan.notPreviewed, [
-    { command: "apt-get update", reason: "no preview available for this command" },
+    { command: "apt-get update", reason: "no preview available for this command", statement: 0 },
   ]);
   // Read-only steps of the line are neither previewed nor listed.
   const withRead = planPreview(classifier, "cat /etc/app.conf; sed -i s/a/b/ /etc/app.conf", "host");

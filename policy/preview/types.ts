@@ -18,12 +18,60 @@ const computedAt = z.string().datetime({ offset: true });
 export const PackageChangeSchema = z.object({ name: z.string().min(1), version: z.string().nullable() });
 export type PackageChange = z.output<typeof PackageChangeSchema>;
 
+const identity = z.enum(["login", "sudo"]);
+
+/** A file as a preview predicts it afterwards; `mode`/`uid`/`gid` null where something else decides. */
+export const FileAfterSchema = z.object({
+  type: z.enum(["file", "link"]),
+  sha256: sha256Hex,
+  mode: z.number().int().nonnegative().nullable(),
+  uid: z.number().int().nonnegative().nullable(),
+  gid: z.number().int().nonnegative().nullable(),
+  sameInode: z.boolean(),
+  /** Its link count afterwards (a new file 1; written in place, as before; moved, the source's). */
+  nlink: z.number().int().positive(),
+});
+
 /**
  * What can be checked on the target after the run, as the preview computed it:
- *  - `file_hash`: the file's sha256 after the edit (`null`: the edit leaves no file there);
+ *  - `file_hash`: the file's sha256 after the edit (`null`: the edit leaves no file there) — older
+ *    previews; new ones say `file_state`;
+ *  - `file_state`: a resolved path as the preview predicts it (gone: `after` null), looked at as the
+ *    command's user; `before` is the file the preview read (device:inode, links), `otherNames` what its
+ *    hard links undergo;
+ *  - `dir_entries`: a directory the command writes in, its entries the preview does not name as they
+ *    were (a file changed there that the preview did not name is flagged after the run);
+ *  - `tree_removed`: what `rm` takes under a resolved root (names counted);
  *  - `packages`: what the package manager's simulation said it would install, upgrade, remove.
  */
 export const PreviewExpectationSchema = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("file_state"),
+    path: z.string().min(1),
+    identity,
+    after: FileAfterSchema.nullable(),
+    before: z.object({ inode: z.string(), nlink: z.number().int() }).nullable(),
+    otherNames: z.enum(["content", "link_count"]).nullable(),
+  }),
+  z.object({
+    kind: z.literal("dir_entries"),
+    dir: z.string().min(1),
+    identity,
+    named: z.array(z.string()),
+    others: z.array(
+      z.object({ name: z.string(), inode: z.string(), type: z.string(), size: z.number().int() }),
+    ),
+  }),
+  z.object({
+    kind: z.literal("tree_removed"),
+    root: z.string().min(1),
+    identity,
+    /** Names under the root, itself included, that rm deletes. */
+    names: z.number().int().nonnegative(),
+    bytes: z.number().int().nonnegative(),
+    /** device:inode of files under the root with names outside it (they keep them, one link fewer). */
+    linkedOutside: z.array(z.string()),
+  }),
   z.object({
     kind: z.literal("file_hash"),
     path: z.string().min(1),
@@ -38,6 +86,7 @@ export const PreviewExpectationSchema = z.discriminatedUnion("kind", [
   }),
 ]);
 export type PreviewExpectation = z.output<typeof PreviewExpectationSchema>;
+export type FileAfter = z.output<typeof FileAfterSchema>;
 
 /** One simple command of the approved line that a rule previewed. */
 export const PreviewPartSchema = z.object({
@@ -48,6 +97,10 @@ export const PreviewPartSchema = z.object({
   command: z.string(),
   /** Redacted plain text (a unified diff for file_diff). */
   text: z.string(),
+  /** One line, for a card out of space ("/etc/x: +2 −1 lines"); older previews have none. */
+  summary: z.string().optional(),
+  /** Which statement of the line (0-based), so parts and notices read in the line's order. */
+  statement: z.number().int().nonnegative().optional(),
 });
 export type PreviewPart = z.output<typeof PreviewPartSchema>;
 
@@ -69,7 +122,13 @@ export const PlanPreviewSchema = z.discriminatedUnion("status", [
     fingerprint: sha256Hex,
     parts: z.array(PreviewPartSchema).min(1),
     /** Simple commands of a compound line that change state but no rule previews (said in `text`). */
-    notPreviewed: z.array(z.object({ command: z.string(), reason: z.string() })),
+    notPreviewed: z.array(
+      z.object({
+        command: z.string(),
+        reason: z.string(),
+        statement: z.number().int().nonnegative().optional(),
+      }),
+    ),
     /** What the summary can compare after the run (empty when no rule allows a check). */
     expectations: z.array(PreviewExpectationSchema),
   }),

@@ -12,7 +12,9 @@ const fail = (text, code = 1) => {
   process.exit(code);
 };
 const save = () => writeFileSync(file, JSON.stringify(world, null, 1));
-const plain = args.filter((a) => !a.startsWith("-"));
+// Words that are not options nor an option's value (`--format '{{…}}'`, `--filter x`).
+const VALUED = new Set(["--format", "--filter", "-o"]);
+const plain = args.filter((a, i) => !a.startsWith("-") && !VALUED.has(args[i - 1] ?? ""));
 
 function aptGet() {
   const simulate = args.includes("-s");

@@ -38,7 +38,7 @@ export async function buildApprovalCard(
       "↻ asked again: the preview changed after an earlier card showed it (that approval ran nothing)",
     );
   const card: Card = { kind: "approval", title: "🔐 Approval needed", lines };
-  if (shown) card.preview = cardPreviewOf(shown.preview);
+  if (shown) card.preview = cardPreviewOf(shown.preview, approval.id);
   if (approval.status === "pending") {
     card.badge = risk === "destructive" ? "typed confirmation required" : "waiting for an operator";
     if (risk === "destructive") {

@@ -1,8 +1,11 @@
+import { composePreviewText } from "../../../policy/preview/compose-text.ts";
 import type { OutcomeCheck, PlanPreview, PreviewKind } from "../../../policy/preview/types.ts";
 import { type CardPreview, clock } from "../card.ts";
 
-/** The most of a preview a card carries (the rules cap it too; a card must stay one message). */
+/** The most of a preview a card carries (every part keeps at least one line; the rules cap it too). */
 export const CARD_PREVIEW_CHARS = 3_000;
+/** The most of a preview a message in the thread carries (Slack's "Show preview", `!preview`). */
+export const FULL_PREVIEW_CHARS = 12_000;
 
 const KIND_LABEL: Record<PreviewKind, string> = {
   file_diff: "file diff",
@@ -13,23 +16,47 @@ const KIND_LABEL: Record<PreviewKind, string> = {
   storage: "storage",
 };
 
+/** Where an approval's full preview is, one command away. */
+export function fullPreviewCommand(approvalId: string): string {
+  return `!preview ${approvalId}`;
+}
+
 /**
- * What an approval card shows of its preview (issue #15): what it is and when it was computed,
- * the text (collapsed by each platform), or honestly that there is none and why.
+ * What an approval card shows of its preview (issues #15, #37): what it is and when it was computed,
+ * every part of the line — in full while they fit, else each in one line with where the full preview
+ * is — and plainly the parts oikos cannot show; or honestly that there is none and why.
  */
-export function cardPreviewOf(preview: PlanPreview): CardPreview {
+export function cardPreviewOf(preview: PlanPreview, approvalId?: string): CardPreview {
   const at = clock(new Date(preview.computedAt));
   if (preview.status === "unavailable") return { label: `no preview available: ${preview.reason} (${at})` };
   if (preview.status === "failed")
     return { label: `no preview: computing it failed (${preview.reason}), ${at}` };
-  const { text, cut } = capped(preview.text, CARD_PREVIEW_CHARS);
-  const truncated = preview.truncated || cut ? ", cut to fit" : "";
-  return { label: `preview (${KIND_LABEL[preview.kind]}), computed ${at}${truncated}`, text };
+  const more = approvalId
+    ? `full preview: \`${fullPreviewCommand(approvalId)}\``
+    : "the full preview is too long for the card";
+  const { text, shortened } = composePreviewText(preview, CARD_PREVIEW_CHARS, more);
+  const unseen = preview.notPreviewed.length;
+  const notes = [
+    ...(unseen > 0 ? [`oikos cannot show ${unseen} part(s) of this line`] : []),
+    ...(shortened || preview.truncated
+      ? [approvalId ? `some parts in one line — ${more}` : "cut to fit"]
+      : []),
+  ];
+  return {
+    label: `preview (${KIND_LABEL[preview.kind]}), computed ${at}${notes.length > 0 ? `; ${notes.join("; ")}` : ""}`,
+    text,
+  };
 }
 
-/** The preview posted in the thread (Slack's "Show preview"): Markdown with the text as a code block. */
+/** The preview posted in the thread (Slack's "Show preview", `!preview`): Markdown with the text as a code block. */
 export function previewMessage(preview: PlanPreview, command: string, target: string): string {
-  const section = cardPreviewOf(preview);
+  const section =
+    preview.status === "available"
+      ? {
+          label: cardPreviewOf(preview).label.replace(/; (some parts in one line|cut to fit).*$/, ""),
+          text: composePreviewText(preview, FULL_PREVIEW_CHARS, "too long to show here").text,
+        }
+      : cardPreviewOf(preview);
   const head = `Preview of \`${oneLine(command)}\` on \`${target}\` — ${section.label}`;
   if (section.text === undefined) return head;
   // A fence longer than any backtick run in the text, so the text cannot close it.
@@ -48,13 +75,6 @@ const OUTCOME_HEAD: Record<OutcomeCheck["status"], string> = {
 export function outcomeLines(checks: readonly OutcomeCheck[] | null): string[] {
   if (!checks) return [];
   return checks.map((check) => `${OUTCOME_HEAD[check.status]}: ${check.detail}`);
-}
-
-function capped(text: string, max: number): { text: string; cut: boolean } {
-  if (text.length <= max) return { text, cut: false };
-  const kept = text.slice(0, max);
-  const lastBreak = kept.lastIndexOf("\n");
-  return { text: `${lastBreak > max / 2 ? kept.slice(0, lastBreak) : kept}\n…`, cut: true };
 }
 
 function oneLine(command: string): string {

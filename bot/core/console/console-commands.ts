@@ -10,6 +10,7 @@ import {
 import { knowledgeCommand } from "./knowledge-command.ts";
 import { metricsCommand } from "./metrics-command.ts";
 import { patternsCommand } from "./pattern-commands.ts";
+import { previewCommand } from "./preview-command.ts";
 import { taskCommand, tasksCommand } from "./task-commands.ts";
 
 /** The operator's console: reads and edits of what oikos holds, answered without the model. */
@@ -17,6 +18,7 @@ export function consoleCommands(db: Db): BotCommand[] {
   return [
     tasksCommand(db),
     taskCommand(db),
+    previewCommand(db),
     entityCommand(db),
     entitiesCommand(db),
     knowledgeCommand(db),

@@ -107,6 +107,8 @@ const compose: PreviewRule = {
       ruleId: this.id,
       kind: "containers",
       command: statement.text,
+      identity: stage.sudo ? "sudo" : "login",
+      paths: [],
       files: [],
       probes: [
         { command: `${base} config --format json`, accepts: "zero" },
@@ -225,6 +227,7 @@ function renderCompose(call: ComposeCall, results: ProbeResult[]): Rendered {
     text: lines.join("\n") || "no services",
     effect: lines.join("\n"),
     expectations: [],
+    summary: `${call.action}: ${lines.filter((line) => !line.endsWith("unchanged")).length} of ${names.length} service(s) change`,
   };
 }
 
@@ -244,19 +247,30 @@ const dockerRemove: PreviewRule = {
     const rest = stage.argv.slice(sub?.includes(" ") ? 3 : 2);
     const why = firstUnusable(rest);
     if (why) return unavailable(why);
+    // Every option is read for what it adds (issue #37), or the form is not previewed.
+    const table = containers ? RM_OPTIONS : RMI_OPTIONS;
+    const given = new Set<string>();
+    for (const arg of rest.filter((a) => a.value.startsWith("-"))) {
+      const letters = /^-[a-z]+$/.test(arg.value) ? [...arg.value.slice(1)].map((l) => `-${l}`) : [arg.value];
+      for (const option of letters) {
+        const known = table[option];
+        if (known === undefined) return unavailable(`docker ${sub} option \`${arg.value}\` is not previewed`);
+        given.add(known);
+      }
+    }
     const names = rest.filter((arg) => !arg.value.startsWith("-")).map((arg) => shellQuote(arg.value));
     if (names.length === 0) return unavailable("names no container or image");
     const probes = containers
       ? [
           {
             command: `docker container inspect --format '{{.Name}} {{.Config.Image}} {{.State.Status}}{{range .Mounts}} {{.Type}}:{{if .Name}}{{.Name}}{{else}}{{.Source}}{{end}}{{end}}' ${names.join(" ")}`,
-            accepts: "any" as const,
+            accepts: "zero" as const,
           },
         ]
       : [
           {
             command: `docker image inspect --format '{{.Id}} {{join .RepoTags ","}} {{.Size}}' ${names.join(" ")}`,
-            accepts: "any" as const,
+            accepts: "zero" as const,
           },
           ...names.map((name) => ({
             command: `docker ps -a --filter ancestor=${name} --format '{{.Names}} {{.State}}'`,
@@ -267,6 +281,8 @@ const dockerRemove: PreviewRule = {
       ruleId: this.id,
       kind: "containers",
       command: statement.text,
+      identity: stage.sudo ? "sudo" : "login",
+      paths: [],
       files: [],
       probes,
       render(results) {
@@ -278,18 +294,15 @@ const dockerRemove: PreviewRule = {
             .split("\n")
             .filter(Boolean)
             .map((l) => `  ${l}`),
-          ...inspect.stderr
-            .trim()
-            .split("\n")
-            .filter(Boolean)
-            .map((l) => `  ${l}`),
         ];
         users.forEach((user, i) => {
           const using = user.stdout.trim();
           lines.push(`containers using ${names[i]}: ${using ? using.split("\n").join(", ") : "none"}`);
         });
+        lines.push(...optionLines(containers, given, inspect.stdout));
         const text = lines.join("\n");
-        return { status: "ok", text, effect: text, expectations: [] };
+        const summary = `${containers ? "removes container(s)" : "removes image(s)"} ${names.join(", ")}${given.size > 0 ? ` (${[...given].join(", ")})` : ""}`;
+        return { status: "ok", text, effect: text, expectations: [], summary };
       },
     });
   },
@@ -307,8 +320,56 @@ const dockerRemove: PreviewRule = {
         "docker ps -a --filter ancestor=nginx:1.25 --format '{{.Names}} {{.State}}'",
       ],
     ],
+    [
+      "docker rm -fv web",
+      [
+        "docker container inspect --format '{{.Name}} {{.Config.Image}} {{.State.Status}}{{range .Mounts}} {{.Type}}:{{if .Name}}{{.Name}}{{else}}{{.Source}}{{end}}{{end}}' web",
+      ],
+    ],
     ["docker rm $(docker ps -aq)", "unavailable"],
+    ["docker rm --link web/db", "unavailable"],
   ],
 };
+
+/** docker rm's options, by what they add: `-f` kills a running container first, `-v` deletes its anonymous volumes. */
+const RM_OPTIONS: Record<string, string> = {
+  "-f": "force",
+  "--force": "force",
+  "-v": "volumes",
+  "--volumes": "volumes",
+};
+/** docker rmi's: `-f` untags and removes an image containers still use; `--no-prune` keeps untagged parents. */
+const RMI_OPTIONS: Record<string, string> = {
+  "-f": "force",
+  "--force": "force",
+  "--no-prune": "no-prune",
+};
+
+function optionLines(containers: boolean, given: ReadonlySet<string>, inspected: string): string[] {
+  const lines: string[] = [];
+  if (containers) {
+    const running = inspected.split("\n").filter((line) => / (running|restarting|paused) ?/.test(line));
+    if (given.has("force"))
+      lines.push(
+        `-f: a running container is killed first${running.length > 0 ? ` (${running.length} running now)` : ""}`,
+      );
+    else if (running.length > 0)
+      lines.push(`${running.length} container(s) run now: without -f docker refuses to remove them`);
+    const volumes = [...inspected.matchAll(/ volume:(\S+)/g)].map((m) => m[1]);
+    if (given.has("volumes"))
+      lines.push(
+        `-v: also deletes the anonymous volumes among: ${volumes.length > 0 ? volumes.join(", ") : "(none mounted)"}`,
+      );
+  } else {
+    if (given.has("force"))
+      lines.push("-f: removes the image even where stopped containers use it, and untags it from every name");
+    lines.push(
+      given.has("no-prune")
+        ? "--no-prune: its untagged parent images are kept"
+        : "its untagged parent images are deleted with it",
+    );
+  }
+  return lines;
+}
 
 export const CONTAINER_RULES: readonly PreviewRule[] = [compose, dockerRemove];

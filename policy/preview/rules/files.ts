@@ -1,86 +1,56 @@
 import type { Arg } from "../../command-view.ts";
-import { normalisePath } from "../../paths.ts";
-import { mayBeSameFile, sameWrittenPath } from "../file-paths.ts";
-import type { PlannedPart, PreviewRule, ProbeResult } from "../rule.ts";
-import { firstUnusable, onlyStage, shellQuote, single, unavailable } from "../rule.ts";
+import { mayBeSameFile } from "../file-paths.ts";
+import type { ProbeIdentity } from "../identity.ts";
+import type { PlannedPart, PreviewRule } from "../rule.ts";
+import { onlyStage, shellQuote, single, unavailable } from "../rule.ts";
 import type { Stage, Statement } from "../statement.ts";
-import { CURRENT_FILE_PROBES, currentFileProbes, fileNow, renderFileChange } from "./file-diff.ts";
+import { type EditContext, editPart, inPlace } from "./file-edit.ts";
+import { pathProblem } from "./path-word.ts";
 
 /**
  * File edits. No edit runs, not even on a copy: the new content is computed by read-only commands
  * (sed without -i, in --sandbox; the command that produces what a redirection or tee would write;
- * cat of a copy's source) and the diff is computed by oikos.
+ * cat of a copy's source) and the diff is computed by oikos. Every path is resolved on the target
+ * first (policy/preview/name-facts.ts), as the user the command writes as.
  */
-
-/** What a file-edit part needs: the path, the probes that produce the new content, how to combine. */
-function filePart(
-  ruleId: string,
-  command: string,
-  path: string,
-  produce: { command: string }[],
-  after: (
-    produced: ProbeResult[],
-    now: { exists: boolean; content: string },
-  ) => string | { unavailable: string },
-  note = "",
-): PlannedPart {
-  return {
-    ruleId,
-    kind: "file_diff",
-    command,
-    files: [path],
-    probes: [
-      ...currentFileProbes(path),
-      ...produce.map((p) => ({ command: p.command, accepts: "zero" as const })),
-    ],
-    render(results) {
-      const now = fileNow(path, results.slice(0, CURRENT_FILE_PROBES));
-      if ("unavailable" in now) return { status: "unavailable", reason: now.unavailable };
-      const content = after(results.slice(CURRENT_FILE_PROBES), now);
-      if (typeof content !== "string") return { status: "unavailable", reason: content.unavailable };
-      return renderFileChange(path, now, content, note);
-    },
-  };
-}
-
-function pathProblem(arg: Arg): string | null {
-  const why = firstUnusable([arg]);
-  if (why) return why;
-  if (arg.value === "-" || arg.value === "") return `\`${arg.raw}\` is not a file path`;
-  // `..` is resolved by the target through its links (`/etc/x/../tmp` is not `/etc/tmp` when
-  // /etc/x is a link), so no check on the words below could hold.
-  if (arg.value.split("/").includes("..")) {
-    return `\`${arg.value}\` goes up with \`..\`, which the target resolves through its links`;
-  }
-  const path = normalisePath(arg.value);
-  if (/^\/(dev|proc|sys)(\/|$)/.test(path)) return `\`${arg.value}\` is not a regular file`;
-  // The read-only jail gives its commands a private /tmp, /var/tmp and /dev/shm (and the links to
-  // it): a preview there would read an empty scratch space, not the file the command edits.
-  if (/^\/(tmp|var\/tmp|run\/shm|var\/run\/shm)(\/|$)/.test(path)) {
-    return `\`${arg.value}\` is in scratch space, which the read-only jail does not show`;
-  }
-  return null;
-}
 
 /**
  * The shell empties (or opens for appending) the written file before the command runs: a command
  * that reads that file reads it emptied (or grows it while reading), not the content the preview
- * would read. Any word or `< file` of the line naming the file declines the preview.
+ * would read. A word naming the file declines the preview here; one naming it by another path (a
+ * link, `..`) is caught once the names are resolved (`reads` of the part).
  */
 function readsWhatItWrites(
   statement: Statement,
   path: string,
   skip: ReadonlySet<Arg> = new Set(),
 ): string | null {
-  const words = [...statement.stages.flatMap((stage) => stage.argv.slice(1)), ...statement.inputs];
-  for (const word of words) {
-    if (skip.has(word) || word.dynamic !== "none") continue;
-    const value = word.value.includes("=") ? word.value.slice(word.value.indexOf("=") + 1) : word.value;
-    if (value !== "" && (mayBeSameFile(word.value, path) || mayBeSameFile(value, path))) {
+  for (const word of wordsRead(statement, skip)) {
+    if (mayBeSameFile(word, path)) {
       return `the command reads \`${path}\`, which the shell empties or opens before the command reads it, so what it writes cannot be previewed`;
     }
   }
   return null;
+}
+
+/** Every literal word of the line that may name a file it reads (the value after `=` too). */
+function wordsRead(statement: Statement, skip: ReadonlySet<Arg> = new Set()): string[] {
+  const words = [...statement.stages.flatMap((stage) => stage.argv.slice(1)), ...statement.inputs];
+  const out = new Set<string>();
+  for (const word of words) {
+    if (skip.has(word) || word.dynamic !== "none") continue;
+    for (const value of [word.value, word.value.slice(word.value.indexOf("=") + 1)]) {
+      if (value !== "" && !value.startsWith("-") && !/[\n\r]/.test(value)) out.add(value);
+    }
+  }
+  return [...out];
+}
+
+/** The most words of a producer whose resolved names are checked against the file written. */
+const MAX_READ_WORDS = 12;
+
+function identityOf(stage: Stage): ProbeIdentity {
+  return stage.sudo ? "sudo" : "login";
 }
 
 // ---- sed -i ---------------------------------------------------------------------------------
@@ -99,7 +69,6 @@ const SED_FLAGS = new Map([
   ["-u", ""],
   ["--unbuffered", ""],
   ["--posix", "--posix"],
-  ["--follow-symlinks", ""],
   ["--sandbox", ""],
   ["-b", ""],
   ["--binary", ""],
@@ -111,14 +80,28 @@ interface SedCall {
   scripts: string[];
   files: Arg[];
   inPlace: boolean;
+  /** `-iSUFFIX`, `--in-place=SUFFIX`: the old file is kept as name+SUFFIX. */
+  suffix: string;
+  followSymlinks: boolean;
 }
 
 /** Reads sed's argv the way GNU sed's getopt does; a string is why it is not previewed. */
 function readSed(args: readonly Arg[]): SedCall | string {
-  const call: SedCall = { flags: [], scripts: [], files: [], inPlace: false };
+  const call: SedCall = {
+    flags: [],
+    scripts: [],
+    files: [],
+    inPlace: false,
+    suffix: "",
+    followSymlinks: false,
+  };
   const positionals: Arg[] = [];
   const addFlag = (flag: string) => {
     if (flag && !call.flags.includes(flag)) call.flags.push(flag);
+  };
+  const inPlace = (suffix: string) => {
+    call.inPlace = true;
+    call.suffix = suffix;
   };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as Arg;
@@ -128,13 +111,12 @@ function readSed(args: readonly Arg[]): SedCall | string {
       positionals.push(...args.slice(i + 1));
       break;
     }
-    if (
-      token === "-i" ||
-      token.startsWith("-i") ||
-      token === "--in-place" ||
-      token.startsWith("--in-place=")
-    ) {
-      call.inPlace = true;
+    if (token === "--in-place" || token.startsWith("--in-place=")) {
+      inPlace(token.slice("--in-place=".length));
+      continue;
+    }
+    if (token === "--follow-symlinks") {
+      call.followSymlinks = true;
       continue;
     }
     if (token === "-e" || token === "--expression") {
@@ -160,14 +142,14 @@ function readSed(args: readonly Arg[]): SedCall | string {
       addFlag(known);
       continue;
     }
-    if (/^-[A-Za-z]{2,}/.test(token)) {
-      // A bundle: `-ni`, `-Ei.bak` (everything after `i` is the backup suffix), `-ne 's/…/'`.
+    if (/^-[A-Za-z]/.test(token) && !token.startsWith("--")) {
+      // A bundle: `-ni`, `-Ei.bak`, `-in` (everything after `i` is the backup suffix: here `n`), `-ne 's/…/'`.
       const letters = token.slice(1);
       let handled = true;
       for (let at = 0; at < letters.length; at++) {
         const letter = letters[at] as string;
         if (letter === "i") {
-          call.inPlace = true;
+          inPlace(letters.slice(at + 1));
           break;
         }
         if (letter === "e") {
@@ -175,6 +157,10 @@ function readSed(args: readonly Arg[]): SedCall | string {
           const script = rest || args[++i]?.value;
           if (script === undefined) return "`-e` has no script";
           call.scripts.push(script);
+          break;
+        }
+        if (letter === "l") {
+          if (at === letters.length - 1) i++;
           break;
         }
         if (!SED_SHORT.has(letter)) {
@@ -198,10 +184,22 @@ function readSed(args: readonly Arg[]): SedCall | string {
   return call;
 }
 
+/** sed -i writes a new file with the input's mode and owner (it keeps them where it may). */
+function sedAfter(context: EditContext) {
+  const { target, facts } = context;
+  const input = target.replacesLink ? context.name.target : target.before;
+  if (input === null) return "sed -i edits only files that exist";
+  const identity = facts.identity;
+  if (identity.uid !== 0 && (identity.uid !== input.uid || identity.gid !== input.gid)) {
+    return "sed -i by a user that does not own the file gives the new file other owners, which is not previewed";
+  }
+  return { mode: input.mode, uid: input.uid, gid: input.gid, sameInode: false, nlink: 1 };
+}
+
 const sedInPlace: PreviewRule = {
   id: "file.sed_in_place",
   kind: "file_diff",
-  what: "`sed -i` edits as a diff of each file, from the same sed script run without -i in --sandbox",
+  what: "`sed -i` edits as a diff of each file (resolved: a link is replaced, or followed with --follow-symlinks), from the same sed script run without -i in --sandbox; the backup a suffix makes",
   match(statement) {
     const stage = onlyStage(statement);
     if (stage?.name !== "sed") return null;
@@ -211,47 +209,45 @@ const sedInPlace: PreviewRule = {
     if (statement.writes.length > 0) return unavailable("sed -i with a redirection is not previewed");
     if (stage.assignments.length > 0) return unavailable("variables set before sed may change what it does");
     if (call.files.length === 0) return unavailable("sed -i names no file");
+    if (call.suffix.includes("*") || call.suffix.includes("/")) {
+      return unavailable(`the backup name \`${call.suffix}\` is a pattern or a path, which is not previewed`);
+    }
     const parts: PlannedPart[] = [];
     for (const file of call.files) {
       const problem = pathProblem(file);
       if (problem) return unavailable(problem);
       const script = call.scripts.map((s) => `-e ${shellQuote(s)}`).join(" ");
       const flags = call.flags.length > 0 ? ` ${call.flags.join(" ")}` : "";
-      const edit = `sed --sandbox${flags} ${script} -- ${shellQuote(file.value)}`;
       parts.push(
-        filePart(this.id, statement.text, file.value, [{ command: edit }], ([out]) => out?.stdout ?? ""),
+        editPart({
+          ruleId: this.id,
+          command: statement.text,
+          identity: identityOf(stage),
+          file: file.value,
+          follow: call.followSymlinks,
+          content: ({ target }) => ({
+            command: `sed --sandbox${flags} ${script} -- ${shellQuote(target.path)}`,
+          }),
+          after: sedAfter,
+          otherNames: "link_count",
+          ...(call.suffix !== "" ? { backup: { control: "simple", suffix: call.suffix } } : {}),
+        }),
       );
     }
     return { parts };
   },
   examples: [
-    [
-      "sed -i 's/^listen .*/listen 9090/' /etc/app.conf",
-      [
-        "test -e /etc/app.conf",
-        "test -d /etc/app.conf",
-        "cat -- /etc/app.conf",
-        "sed --sandbox -e 's/^listen .*/listen 9090/' -- /etc/app.conf",
-      ],
-    ],
-    [
-      "sudo sed -Ei.bak -e 's/a/b/' -e '/^#/d' /etc/x.conf",
-      [
-        "test -e /etc/x.conf",
-        "test -d /etc/x.conf",
-        "cat -- /etc/x.conf",
-        "sed --sandbox -E -e s/a/b/ -e '/^#/d' -- /etc/x.conf",
-      ],
-    ],
-    [
-      "sed -i 's/x/y/e' /etc/f",
-      ["test -e /etc/f", "test -d /etc/f", "cat -- /etc/f", "sed --sandbox -e s/x/y/e -- /etc/f"],
-    ],
+    ["sed -i 's/^listen .*/listen 9090/' /etc/app.conf", ["facts /etc/app.conf"]],
+    ["sudo sed -Ei.bak -e 's/a/b/' -e '/^#/d' /etc/x.conf", ["facts /etc/x.conf"]],
+    ["sed -in s/a/b/ /etc/f", ["facts /etc/f"]],
+    ["sed -i --follow-symlinks s/a/b/ /etc/a /etc/b", ["facts /etc/a", "facts /etc/b"]],
+    ["sed -i 's/x/y/e' /etc/f", ["facts /etc/f"]],
     ["sed -i -f edits.sed /etc/f", "unavailable"],
     ["sed -i s/a/b/ $FILE", "unavailable"],
     ["sed -i s/a/b/ /etc/*.conf", "unavailable"],
     ["sed -i s/a/b/ /dev/sda", "unavailable"],
     ["sed -i --debug s/a/b/ /etc/f", "unavailable"],
+    ["sed -i'bak/*' s/a/b/ /etc/f", "unavailable"],
   ],
 };
 
@@ -260,7 +256,7 @@ const sedInPlace: PreviewRule = {
 const redirectWrite: PreviewRule = {
   id: "file.redirect",
   kind: "file_diff",
-  what: "`> file` / `>> file` as a diff, from the output of the command alone",
+  what: "`> file` / `>> file` as a diff of the file it resolves to, from the output of the command alone",
   match(statement) {
     if (statement.writes.length === 0) return null;
     if (statement.writes.length > 1) return unavailable("the command writes more than one file");
@@ -271,26 +267,30 @@ const redirectWrite: PreviewRule = {
     const path = write.path.value;
     const reads = readsWhatItWrites(statement, path);
     if (reads) return unavailable(reads);
+    const words = wordsRead(statement);
+    if (words.length > MAX_READ_WORDS)
+      return unavailable("the command reads too many words to check them all");
     return single(
-      filePart(this.id, statement.text, path, [{ command: producer }], ([out], now) =>
-        write.append ? now.content + (out?.stdout ?? "") : (out?.stdout ?? ""),
-      ),
+      // The shell opens the file, as the login: a `sudo` in front of the command does not reach it.
+      editPart({
+        ruleId: this.id,
+        command: statement.text,
+        identity: "login",
+        file: path,
+        follow: true,
+        content: () => ({ command: producer }),
+        append: write.append,
+        after: inPlace,
+        otherNames: "content",
+        reads: words,
+      }),
     );
   },
   examples: [
-    [
-      "echo 'listen 9090' > /etc/app.conf",
-      ["test -e /etc/app.conf", "test -d /etc/app.conf", "cat -- /etc/app.conf", "echo 'listen 9090'"],
-    ],
-    [
-      "printf 'a\\n' >> /etc/app.conf 2>/dev/null",
-      ["test -e /etc/app.conf", "test -d /etc/app.conf", "cat -- /etc/app.conf", "printf 'a\\n' 2>/dev/null"],
-    ],
-    [
-      "cat <<'EOF' > /etc/motd\nhello\nEOF",
-      ["test -e /etc/motd", "test -d /etc/motd", "cat -- /etc/motd", "cat <<'EOF'\nhello\nEOF"],
-    ],
-    ["echo $(reboot) > /etc/f", ["test -e /etc/f", "test -d /etc/f", "cat -- /etc/f", "echo $(reboot)"]],
+    ["echo 'listen 9090' > /etc/app.conf", ["facts /etc/app.conf", "facts listen 9090"]],
+    ["printf 'a\\n' >> /etc/app.conf 2>/dev/null", ["facts /etc/app.conf", "facts a\\n"]],
+    ["cat <<'EOF' > /etc/motd\nhello\nEOF", ["facts /etc/motd"]],
+    ["echo $(reboot) > /etc/f", ["facts /etc/f"]],
     ['echo a > "$F"', "unavailable"],
     ["echo a > /etc/a > /etc/b", "unavailable"],
   ],
@@ -303,15 +303,13 @@ const TEE_FLAGS = new Set(["-a", "--append", "-i", "--ignore-interrupts", "-p"])
 const tee: PreviewRule = {
   id: "file.tee",
   kind: "file_diff",
-  what: "`… | tee file` as a diff of each file, from the output of the stages before tee",
+  what: "`… | tee file` as a diff of each file it resolves to, from the output of the stages before tee",
   match(statement) {
     const last = statement.stages[statement.stages.length - 1] as Stage;
     if (last.name !== "tee") return null;
     // `tee f <<'EOF' … EOF`, `tee f <<< x`, `tee f < g`: `cat` with the same input prints what tee reads.
-    const producer =
-      statement.stages.length === 1 && statement.stdin !== null
-        ? `cat ${statement.stdin}`
-        : statement.producer;
+    const alone = statement.stages.length === 1 && statement.stdin !== null;
+    const producer = alone ? `cat ${statement.stdin}` : statement.producer;
     if (producer === null) {
       return unavailable("tee reads what is typed or piped from elsewhere, which is not previewed");
     }
@@ -332,14 +330,29 @@ const tee: PreviewRule = {
       } else files.push(arg);
     }
     if (files.length === 0) return null;
+    const words = wordsRead(statement, new Set(files));
+    if (words.length > MAX_READ_WORDS)
+      return unavailable("the command reads too many words to check them all");
+    // The stages before tee run as the login (or their own sudo); tee writes as its own user.
+    const producerAs: ProbeIdentity = alone ? identityOf(last) : "login";
     const parts: PlannedPart[] = [];
     for (const file of files) {
       const problem = pathProblem(file) ?? readsWhatItWrites(statement, file.value, new Set(files));
       if (problem) return unavailable(problem);
       parts.push(
-        filePart(this.id, statement.text, file.value, [{ command: producer }], ([out], now) =>
-          append ? now.content + (out?.stdout ?? "") : (out?.stdout ?? ""),
-        ),
+        editPart({
+          ruleId: this.id,
+          command: statement.text,
+          identity: identityOf(last),
+          file: file.value,
+          follow: true,
+          content: () => ({ command: producer }),
+          contentAs: producerAs,
+          append,
+          after: inPlace,
+          otherNames: "content",
+          reads: words,
+        }),
       );
     }
     return { parts };
@@ -347,129 +360,14 @@ const tee: PreviewRule = {
   examples: [
     [
       "echo 'nameserver 10.0.0.1' | sudo tee /etc/resolv.conf >/dev/null",
-      [
-        "test -e /etc/resolv.conf",
-        "test -d /etc/resolv.conf",
-        "cat -- /etc/resolv.conf",
-        "echo 'nameserver 10.0.0.1'",
-      ],
+      ["facts /etc/resolv.conf", "facts nameserver 10.0.0.1"],
     ],
-    [
-      "cat <<'EOF' | tee -a /etc/exports\n/srv 10.0.0.0/24(ro)\nEOF",
-      [
-        "test -e /etc/exports",
-        "test -d /etc/exports",
-        "cat -- /etc/exports",
-        "cat <<'EOF'\n/srv 10.0.0.0/24(ro)\nEOF",
-      ],
-    ],
-    [
-      "sudo tee /etc/f > /dev/null <<'EOF'\nlisten 80\nEOF",
-      ["test -e /etc/f", "test -d /etc/f", "cat -- /etc/f", "cat <<'EOF'\nlisten 80\nEOF"],
-    ],
-    ["tee -a /etc/f <<< 'x'", ["test -e /etc/f", "test -d /etc/f", "cat -- /etc/f", "cat <<< 'x'"]],
+    ["cat <<'EOF' | tee -a /etc/exports\n/srv 10.0.0.0/24(ro)\nEOF", ["facts /etc/exports"]],
+    ["sudo tee /etc/f > /dev/null <<'EOF'\nlisten 80\nEOF", ["facts /etc/f"]],
+    ["tee -a /etc/f <<< 'x'", ["facts /etc/f"]],
     ["tee /etc/f", "unavailable"],
     ["echo x | tee --weird /etc/f", "unavailable"],
   ],
 };
 
-// ---- cp, install, mv onto a file ------------------------------------------------------------
-
-const COPY_FLAGS: Record<string, { flags: readonly string[]; valued: readonly string[] }> = {
-  cp: {
-    flags: ["-f", "--force", "-p", "-v", "--verbose", "-L", "--dereference", "--remove-destination", "-b"],
-    valued: [],
-  },
-  install: {
-    flags: ["-p", "-v", "-c", "-C", "--compare", "-D", "--verbose", "-b"],
-    valued: ["-m", "-o", "-g"],
-  },
-  mv: { flags: ["-f", "--force", "-v", "--verbose", "-b"], valued: [] },
-};
-const COPY_LONG_VALUED = [
-  "--preserve",
-  "--no-preserve",
-  "--mode",
-  "--owner",
-  "--group",
-  "--backup",
-  "--suffix",
-];
-
-const copyOnto: PreviewRule = {
-  id: "file.copy",
-  kind: "file_diff",
-  what: "`cp` / `install` / `mv` of one file onto another as a diff of the destination",
-  match(statement) {
-    const stage = onlyStage(statement);
-    const table = stage ? COPY_FLAGS[stage.name] : undefined;
-    if (!stage || !table) return null;
-    if (statement.writes.length > 0 || stage.assignments.length > 0) {
-      return unavailable(`${stage.name} with redirections or variables is not previewed`);
-    }
-    const positionals: Arg[] = [];
-    const args = stage.argv.slice(1);
-    let optionsDone = false;
-    for (let i = 0; i < args.length; i++) {
-      const arg = args[i] as Arg;
-      if (arg.dynamic !== "none") return unavailable(`\`${arg.raw}\` is decided at run time`);
-      const token = arg.value;
-      if (optionsDone || !token.startsWith("-") || token === "-") positionals.push(arg);
-      else if (token === "--") optionsDone = true;
-      else if (table.flags.includes(token)) continue;
-      else if (table.valued.includes(token)) i++;
-      else if (table.valued.some((flag) => token.startsWith(flag) && token.length > 2)) continue;
-      else if (COPY_LONG_VALUED.some((flag) => token === flag || token.startsWith(`${flag}=`))) continue;
-      else
-        return unavailable(
-          `${stage.name} option \`${token}\` is not previewed (one file onto one file only)`,
-        );
-    }
-    if (positionals.length !== 2)
-      return unavailable(`${stage.name} of several files or into a directory is not previewed`);
-    const [source, destination] = positionals as [Arg, Arg];
-    const problem = pathProblem(source) ?? pathProblem(destination);
-    if (problem) return unavailable(problem);
-    if (destination.value.endsWith("/")) return unavailable(`\`${destination.value}\` is a directory`);
-    if (sameWrittenPath(source.value, destination.value)) {
-      return unavailable(`${stage.name} of \`${source.value}\` onto itself is not previewed`);
-    }
-    const note =
-      stage.name === "mv"
-        ? `${source.value} is moved: it no longer exists there afterwards`
-        : stage.name === "install"
-          ? "install also sets mode and owner; those are not shown"
-          : "";
-    return single(
-      filePart(
-        this.id,
-        statement.text,
-        destination.value,
-        [{ command: `cat -- ${shellQuote(source.value)}` }],
-        ([out]) => out?.stdout ?? "",
-        note,
-      ),
-    );
-  },
-  examples: [
-    [
-      "cp /etc/app.conf.new /etc/app.conf",
-      ["test -e /etc/app.conf", "test -d /etc/app.conf", "cat -- /etc/app.conf", "cat -- /etc/app.conf.new"],
-    ],
-    [
-      "sudo install -m 0644 -o root ./exports /etc/exports",
-      ["test -e /etc/exports", "test -d /etc/exports", "cat -- /etc/exports", "cat -- ./exports"],
-    ],
-    [
-      "mv -f /srv/x.conf /etc/x.conf",
-      ["test -e /etc/x.conf", "test -d /etc/x.conf", "cat -- /etc/x.conf", "cat -- /srv/x.conf"],
-    ],
-    ["cp /tmp/new.conf /etc/x.conf", "unavailable"],
-    ["cp -r /etc/a /etc/b", "unavailable"],
-    ["cp a b c/", "unavailable"],
-    ["cp --preserve=all -s a /etc/b", "unavailable"],
-    ["cp -t /etc a", "unavailable"],
-  ],
-};
-
-export const FILE_RULES: readonly PreviewRule[] = [sedInPlace, tee, redirectWrite, copyOnto];
+export const FILE_RULES: readonly PreviewRule[] = [sedInPlace, tee, redirectWrite];

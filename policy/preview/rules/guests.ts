@@ -48,6 +48,7 @@ interface GuestCall {
   tool: string;
   vmid: string;
   rest: Arg[];
+  identity: "login" | "sudo";
 }
 
 /** `pct|qm <verb> <vmid> …`: null when it is another command, a string when it is not previewed. */
@@ -58,7 +59,7 @@ function guestCall(statement: Statement, verb: string): GuestCall | string | nul
   if (why) return why;
   const vmid = stage.argv[2]?.value ?? "";
   if (!/^\d+$/.test(vmid)) return "the guest id is not a number";
-  return { tool: stage.name, vmid, rest: stage.argv.slice(3) };
+  return { tool: stage.name, vmid, rest: stage.argv.slice(3), identity: stage.sudo ? "sudo" : "login" };
 }
 
 const guestSet: PreviewRule = {
@@ -76,6 +77,8 @@ const guestSet: PreviewRule = {
       ruleId: this.id,
       kind: "guest",
       command: statement.text,
+      identity: call.identity,
+      paths: [],
       files: [],
       probes: [{ command: `${call.tool} config ${vmid}`, accepts: "zero" }],
       render([config]) {
@@ -90,7 +93,14 @@ const guestSet: PreviewRule = {
           return `${key}: ${current} → ${next}`;
         });
         const text = [`${call.tool} guest ${vmid}:`, ...lines].join("\n");
-        return { status: "ok", text, effect: text, expectations: [] };
+        const changed = lines.filter((line) => !line.endsWith("(unchanged)")).length;
+        return {
+          status: "ok",
+          text,
+          effect: text,
+          expectations: [],
+          summary: `${call.tool} guest ${vmid}: ${changed} setting(s) change`,
+        };
       },
     });
   },
@@ -111,11 +121,14 @@ const guestDestroy: PreviewRule = {
     if (call === null) return null;
     if (typeof call === "string") return unavailable(call);
     const vmid = call.vmid;
-    const purge = call.rest.some((arg) => arg.value === "--purge" || arg.value === "-purge");
+    const options = destroyOptions(call.rest);
+    if (typeof options === "string") return unavailable(options);
     return single({
       ruleId: this.id,
       kind: "guest",
       command: statement.text,
+      identity: call.identity,
+      paths: [],
       files: [],
       probes: [
         { command: `${call.tool} config ${vmid}`, accepts: "zero" },
@@ -135,19 +148,51 @@ const guestDestroy: PreviewRule = {
           ...disks.map(([key, value]) => `  ${key}: ${value}`),
           `snapshots (${snaps.length}):`,
           ...snaps.map((line) => `  ${line}`),
-          ...(purge ? ["--purge: also removed from backup jobs, replication and HA"] : []),
+          ...(options.has("purge") ? ["--purge: also removed from backup jobs, replication and HA"] : []),
+          ...(options.has("force") ? ["--force: destroyed even while it runs"] : []),
+          ...(options.has("skiplock") ? ["--skiplock: destroyed even while locked"] : []),
           "configuration now:",
           ...[...now].filter(([key]) => key !== "digest").map(([key, value]) => `  ${key}: ${value}`),
         ].join("\n");
-        return { status: "ok", text, effect: text, expectations: [] };
+        const summary = `${call.tool} guest ${vmid} destroyed with ${disks.length} disk(s) and ${snaps.length} snapshot(s)`;
+        return { status: "ok", text, effect: text, expectations: [], summary };
       },
     });
   },
   examples: [
     ["pct destroy 101 --purge", ["pct config 101", "pct listsnapshot 101"]],
+    ["qm destroy 200 --destroy-unreferenced-disks 1", "unavailable"],
+    ["pct destroy 101 --frobnicate", "unavailable"],
     ["qm destroy 200", ["qm config 200", "qm listsnapshot 200"]],
     ["qm destroy $(cat id)", "unavailable"],
   ],
 };
+
+/**
+ * `pct|qm destroy` options by what they add (issue #37); `--destroy-unreferenced-disks 1` also deletes
+ * disks the configuration does not name, which the preview cannot list: not previewed.
+ */
+function destroyOptions(rest: readonly Arg[]): Set<string> | string {
+  const given = new Set<string>();
+  for (let i = 0; i < rest.length; i++) {
+    const word = (rest[i] as Arg).value;
+    const token = word.replace(/^--?/, "");
+    const [name, inline] = token.includes("=")
+      ? [token.slice(0, token.indexOf("=")), token.slice(token.indexOf("=") + 1)]
+      : [token, undefined];
+    const next = rest[i + 1]?.value;
+    const value = inline ?? (next !== undefined && !next.startsWith("-") ? next : undefined);
+    if (inline === undefined && value !== undefined) i++;
+    if (!["purge", "force", "skiplock", "destroy-unreferenced-disks"].includes(name)) {
+      return `destroy option \`${word}\` is not previewed`;
+    }
+    const on = value === undefined || value === "1" || value === "true";
+    if (name === "destroy-unreferenced-disks" && on) {
+      return "--destroy-unreferenced-disks also deletes disks the configuration does not name, which oikos cannot list";
+    }
+    if (on) given.add(name);
+  }
+  return given;
+}
 
 export const GUEST_RULES: readonly PreviewRule[] = [guestSet, guestDestroy];

@@ -68,6 +68,8 @@ const apt: PreviewRule = {
       ruleId: this.id,
       kind: "packages",
       command: statement.text,
+      identity: stage.sudo ? "sudo" : "login",
+      paths: [],
       files: [],
       probes: [{ command: `apt-get -s ${words.join(" ")}`, accepts: "zero" }],
       render: ([out]) => renderApt(out as ProbeResult),
@@ -131,6 +133,7 @@ function renderApt(out: ProbeResult): Rendered {
     text,
     effect: JSON.stringify(lists),
     expectations: [{ kind: "packages", manager: "apt", ...lists }],
+    summary: `install ${lists.install.length}, upgrade ${lists.upgrade.length}, remove ${lists.remove.length}`,
   };
 }
 

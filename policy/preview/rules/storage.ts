@@ -1,11 +1,12 @@
 import type { Arg } from "../../command-view.ts";
 import type { PreviewRule, ProbeResult } from "../rule.ts";
 import { firstUnusable, onlyStage, shellQuote, single, unavailable } from "../rule.ts";
+import { humanBytes } from "./human-bytes.ts";
+import { REMOVE_RULES } from "./remove.ts";
 
 /**
  * Storage. `zfs destroy`: the datasets and snapshots it takes, listed by `zfs list` (its own `-n`
- * dry run is not run: the read-only proof does not accept `zfs destroy` in any form). `rm`: the size
- * and number of files of each path, globs expanded by the same shell.
+ * dry run is not run: the read-only proof does not accept `zfs destroy` in any form). `rm`: remove.ts.
  */
 
 const zfsDestroy: PreviewRule = {
@@ -53,6 +54,8 @@ const zfsDestroy: PreviewRule = {
       ruleId: this.id,
       kind: "storage",
       command: statement.text,
+      identity: stage.sudo ? "sudo" : "login",
+      paths: [],
       files: [],
       probes,
       render(results) {
@@ -78,8 +81,10 @@ const zfsDestroy: PreviewRule = {
           lines.push(`and the clones (with everything below them): ${cloneNames.join(", ")}`);
         // The effect is what the card shows (sizes too): an approval of "destroys 1 snapshot, 2 MiB"
         // must not go through once it would take 40 GiB.
+        if (flags.has("n")) lines.push("-n: a dry run, zfs destroys nothing");
         const text = lines.join("\n");
-        return { status: "ok", text, effect: text, expectations: [] };
+        const summary = `${flags.has("n") ? "dry run of " : ""}destroys ${taken.length} dataset(s)/snapshot(s), ${humanBytes(total)} used`;
+        return { status: "ok", text, effect: text, expectations: [], summary };
       },
     });
   },
@@ -97,77 +102,4 @@ const zfsDestroy: PreviewRule = {
   ],
 };
 
-const RM_FLAGS =
-  /^-[rRfdvI]+$|^--(recursive|force|dir|verbose|one-file-system|preserve-root|interactive=never)$/;
-
-const rm: PreviewRule = {
-  id: "storage.rm",
-  kind: "storage",
-  what: "`rm`: size and number of files and directories of what it deletes",
-  match(statement) {
-    const stage = onlyStage(statement);
-    if (stage?.name !== "rm") return null;
-    const paths: Arg[] = [];
-    let optionsDone = false;
-    for (const arg of stage.argv.slice(1)) {
-      if (arg.dynamic !== "none") return unavailable(`\`${arg.raw}\` is decided at run time`);
-      if (!optionsDone && arg.value === "--") optionsDone = true;
-      else if (!optionsDone && RM_FLAGS.test(arg.value)) continue;
-      else if (!optionsDone && arg.value.startsWith("-"))
-        return unavailable(`rm option \`${arg.value}\` is not previewed`);
-      else if (arg.value.startsWith("-") || arg.raw.startsWith("-"))
-        return unavailable("a path starting with - is not previewed");
-      else paths.push(arg);
-    }
-    if (paths.length === 0) return unavailable("rm names no path");
-    // Globs and ~ stay as written: the probe's shell expands them exactly as the command's would.
-    const raw = paths.map((arg) => arg.raw).join(" ");
-    return single({
-      ruleId: this.id,
-      kind: "storage",
-      command: statement.text,
-      files: [],
-      probes: [
-        { command: `du -s -b -- ${raw}`, accepts: "any" },
-        { command: `find ${raw} | wc -l`, accepts: "zero" },
-      ],
-      render(results) {
-        const [du, count] = results as [ProbeResult, ProbeResult];
-        const rows = du.stdout
-          .split("\n")
-          .filter(Boolean)
-          .map((line) => line.split("\t"));
-        const total = rows.reduce((sum, [size]) => sum + (Number(size) || 0), 0);
-        const missing = du.stderr.split("\n").filter(Boolean);
-        const lines = [
-          `deletes ${humanBytes(total)} in ${count.stdout.trim()} files and directories:`,
-          ...rows.map(([size, path]) => `  ${path} ${humanBytes(Number(size) || 0)}`),
-          ...missing.map((line) => `  ${line}`),
-        ];
-        // The effect is what the card shows, size and count too: "deletes 4 KiB in 3 files" approved
-        // must not run once the directory holds 40 GiB.
-        const text = lines.join("\n");
-        return { status: "ok", text, effect: text, expectations: [] };
-      },
-    });
-  },
-  examples: [
-    ["rm -rf /var/cache/app", ["du -s -b -- /var/cache/app", "find /var/cache/app | wc -l"]],
-    ["rm -f /var/log/app/*.gz", ["du -s -b -- /var/log/app/*.gz", "find /var/log/app/*.gz | wc -l"]],
-    ["rm -rf $DIR/", "unavailable"],
-    ["rm -rf --no-preserve-root /", "unavailable"],
-  ],
-};
-
-export function humanBytes(bytes: number): string {
-  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
-  let value = bytes;
-  let unit = 0;
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${unit === 0 ? value : value.toFixed(1)} ${units[unit]}`;
-}
-
-export const STORAGE_RULES: readonly PreviewRule[] = [zfsDestroy, rm];
+export const STORAGE_RULES: readonly PreviewRule[] = [zfsDestroy, ...REMOVE_RULES];
