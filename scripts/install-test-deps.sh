@@ -3,7 +3,8 @@
 # real-SSH lab (test-support/sshd), and Prometheus Alertmanager for the alert intake test
 # (test-support/alertmanager starts its own on a loopback port with its own data folder; the
 # package's system service is not used); strace and the unprivileged user `oikos-oracle` for the
-# classifier's execution oracle (test-support/oracle). With --bench, also ansible and pssh, the baselines of
+# classifier's execution oracle (test-support/oracle); sudo for the plan-preview lab's login that
+# sudo makes root (test-support/sshd/sudo-lab-user.ts). With --bench, also ansible and pssh, the baselines of
 # test-support/bench/jobs/fanout.bench.ts. Debian/Ubuntu, run as root (CI does). Safe to run again: only what
 # is missing gets installed.
 set -eu
@@ -37,6 +38,7 @@ need procps /usr/bin/pgrep
 need prometheus-alertmanager /usr/bin/prometheus-alertmanager
 need strace /usr/bin/strace
 need util-linux /usr/bin/unshare
+need sudo /usr/bin/sudo
 if [ "$bench" = 1 ]; then
   need ansible /usr/bin/ansible
   need pssh /usr/bin/parallel-ssh

@@ -48,26 +48,26 @@ let labUser: Promise<LabUser> | undefined;
 
 /** The unprivileged login user every lab host uses; created once, with an empty ~/.bashrc. */
 export function ensureLabUser(): Promise<LabUser> {
-  labUser ??= createLabUser();
+  labUser ??= ensureLoginUser(LAB_USER);
   return labUser;
 }
 
-async function createLabUser(): Promise<LabUser> {
+/** An unprivileged user sshd lets log in by key (UsePAM no), with an empty ~/.bashrc. */
+export async function ensureLoginUser(name: string): Promise<LabUser> {
   await mkdir("/run/sshd", { recursive: true, mode: 0o755 });
-  let entry = await passwdEntry(LAB_USER);
+  let entry = await passwdEntry(name);
   if (entry === null) {
     try {
-      await execFileAsync("useradd", ["-m", "-s", "/bin/bash", LAB_USER]);
+      await execFileAsync("useradd", ["-m", "-s", "/bin/bash", name]);
     } catch (error) {
       // exit code 9: another test process created the user at the same moment
       if ((error as { code?: number }).code !== 9) throw error;
     }
-    entry = await passwdEntry(LAB_USER);
-    if (entry === null) throw new Error(`useradd ${LAB_USER} did not create the user`);
+    entry = await passwdEntry(name);
+    if (entry === null) throw new Error(`useradd ${name} did not create the user`);
   }
   // With UsePAM no, a locked password field ("!") blocks public-key login too.
-  if ((await shadowPassword(LAB_USER)) !== "*")
-    await retry(() => execFileAsync("usermod", ["-p", "*", LAB_USER]));
+  if ((await shadowPassword(name)) !== "*") await retry(() => execFileAsync("usermod", ["-p", "*", name]));
   // bash sources ~/.bashrc even for commands started by sshd; an empty one keeps each exec fast.
   await writeFile(`${entry.home}/.bashrc`, "");
   await execFileAsync("chown", [`${entry.uid}:${entry.gid}`, `${entry.home}/.bashrc`]);

@@ -84,6 +84,8 @@ export interface SshLabOptions {
    * own ~/.bashrc runs before every command. Only for tests that must see what root sees.
    */
   loginAsRoot?: boolean;
+  /** Log in as this (unprivileged) user instead of the lab user, e.g. one sudo lets become root. */
+  loginAs?: LabUser;
   /**
    * Where the lab's files (toolboxes, state) live; default the system's temporary directory. Tests
    * whose toolbox must run inside the read-only jail put it elsewhere (e.g. /var/lib): the jail gives
@@ -120,7 +122,7 @@ export async function startSshLab(options: SshLabOptions): Promise<SshLab> {
   }
   const user: LabUser = options.loginAsRoot
     ? { username: "root", uid: 0, gid: 0, home: "/root" }
-    : await ensureLabUser();
+    : (options.loginAs ?? (await ensureLabUser()));
   const root = await mkdtemp(join(options.baseDir ?? tmpdir(), "oikos-sshlab-"));
   await chmod(root, 0o755); // the test user must reach toolbox/ and state/ below it
   const states: HostState[] = [];
