@@ -37,7 +37,7 @@ const HONEST: readonly Verdict[] = ["ok", "not_previewed", "partly_previewed"];
 
 describe("differential lab: a preview never shows less than the command does (issue #37)", {
   skip: unavailable ? `lab unavailable: ${unavailable}` : false,
-  concurrency: 3,
+  concurrency: 4,
 }, () => {
   let lab: SshLab;
   let pool: SshPool;
@@ -46,6 +46,7 @@ describe("differential lab: a preview never shows less than the command does (is
   let previewer: PlanPreviewer;
   let login: { uid: number; gid: number };
   const tally = new Map<string, Verdict[]>();
+  const verified = new Set<string>();
   const started = performance.now();
 
   before(async () => {
