@@ -52,7 +52,10 @@ describe("a path in /tmp is previewed only where the probes see the real /tmp", 
     await rm(dir, { recursive: true, force: true });
   });
 
-  const sha = async (path: string) => createHash("sha256").update(await readFile(path)).digest("hex");
+  const sha = async (path: string) =>
+    createHash("sha256")
+      .update(await readFile(path))
+      .digest("hex");
 
   for (const [mode, jail] of [
     ["jailed", { mode: "auto", availability: { state: "unknown" } }],

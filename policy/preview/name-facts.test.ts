@@ -42,7 +42,8 @@ test("every probe that resolves names, expands words or asks who looks is proven
   assert.match(nameFactsProbe("relative/dir", ["x"]), /^cd -P -- \.\/relative\/dir /);
 });
 
-const STAT = (hexMode: string, uid = 1000, nlink = 1, ino = 7) => `${hexMode} ${uid} ${uid} ${nlink} 65024 ${ino} 12`;
+const STAT = (hexMode: string, uid = 1000, nlink = 1, ino = 7) =>
+  `${hexMode} ${uid} ${uid} ${nlink} 65024 ${ino} 12`;
 
 test("the facts of names in one directory read back; anything else is unseen, never a guess", () => {
   const stdout = [
@@ -63,15 +64,26 @@ test("the facts of names in one directory read back; anything else is unseen, ne
   const [link, missing] = facts;
   assert.equal(link?.name, "/srv/real/app.conf");
   assert.equal(link?.entry?.type, "link");
-  assert.deepEqual(link?.target, { type: "file", mode: 0o644, uid: 0, gid: 0, nlink: 2, inode: "65024:9", size: 12 });
+  assert.deepEqual(link?.target, {
+    type: "file",
+    mode: 0o644,
+    uid: 0,
+    gid: 0,
+    nlink: 2,
+    inode: "65024:9",
+    size: 12,
+  });
   assert.equal(link?.resolved, "/etc/app.conf");
   assert.equal(link?.dir.acl, true, "ls -ld shows an ACL");
   assert.equal(link?.dir.stat.mode, 0o755);
   assert.equal(missing?.entry, null);
   // A directory that cannot be entered, a short answer (a line break in a name), a garbled stat.
   assert.match(
-    (parseNameFacts("/root", ["/root/x"], ran("", 1, "bash: line 1: cd: /root: Permission denied")) as { unseen: string })
-      .unseen,
+    (
+      parseNameFacts("/root", ["/root/x"], ran("", 1, "bash: line 1: cd: /root: Permission denied")) as {
+        unseen: string;
+      }
+    ).unseen,
     /cannot see into `\/root` as the user the command runs as \(cd: \/root: Permission denied\)/,
   );
   assert.ok("unseen" in parseNameFacts("/srv", ["/srv/a"], ran(stdout.split("\n").slice(0, 5).join("\n"))));
@@ -80,7 +92,15 @@ test("the facts of names in one directory read back; anything else is unseen, ne
 });
 
 test("owners the probe's namespace does not map are unknown, not the overflow id", () => {
-  const stdout = ["D /srv", `S ${STAT("41ed", 65534)}`, "drwxr-xr-x 2 a b 1 x .", `E ${STAT("81a4", 65534)}`, `T ${STAT("81a4", 65534)}`, "R /srv/f", ""].join("\n");
+  const stdout = [
+    "D /srv",
+    `S ${STAT("41ed", 65534)}`,
+    "drwxr-xr-x 2 a b 1 x .",
+    `E ${STAT("81a4", 65534)}`,
+    `T ${STAT("81a4", 65534)}`,
+    "R /srv/f",
+    "",
+  ].join("\n");
   const facts = parseNameFacts("/srv", ["/srv/f"], ran(stdout));
   if ("unseen" in facts) return assert.fail(facts.unseen);
   const [forgotten] = forgetUnmappedOwners(facts, { uid: 65534, gid: 65534 });
@@ -99,7 +119,9 @@ test("words expanded by the target's shell read back exactly, or not at all", ()
 });
 
 test("who looks: ids, umask and overflow ids, then the mount table", () => {
-  const who = parseIdentity(ran("1001\n1001\n0022\n65534\n65534\n45 44 254:0 / / ro,nodev - ext4 /dev/vda rw\n"));
+  const who = parseIdentity(
+    ran("1001\n1001\n0022\n65534\n65534\n45 44 254:0 / / ro,nodev - ext4 /dev/vda rw\n"),
+  );
   if ("unseen" in who) return assert.fail(who.unseen);
   assert.equal(who.umask, 0o022);
   assert.equal(who.overflowGid, 65534);

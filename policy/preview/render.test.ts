@@ -92,12 +92,18 @@ test("an option's side effect is part of the preview: --now starts or stops, -v 
   const shown = (command: string, answer: (probe: string) => string) => {
     const plan = planPreview(classifier, command, "host");
     if (plan.status !== "planned") return assert.fail(`${command}: ${plan.reason}`);
-    const rendered = renderWith(plan.parts[0] as PlannedPart, syntheticFacts({}), (probe) => ({ stdout: answer(probe) }));
+    const rendered = renderWith(plan.parts[0] as PlannedPart, syntheticFacts({}), (probe) => ({
+      stdout: answer(probe),
+    }));
     if (rendered.status !== "ok") return assert.fail(`${command}: ${rendered.reason}`);
     return rendered.text;
   };
   const unit = (probe: string) =>
-    probe.includes("is-active") ? "inactive\n" : probe.includes("is-enabled") ? "disabled\n" : "nginx.service\n";
+    probe.includes("is-active")
+      ? "inactive\n"
+      : probe.includes("is-enabled")
+        ? "disabled\n"
+        : "nginx.service\n";
   assert.match(shown("systemctl enable --now nginx", unit), /enable, and start it now \(--now\)/);
   assert.match(shown("systemctl disable --now nginx", unit), /disable, and stop it now \(--now\)/);
   assert.match(shown("systemctl mask --now nginx", unit), /mask, and stop it now \(--now\)/);
@@ -107,7 +113,10 @@ test("an option's side effect is part of the preview: --now starts or stops, -v 
   assert.match(removed, /-f: a running container is killed first \(1 running now\)/);
   assert.match(removed, /-v: also deletes the anonymous volumes among: 0f1e2d, web-data/);
   assert.match(shown("docker rm web", container), /without -f docker refuses to remove them/);
-  assert.match(shown("docker rmi nginx:1.25", () => "sha256:1 nginx:1.25 100\n"), /untagged parent images are deleted/);
+  assert.match(
+    shown("docker rmi nginx:1.25", () => "sha256:1 nginx:1.25 100\n"),
+    /untagged parent images are deleted/,
+  );
   // A systemctl that cannot reach systemd says nothing about dependents: not previewed.
   const plan = planPreview(classifier, "systemctl restart nginx", "host");
   if (plan.status !== "planned") return assert.fail(plan.reason);
