@@ -1,6 +1,5 @@
-import type { Kysely } from "kysely";
+import type { Db } from "../../../store/db.ts";
 import { shownPreviewForConsole } from "../../../store/previews.ts";
-import type { Database } from "../../../store/schema.ts";
 import { type BotCommand, defineCommand } from "../bot-commands.ts";
 import { previewMessage } from "../cards/preview-section.ts";
 import { word } from "../command-args.ts";
@@ -9,7 +8,7 @@ import { word } from "../command-args.ts";
  * `!preview <approval>`: the whole preview an approval card showed (issue #37: a card out of room
  * shows each part in one line and names this command), every part in full, from the store.
  */
-export function previewCommand(db: Kysely<Database>): BotCommand {
+export function previewCommand(db: Db): BotCommand {
   return defineCommand({
     name: "preview",
     args: {
