@@ -1,4 +1,3 @@
-import type { Kysely } from "kysely";
 import { z } from "zod";
 import {
   type GuestOs,
@@ -8,9 +7,10 @@ import {
   SHELL_PROBE,
   shellFromProbe,
 } from "../../policy/guest-shell.ts";
+import type { Db } from "../../store/db.ts";
+import type { Entity } from "../../store/entities.ts";
 import { findEntity } from "../../store/entities.ts";
 import { type GuestProbe, recordGuestProbe } from "../../store/guest-probe.ts";
-import type { Database, Entity } from "../../store/schema.ts";
 import { resolveTarget, type TargetDefaults } from "../execution/target-resolver.ts";
 import { commandWords } from "../ssh/command-words.ts";
 import { shellLine } from "../ssh/shell-quote.ts";
@@ -64,7 +64,7 @@ export async function probeGuest(runner: NodeRunner, target: Target): Promise<Gu
  * shell other than the one the command was graded for is a routing change).
  */
 export async function probeAtFirstContact(
-  deps: { db: Kysely<Database>; runner: NodeRunner },
+  deps: { db: Db; runner: NodeRunner },
   entity: Entity,
   target: Target,
   now = new Date(),
@@ -83,7 +83,7 @@ export async function probeAtFirstContact(
  * contact (their agent answers slowly, and Windows is told by the ostype).
  */
 export async function probeContainersAtDiscovery(
-  deps: { db: Kysely<Database>; runner: NodeRunner; targets: TargetDefaults },
+  deps: { db: Db; runner: NodeRunner; targets: TargetDefaults },
   slugs: readonly string[],
   now = new Date(),
 ): Promise<{ slug: string; shell: GuestShell }[]> {
