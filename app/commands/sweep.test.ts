@@ -61,3 +61,23 @@ test("oikos sweep stale reports each execution it changed; an unknown kind is a 
     await rm(dir, { recursive: true, force: true });
   }
 });
+
+test("oikos sweep snapshots runs the snapshot retention now (a kind of its own, not only where workers run)", {
+  timeout: 120_000,
+}, async () => {
+  const dir = await mkdtemp(join(tmpdir(), "oikos-sweep-snapshots-"));
+  try {
+    const swept = await sweep(["snapshots", "--json"], dir);
+    assert.equal(swept.code, 0, swept.stderr);
+    const reports = JSON.parse(swept.stdout.trim().split("\n").at(-1) as string) as {
+      kind: string;
+      items: unknown[];
+    }[];
+    assert.deepEqual(
+      reports.map((r) => [r.kind, r.items]),
+      [["snapshots", []]],
+    );
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

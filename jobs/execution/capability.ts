@@ -79,6 +79,18 @@ function previewsFor(runtime: Runtime): {
   };
 }
 
+/** The process's SSH transport as config says (key, known hosts, pool size; host keys kept in the database). */
+export function runtimeSshTransport(runtime: Runtime): ReturnType<typeof createSshTransport> {
+  const { config } = runtime;
+  return createSshTransport({
+    ...(config.ssh.privateKeyPath ? { privateKeyPath: config.ssh.privateKeyPath } : {}),
+    ...(config.ssh.knownHostsFile ? { knownHostsFile: config.ssh.knownHostsFile } : {}),
+    connectTimeoutMs: config.ssh.connectTimeoutMs,
+    pool: { maxConnections: config.ssh.maxConnections },
+    hostKeyStore: new DbHostKeyStore(runtime.db),
+  });
+}
+
 export function sweepContext(runtime: Runtime, now = new Date()): SweepContext {
   return {
     db: runtime.db,
@@ -100,13 +112,7 @@ export const executionCapability: Capability = {
     registerAllSweeps();
     if (!runsWorkers(ctx.role, runtime.queue.kind)) return undefined;
     const { config, logger } = runtime;
-    const ssh = createSshTransport({
-      ...(config.ssh.privateKeyPath ? { privateKeyPath: config.ssh.privateKeyPath } : {}),
-      ...(config.ssh.knownHostsFile ? { knownHostsFile: config.ssh.knownHostsFile } : {}),
-      connectTimeoutMs: config.ssh.connectTimeoutMs,
-      pool: { maxConnections: config.ssh.maxConnections },
-      hostKeyStore: new DbHostKeyStore(runtime.db),
-    });
+    const ssh = runtimeSshTransport(runtime);
     startExecuteWorker({
       db: runtime.db,
       events: runtime.events,

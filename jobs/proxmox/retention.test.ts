@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { readExecutionSnapshot } from "../../store/execution-snapshot.ts";
+import { recordExecutionSnapshot } from "../../store/executions.ts";
 import { PVE_TARGETS, type PveStack, startPveStack } from "../../test-support/jobs/proxmox/pve-stack.ts";
 import { sshLabUnavailable } from "../../test-support/sshd/ssh-lab.ts";
 import { sweepOikosSnapshots } from "./retention.ts";
@@ -15,18 +16,36 @@ describe("snapshot retention", { skip: unavailable ? `sshd unavailable: ${unavai
   });
   after(() => pve?.stop());
 
-  test("removes oikos snapshots older than N days and never any other; lists what it removed", async () => {
+  test("removes the snapshots oikos recorded taking, older than N days, and never any other — an operator's oikos-… stays", async () => {
     const old = await pve.execute("lxc:gitea", "true", "destructive");
     const recent = await pve.execute("vm:win11", "true", "config_mutation");
     const now = Date.now();
+    const twentyDaysAgo = Math.floor((now - 20 * DAY) / 1000);
     await pve.cluster.update((state) => {
       const gitea = state.guests["101"]!;
-      // the operator's own snapshots, one of them named almost like ours
+      // the operator's own snapshots: one named almost like ours, one exactly in our format (made by
+      // hand, or by a second oikos with its own database)
       gitea.snapshots = [
         { name: "before-upgrade", snaptime: Math.floor((now - 90 * DAY) / 1000) },
         { name: "oikos-manual", snaptime: Math.floor((now - 90 * DAY) / 1000) },
-        ...(gitea.snapshots ?? []).map((s) => ({ ...s, snaptime: Math.floor((now - 20 * DAY) / 1000) })),
+        { name: "oikos-0badc0de", snaptime: Math.floor((now - 90 * DAY) / 1000) },
+        ...(gitea.snapshots ?? []).map((s) => ({ ...s, snaptime: twentyDaysAgo })),
       ];
+    });
+    // ours was taken 20 days ago: the record says so too
+    const taken = readExecutionSnapshot(
+      (
+        await pve.store.db
+          .selectFrom("executions")
+          .select("snapshot")
+          .where("id", "=", old.id)
+          .executeTakeFirstOrThrow()
+      ).snapshot,
+    );
+    assert.ok(taken?.state === "taken");
+    await recordExecutionSnapshot(pve.store.db, old.id, {
+      ...taken,
+      takenAt: new Date(twentyDaysAgo * 1000).toISOString(),
     });
     const sweep = (retentionDays: number) =>
       sweepOikosSnapshots({
@@ -48,7 +67,7 @@ describe("snapshot retention", { skip: unavailable ? `sshd unavailable: ${unavai
     const state = await pve.cluster.read();
     assert.deepEqual(
       state.guests["101"]!.snapshots?.map((s) => s.name),
-      ["before-upgrade", "oikos-manual"],
+      ["before-upgrade", "oikos-manual", "oikos-0badc0de"],
     );
     assert.equal(state.guests["200"]!.snapshots?.length, 1, "the recent VM snapshot stays");
 
@@ -63,5 +82,26 @@ describe("snapshot retention", { skip: unavailable ? `sshd unavailable: ${unavai
     const recentSnap = byId.get(recent.id);
     assert.ok(recentSnap?.state === "taken" && !recentSnap.removedAt);
     assert.deepEqual(await sweep(14), [], "a second pass finds nothing more");
+
+    // the VM's snapshot deleted by hand: its execution no longer offers a rollback
+    await pve.cluster.update((state) => {
+      state.guests["200"]!.snapshots = [];
+    });
+    const gone = await sweep(14);
+    assert.deepEqual(
+      gone.map((i) => [i.subject, i.outcome]),
+      [[`vm:win11@oikos-${recent.id.slice(3, 11)}`, "changed"]],
+    );
+    assert.match(gone[0]!.detail, /no longer listed/);
+    const after = readExecutionSnapshot(
+      (
+        await pve.store.db
+          .selectFrom("executions")
+          .select("snapshot")
+          .where("id", "=", recent.id)
+          .executeTakeFirstOrThrow()
+      ).snapshot,
+    );
+    assert.ok(after?.state === "taken" && after.removedAt);
   });
 });

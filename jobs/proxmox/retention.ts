@@ -1,6 +1,5 @@
-import { isOikosSnapshot } from "../../policy/snapshot-before.ts";
 import type { Db } from "../../store/db.ts";
-import { readExecutionSnapshot } from "../../store/execution-snapshot.ts";
+import { readExecutionSnapshot, type TakenSnapshot } from "../../store/execution-snapshot.ts";
 import { executionsWithSnapshot, recordExecutionSnapshot } from "../../store/executions.ts";
 import { snapshotListSchema } from "../../store/import/proxmox-api.ts";
 import { resolveTarget, type TargetDefaults } from "../execution/target-resolver.ts";
@@ -18,32 +17,52 @@ export interface RetentionDeps {
   now: Date;
 }
 
+/** A listed snapshot is the one oikos recorded when its time is this close to the recorded one. */
+const SAME_SNAPSHOT_MS = 10 * 60_000;
+
+/** Every snapshot oikos took and still has (not removed, not rolled over by retention), from the executions. */
+async function recordedSnapshots(db: Db): Promise<TakenSnapshot[]> {
+  const taken: TakenSnapshot[] = [];
+  for (const row of await executionsWithSnapshot(db)) {
+    const snapshot = readExecutionSnapshot(row.snapshot);
+    if (snapshot?.state === "taken" && !snapshot.removedAt) taken.push(snapshot);
+  }
+  return taken;
+}
+
+/** Whether a listed snapshot is one oikos recorded: same name, taken when the record says. */
+function isRecorded(recorded: TakenSnapshot[], name: string, takenAtSeconds: number | undefined): boolean {
+  return recorded.some(
+    (snapshot) =>
+      snapshot.name === name &&
+      takenAtSeconds !== undefined &&
+      Math.abs(Date.parse(snapshot.takenAt) - takenAtSeconds * 1000) <= SAME_SNAPSHOT_MS,
+  );
+}
+
 /**
- * The snapshot retention sweep: on every guest oikos ever snapshotted, list the snapshots Proxmox
- * has (`pvesh get /nodes/{node}/{lxc|qemu}/{vmid}/snapshot`) and remove with `pct`/`qm delsnapshot`
- * those named like ours (`oikos-` + 8 hex, policy/snapshot-before.ts) and older than the retention —
- * never any other snapshot; on every host whose ZFS datasets oikos snapshotted, the same with `zfs`.
- * The executions they belonged to say so (rollback is no longer offered).
+ * The snapshot retention sweep: oikos removes only snapshots it recorded taking (the execution's
+ * snapshot record: guest or host and datasets, name, when), never one because of its name — an
+ * operator's `oikos-…`, or a second oikos's, stays. On every guest oikos snapshotted it lists what
+ * Proxmox has (`pvesh get /nodes/{node}/{lxc|qemu}/{vmid}/snapshot`) and removes with `pct`/`qm
+ * delsnapshot` each recorded one older than the retention; on every host whose ZFS datasets oikos
+ * snapshotted, the same with `zfs`. A recorded snapshot Proxmox no longer lists was removed by
+ * someone else: its execution says so too. The executions say it is gone (no rollback offered).
  * Returns one item per snapshot removed (or that could not be).
  */
 export async function sweepOikosSnapshots(deps: RetentionDeps): Promise<SweepItem[]> {
   if (deps.retentionDays <= 0) return [];
   const cutoff = deps.now.getTime() - deps.retentionDays * 86_400_000;
-  const rows = await executionsWithSnapshot(deps.db);
-  const guests = new Set<string>();
-  const datasets = new Map<string, Set<string>>();
-  for (const row of rows) {
-    const snapshot = readExecutionSnapshot(row.snapshot);
-    if (snapshot?.state !== "taken" || snapshot.removedAt) continue;
-    if (snapshot.tool !== "zfs") guests.add(snapshot.guest);
-    else {
-      const onHost = datasets.get(snapshot.host) ?? new Set<string>();
-      for (const dataset of snapshot.datasets) onHost.add(dataset);
-      datasets.set(snapshot.host, onHost);
-    }
+  const recorded = await recordedSnapshots(deps.db);
+  const guests = new Map<string, TakenSnapshot[]>();
+  const datasets = new Map<string, TakenSnapshot[]>();
+  for (const snapshot of recorded) {
+    const key = snapshot.tool === "zfs" ? snapshot.host : snapshot.guest;
+    const into = snapshot.tool === "zfs" ? datasets : guests;
+    into.set(key, [...(into.get(key) ?? []), snapshot]);
   }
   const items: SweepItem[] = [];
-  for (const guest of [...guests].sort()) {
+  for (const [guest, ours] of [...guests].sort(([a], [b]) => a.localeCompare(b))) {
     const resolved = await resolveTarget(deps.db, guest, deps.targets);
     if (!resolved.ok || !resolved.target.via || resolved.target.vmid === undefined) continue;
     const { via, vmid } = resolved.target;
@@ -69,7 +88,7 @@ export async function sweepOikosSnapshots(deps: RetentionDeps): Promise<SweepIte
       continue;
     }
     for (const snapshot of listed) {
-      if (!isOikosSnapshot(snapshot.name) || snapshot.snaptime === undefined) continue;
+      if (!isRecorded(ours, snapshot.name, snapshot.snaptime) || snapshot.snaptime === undefined) continue;
       if (snapshot.snaptime * 1000 >= cutoff) continue;
       const item = await sweepItem(`${guest}@${snapshot.name}`, async () => {
         await read(`${tool} delsnapshot ${vmid} ${snapshot.name}`);
@@ -78,25 +97,33 @@ export async function sweepOikosSnapshots(deps: RetentionDeps): Promise<SweepIte
       });
       if (item) items.push(item);
     }
+    for (const gone of ours.filter((s) => !listed.some((l) => l.name === s.name))) {
+      const item = await sweepItem(`${guest}@${gone.name}`, async () => {
+        await markRemoved(deps, { guest }, gone.name);
+        return "no longer listed by Proxmox (removed outside oikos): rollback is not offered any more";
+      });
+      if (item) items.push(item);
+    }
   }
-  for (const [host, names] of [...datasets].sort(([a], [b]) => a.localeCompare(b))) {
-    items.push(...(await sweepDatasetSnapshots(deps, host, [...names].sort(), cutoff)));
+  for (const [host, ours] of [...datasets].sort(([a], [b]) => a.localeCompare(b))) {
+    items.push(...(await sweepDatasetSnapshots(deps, host, ours, cutoff)));
   }
   return items;
 }
 
 /**
  * The same for ZFS datasets on a host: `zfs list -H -p -t snapshot -o name,creation <datasets>` and
- * `zfs destroy <dataset>@<name>` for those named like ours and older than the retention.
+ * `zfs destroy <dataset>@<name>` for those oikos recorded and older than the retention.
  */
 async function sweepDatasetSnapshots(
   deps: RetentionDeps,
   host: string,
-  datasets: string[],
+  ours: TakenSnapshot[],
   cutoff: number,
 ): Promise<SweepItem[]> {
   const resolved = await resolveTarget(deps.db, host, deps.targets);
   if (!resolved.ok) return [];
+  const datasets = [...new Set(ours.flatMap((s) => (s.tool === "zfs" ? s.datasets : [])))].sort();
   const read = async (command: string) => {
     const result = await deps.runner.exec(resolved.target, command, { timeoutMs: 60_000 });
     if (result.exitCode !== 0)
@@ -116,8 +143,10 @@ async function sweepDatasetSnapshots(
     const [full, creation] = line.split("\t");
     const [dataset, name] = (full ?? "").split("@");
     const created = Number(creation);
-    if (!dataset || !name || !datasets.includes(dataset) || !isOikosSnapshot(name)) continue;
-    if (!Number.isFinite(created) || created * 1000 >= cutoff) continue;
+    if (!dataset || !name || !datasets.includes(dataset)) continue;
+    const mine = ours.filter((s) => s.tool === "zfs" && s.datasets.includes(dataset));
+    if (!isRecorded(mine, name, Number.isFinite(created) ? created : undefined)) continue;
+    if (created * 1000 >= cutoff) continue;
     const item = await sweepItem(`${host}:${dataset}@${name}`, async () => {
       await read(`zfs destroy ${dataset}@${name}`);
       await markRemoved(deps, { host, dataset }, name);

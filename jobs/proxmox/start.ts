@@ -17,6 +17,29 @@ export interface ProxmoxJobsConfig {
 const RETENTION_EVERY_MS = 3_600_000;
 
 /**
+ * The `snapshots` sweep kind (retention, jobs/proxmox/retention.ts): where workers run at most once
+ * per `everyMs`, whatever the sweep period; `oikos sweep snapshots` registers it with 0 (run now).
+ */
+export function registerSnapshotRetention(
+  deps: { runner: NodeRunner; targets: TargetDefaults },
+  retentionDays: number,
+  everyMs: number,
+): void {
+  let lastRetention = Number.NEGATIVE_INFINITY;
+  registerSweep("snapshots", async (ctx) => {
+    if (ctx.now.getTime() - lastRetention < everyMs) return [];
+    lastRetention = ctx.now.getTime();
+    return sweepOikosSnapshots({
+      db: ctx.db,
+      runner: deps.runner,
+      targets: deps.targets,
+      retentionDays,
+      now: ctx.now,
+    });
+  });
+}
+
+/**
  * Where workers run: the `snapshots` sweep kind (retention, at most hourly) and, when nodes are
  * configured, the `proxmox-discovery` repeat per node. Discovery is off by default.
  */
@@ -30,18 +53,7 @@ export async function startProxmoxJobs(
   },
   config: ProxmoxJobsConfig,
 ): Promise<void> {
-  let lastRetention = 0;
-  registerSweep("snapshots", async (ctx) => {
-    if (ctx.now.getTime() - lastRetention < RETENTION_EVERY_MS) return [];
-    lastRetention = ctx.now.getTime();
-    return sweepOikosSnapshots({
-      db: ctx.db,
-      runner: deps.runner,
-      targets: deps.targets,
-      retentionDays: config.snapshotRetentionDays,
-      now: ctx.now,
-    });
-  });
+  registerSnapshotRetention(deps, config.snapshotRetentionDays, RETENTION_EVERY_MS);
   if (config.discoveryNodes.length === 0) return;
   deps.queue.register("proxmox-discovery", async (job) => {
     const outcome = await discoverProxmox(
