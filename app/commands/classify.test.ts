@@ -42,6 +42,23 @@ test("oikos classify --jsonl answers every line in order, bad lines as reject", 
   for (const result of results) assert.deepEqual(Object.keys(result), ["risk", "reasons"]);
 });
 
+test("oikos classify --jsonl splits only on \\n: a raw U+2028, U+2029 or \\r inside a JSON string is one line", async () => {
+  const commands = ["echo 'a\u2028b'", "echo 'c\u2029d'", "printf 'e\rf'", "ls"];
+  const input = commands.map((command) => JSON.stringify({ command })).join("\r\n");
+  assert.ok(input.includes("\u2028") && input.includes("\r"), "the raw characters are in the input");
+  const { code, stdout } = await classify(["--jsonl"], `${input}\n`);
+  assert.equal(code, 0);
+  const results = stdout
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line));
+  assert.equal(results.length, commands.length);
+  assert.deepEqual(
+    results.map((r) => r.risk),
+    ["read_only", "read_only", "read_only", "read_only"],
+  );
+});
+
 test("run() reports usage errors with exit code 2", async () => {
   const stdout = new PassThrough();
   const stderr = new PassThrough();

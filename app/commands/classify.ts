@@ -1,4 +1,3 @@
-import { createInterface } from "node:readline";
 import { z } from "zod";
 import type { Classifier } from "../../policy/classify.ts";
 import { loadClassifier } from "../../policy/classify.ts";
@@ -72,11 +71,31 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     io.stderr.write(`oikos classify: give a command after -- or use --jsonl\n${usage}\n`);
     return 2;
   }
-  const lines = createInterface({ input: io.stdin, crlfDelay: Number.POSITIVE_INFINITY });
   let lineNumber = 0;
-  for await (const line of lines) {
+  for await (const line of jsonLines(io.stdin)) {
     lineNumber++;
     io.stdout.write(`${JSON.stringify(classifyLine(classifier, line, lineNumber))}\n`);
   }
   return 0;
+}
+
+/**
+ * The lines of a JSONL stream: split on `\n` only (a trailing `\r` dropped). Node's readline also
+ * ends a line at `\r` and at U+2028/U+2029, which a JSON string may hold raw, so one command would
+ * come back as two answers.
+ */
+export async function* jsonLines(input: NodeJS.ReadableStream): AsyncGenerator<string> {
+  const decoder = new TextDecoder("utf-8");
+  let pending = "";
+  for await (const chunk of input) {
+    pending += typeof chunk === "string" ? chunk : decoder.decode(chunk as Uint8Array, { stream: true });
+    let end = pending.indexOf("\n");
+    while (end >= 0) {
+      yield pending.slice(0, end).replace(/\r$/, "");
+      pending = pending.slice(end + 1);
+      end = pending.indexOf("\n");
+    }
+  }
+  pending += decoder.decode();
+  if (pending !== "") yield pending.replace(/\r$/, "");
 }
