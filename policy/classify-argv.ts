@@ -1,6 +1,6 @@
 import { expandArgvBraces } from "./brace-expansion.ts";
 import type { Arg, RuleContext } from "./command-view.ts";
-import { argsText, finding } from "./command-view.ts";
+import { argsText, finding, unreadableFinding } from "./command-view.ts";
 import { visibleDestructiveWord } from "./dynamic-names.ts";
 import {
   basename,
@@ -71,18 +71,12 @@ function judgeArgv(
   // `zfs {destroy,-r} tank/x` runs `zfs destroy -r tank/x`: judge the words bash makes of it
   if (head.dynamic !== "none") {
     const verb = visibleDestructiveWord(argv);
-    if (verb) {
-      return [
-        finding(
-          "destructive",
-          `${q}: the command name \`${head.raw}\` is decided at run time and \`${verb}\` is visible (destructive)`,
-        ),
-      ];
-    }
     return [
-      finding(
-        "config_mutation",
-        `${q}: the command name \`${head.raw}\` is decided at run time, so it cannot be proven read-only (config_mutation)`,
+      unreadableFinding(
+        "run_time_command",
+        verb
+          ? `${q}: the command name \`${head.raw}\` is decided at run time and \`${verb}\` is visible (destructive)`
+          : `${q}: the command name \`${head.raw}\` is decided at run time, so oikos cannot tell what it changes (destructive)`,
       ),
     ];
   }

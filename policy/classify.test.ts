@@ -122,10 +122,8 @@ test("what cannot be proven read-only is never read_only", () => {
   assert.equal(risk("some-unknown-tool --list"), "config_mutation");
   assert.match(classifier.classify("frob", "host").reasons[0] ?? "", /`frob` is an unknown command/);
   assert.equal(risk("./run.sh"), "config_mutation");
-  assert.equal(risk("$CMD"), "config_mutation");
   assert.equal(risk("$CMD rm -rf /x"), "destructive");
-  assert.equal(risk('"$TOOL" --status'), "config_mutation");
-  assert.equal(risk("python3 -c 'print(1)'"), "config_mutation");
+  assert.equal(risk("python3 /opt/scripts/report.py"), "config_mutation");
   assert.equal(risk("systemctl $VERB nginx"), "config_mutation");
   assert.equal(risk("docker compose $SUB"), "config_mutation");
   assert.equal(risk('bash -c "systemctl status $UNIT"'), "config_mutation");
@@ -204,4 +202,34 @@ test("parse trees are freed: the wasm heap does not grow over many large parses"
   // Leaking each tree of this script costs ~175 KB: 250 leaked trees would outgrow the heap many times.
   for (let i = 0; i < 250; i++) classifier.classify(script, "host");
   assert.equal(classifier.wasmHeapBytes(), before);
+});
+
+test("what oikos cannot read is graded by the worst it could do, and says so (#34)", () => {
+  for (const [command, kind] of [
+    ["$CMD", "run_time_command"],
+    ['"$TOOL" --status', "run_time_command"],
+    ["IFS=,; x=rm,-rf,/srv; $x", "run_time_command"],
+    ['"${argv[@]}"', "run_time_command"],
+    ["python3 -c 'print(1)'", "inline_program"],
+    ["perl -e 'print 1'", "inline_program"],
+    ["echo ok; ruby -e 'puts 1'", "inline_program"],
+  ] as const) {
+    const result = classifier.classify(command, "host");
+    assert.equal(result.risk, "destructive", command);
+    assert.equal(result.unreadable, kind, command);
+  }
+  for (const command of [
+    "passwd -d root",
+    "usermod -L root",
+    "pkill -9 sshd",
+    "umount -l /",
+    "mdadm --stop /dev/md0",
+    "qm set 100 --delete scsi1",
+    "dpkg -r --force-all libc6",
+    "echo '* * * * * root x' | crontab -",
+  ]) {
+    const result = classifier.classify(command, "host");
+    assert.equal(result.risk, "destructive", command);
+    assert.equal(result.unreadable, undefined, `${command}: a lockout is readable, just destructive`);
+  }
 });

@@ -112,8 +112,12 @@ export function classifyWith(shared: BashParser, command: string, targetType: st
     if (segment.risk !== risk) continue;
     for (const reason of segment.reasons) if (!reasons.includes(reason)) reasons.push(reason);
   }
-  return risk === "read_only"
-    ? { risk, reasons, segments, commands, programs: [...programs], grants: unionGrants(grants) }
+  if (risk === "read_only")
+    return { risk, reasons, segments, commands, programs: [...programs], grants: unionGrants(grants) };
+  const unreadable =
+    risk === "destructive" ? segments.find((s) => s.risk === risk && s.unreadable)?.unreadable : undefined;
+  return unreadable
+    ? { risk, reasons, segments, commands, unreadable }
     : { risk, reasons, segments, commands };
 }
 

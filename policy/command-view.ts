@@ -1,4 +1,5 @@
 import type { Finding, Risk } from "./risk.ts";
+import type { UnreadableKind } from "./unreadable.ts";
 import type { WordValue } from "./words.ts";
 
 /** One argument of a simple command: its value after quote removal and its source text. */
@@ -45,6 +46,11 @@ export function argsText(args: readonly Arg[]): string {
 
 export function finding(risk: Risk, reason: string): Finding {
   return { risk, reason };
+}
+
+/** Destructive because oikos cannot read what runs (policy/unreadable.ts): a typed confirmation. */
+export function unreadableFinding(kind: UnreadableKind, reason: string): Finding {
+  return { risk: "destructive", reason, unreadable: kind };
 }
 
 const BUNDLE = /^-[A-Za-z0-9]{2,}$/;

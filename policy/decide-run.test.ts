@@ -217,6 +217,14 @@ const CASES: readonly (readonly [string, RunFacts, string])[] = [
     "allow:destructive_window",
   ],
   [
+    "what oikos cannot read never rides the destructive window (#34)",
+    facts({ planState: "approved", destructiveWindowOpenForTarget: true }, undefined, {
+      command: "$CMD",
+      classification: { ...classified("destructive"), unreadable: "run_time_command" },
+    }),
+    "needs_typed_confirmation",
+  ],
+  [
     "destructive while another approval is pending",
     facts({ planState: "approved", pendingApprovalExecutionId: "ex-9" }, "destructive"),
     "refused:approval_pending",
@@ -473,4 +481,17 @@ test("refusals name the command and the next correct action", () => {
   });
   if (wrong.kind === "refused") assert.match(wrong.next_step, /run it on host:pve/);
   else assert.fail("expected a refusal");
+});
+
+test("the typed confirmation of what oikos cannot read says so, in data and in words (#34)", () => {
+  const decision = decideRun(
+    facts({ planState: "approved" }, undefined, {
+      command: "python3 -c 'print(1)'",
+      classification: { ...classified("destructive"), unreadable: "inline_program" },
+    }),
+  );
+  assert.equal(decision.kind, "needs_typed_confirmation");
+  if (decision.kind !== "needs_typed_confirmation") return;
+  assert.equal(decision.unreadable, "inline_program");
+  assert.match(decision.reason, /oikos cannot tell what this changes: it runs a program written inline/);
 });

@@ -4,6 +4,7 @@ import { REFUSALS, type Refusal, type RefusalCode, refusal } from "./refusals.ts
 import type { Classification, Risk } from "./risk.ts";
 import { quoteSegment } from "./risk.ts";
 import { checkTarget, type TargetFacts } from "./target-check.ts";
+import { UNREADABLE_WORDS, type UnreadableKind } from "./unreadable.ts";
 
 /**
  * The `run` gate as one pure function, and the only statement of its order: the run service
@@ -85,7 +86,14 @@ export type RunDecision =
       preplanSlot: boolean;
     }
   | { kind: "needs_approval"; risk: RunnableRisk; reason: string }
-  | { kind: "needs_typed_confirmation"; risk: RunnableRisk; phrase: string; reason: string }
+  | {
+      kind: "needs_typed_confirmation";
+      risk: RunnableRisk;
+      phrase: string;
+      reason: string;
+      /** oikos cannot tell what the command changes (policy/unreadable.ts): the card says so. */
+      unreadable?: UnreadableKind;
+    }
   | Refusal;
 
 export const DEFAULT_PREPLAN_READ_ONLY_CAP = 8;
@@ -206,7 +214,9 @@ export function decideRun(facts: RunFacts): RunDecision {
   if (risk === "config_mutation" && session.assentWindowOpen) {
     return { kind: "allow", via: "assent_window", risk: classified, preplanSlot: false };
   }
-  if (risk === "destructive" && session.destructiveWindowOpenForTarget && !facts.affectsSelf) {
+  // What oikos cannot read never rides a window: each one is typed for itself.
+  const unreadable = facts.classification.unreadable;
+  if (risk === "destructive" && session.destructiveWindowOpenForTarget && !facts.affectsSelf && !unreadable) {
     return { kind: "allow", via: "destructive_window", risk: classified, preplanSlot: false };
   }
   const pending = session.pendingApprovalExecutionId;
@@ -225,11 +235,15 @@ export function decideRun(facts: RunFacts): RunDecision {
     };
   }
   const phrase = confirmationPhrase(facts.command, facts.targetSlug);
+  const cannotTell = unreadable
+    ? ` oikos cannot tell what this changes: ${UNREADABLE_WORDS[unreadable]}.`
+    : "";
   return {
     kind: "needs_typed_confirmation",
     risk: classified,
     phrase,
-    reason: `${on} is destructive (${why}).${selfNote} It needs the operator to type \`${phrase}\` or approve this execution explicitly`,
+    reason: `${on} is destructive (${why}).${cannotTell}${selfNote} It needs the operator to type \`${phrase}\` or approve this execution explicitly`,
+    ...(unreadable ? { unreadable } : {}),
   };
 }
 

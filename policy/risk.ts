@@ -1,4 +1,5 @@
 import type { JailGrant } from "./jail-grant.ts";
+import type { UnreadableKind } from "./unreadable.ts";
 
 /** How dangerous a command is. `reject` means it must not run at all in this form. */
 export type Risk = "read_only" | "config_mutation" | "destructive" | "reject";
@@ -17,6 +18,8 @@ export function maxRisk(a: Risk, b: Risk): Risk {
 export interface Finding {
   risk: Risk;
   reason: string;
+  /** Set when the risk is the worst the command could do, because oikos cannot read what it runs. */
+  unreadable?: UnreadableKind;
 }
 
 /** One simple command (after unwrapping) and what it was judged to be. */
@@ -24,6 +27,7 @@ export interface Segment {
   text: string;
   risk: Risk;
   reasons: string[];
+  unreadable?: UnreadableKind;
 }
 
 export interface Classification {
@@ -42,6 +46,11 @@ export interface Classification {
    * over every piece of the command, each named by a proof spec. Empty: fully contained.
    */
   grants?: JailGrant[];
+  /**
+   * Why oikos cannot tell what the command changes (policy/unreadable.ts), when that is why it is
+   * graded destructive: the approval card says so in words.
+   */
+  unreadable?: UnreadableKind;
 }
 
 /** Short, single-line rendering of a command fragment for reason strings. */

@@ -45,5 +45,6 @@ export function segmentOf(segmentText: string, findings: Finding[]): Segment {
   for (const f of findings) risk = maxRisk(risk, f.risk);
   const reasons: string[] = [];
   for (const f of findings) if (f.risk === risk && !reasons.includes(f.reason)) reasons.push(f.reason);
-  return { text: segmentText, risk, reasons };
+  const unreadable = findings.find((f) => f.risk === risk && f.unreadable)?.unreadable;
+  return unreadable ? { text: segmentText, risk, reasons, unreadable } : { text: segmentText, risk, reasons };
 }

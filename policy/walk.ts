@@ -115,7 +115,11 @@ function classifyScript(
   const segments = walkScript(parsed, state.env, depth, elsewhere);
   const findings: Finding[] = [];
   for (const segment of segments)
-    for (const reason of segment.reasons) findings.push(finding(segment.risk, reason));
+    for (const reason of segment.reasons)
+      findings.push({
+        ...finding(segment.risk, reason),
+        ...(segment.unreadable ? { unreadable: segment.unreadable } : {}),
+      });
   if (dynamic === "variable") {
     findings.push(
       finding(

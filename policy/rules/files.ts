@@ -173,13 +173,20 @@ export const FILE_RULES: CommandRule[] = [
   },
   {
     names: ["crontab"],
-    what: "replaces a crontab",
+    what: "changes a crontab",
     risk: "config_mutation",
     flags: { readOnly: ["-l"], destructive: ["-r"] },
+    // `crontab FILE` and `… | crontab -` replace the whole crontab: every entry not in the new text is gone.
+    refine: (view) =>
+      positionals(view.args, ["-u"]).length > 0
+        ? [finding("destructive", `${quoteSegment(view.text)} replaces the whole crontab (destructive)`)]
+        : [],
     examples: [
       ["crontab -l", "read_only"],
       ["crontab -r", "destructive"],
-      ["crontab new.cron", "config_mutation"],
+      ["crontab new.cron", "destructive"],
+      ["echo '* * * * * x' | crontab -", "destructive"],
+      ["crontab -e", "config_mutation"],
     ],
   },
   {
@@ -228,10 +235,8 @@ export const FILE_RULES: CommandRule[] = [
       "logger",
       "wall",
       "useradd",
-      "usermod",
       "groupadd",
       "groupmod",
-      "passwd",
       "chpasswd",
       "chsh",
       "gpasswd",

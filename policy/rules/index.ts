@@ -1,3 +1,4 @@
+import { ACCOUNT_RULES } from "./accounts.ts";
 import { CONTAINER_RULES } from "./containers.ts";
 import { DAILY_READ_RULES } from "./daily-reads.ts";
 import { DATABASE_RULES } from "./databases.ts";
@@ -42,6 +43,7 @@ export const ALL_RULES: readonly CommandRule[] = [
   ...INFRASTRUCTURE_RULES,
   ...EDITOR_RULES,
   ...DAILY_READ_RULES,
+  ...ACCOUNT_RULES,
 ];
 
 /** Names claimed by more than one rule: must stay empty (the rules test asserts it). */

@@ -1,3 +1,5 @@
+import { finding } from "../command-view.ts";
+import { quoteSegment } from "../risk.ts";
 import type { CommandRule } from "./rule.ts";
 
 /** Package managers: queries are read-only, installs and removals change state, purges destroy config. */
@@ -9,7 +11,7 @@ export const PACKAGE_RULES: CommandRule[] = [
     risk: "config_mutation",
     valueOptions: ["-o", "-t", "--target-release", "-c"],
     dryRun: ["-s", "--simulate", "--just-print", "--dry-run", "--recon", "--no-act"],
-    flags: { destructive: ["--purge"] },
+    flags: { destructive: ["--purge", "--allow-remove-essential", "--force-yes"] },
     subcommands: {
       readOnly: [
         "list",
@@ -109,7 +111,19 @@ export const PACKAGE_RULES: CommandRule[] = [
       destructive: ["-P", "--purge"],
     },
     bundles: false,
+    // Removing with --force-* takes essential packages (libc, the shell, sshd) away unasked.
+    refine: (view) =>
+      view.args.some((arg) => /^--force-/.test(arg.value)) &&
+      view.args.some((arg) => /^(-r|--remove|-P|--purge)$/.test(arg.value))
+        ? [
+            finding(
+              "destructive",
+              `${quoteSegment(view.text)} removes packages past dpkg's own checks (destructive)`,
+            ),
+          ]
+        : [],
     examples: [
+      ["dpkg -r --force-all libc6", "destructive"],
       ["dpkg -l | grep pve", "read_only"],
       ["dpkg -i pkg.deb", "config_mutation"],
       ["dpkg -P nginx", "destructive"],

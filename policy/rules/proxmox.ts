@@ -19,10 +19,30 @@ function argsAfter(view: CommandView, words: number): CommandView["args"] {
 }
 
 /** `pct exec 101 -- cmd`, `qm guest exec 100 -- cmd`: classify what runs inside the guest. */
+/** Disk and mount-point keys of a guest's configuration: `--delete` on one detaches it. */
+const GUEST_DISK_KEY = /^(scsi|virtio|sata|ide|efidisk|tpmstate|unused|mp|rootfs)[0-9]*$/;
+
 function guestExecRefine(view: CommandView, ctx: RuleContext): Finding[] {
   const key = PCT_QM_RULES.map((rule) =>
     rule.names.includes(view.name) ? matchSubcommand(rule, view) : null,
   ).find(Boolean);
+  if (key === "set") {
+    const at = view.args.findIndex((arg) => arg.value === "--delete" || arg.value.startsWith("--delete="));
+    const value =
+      at < 0
+        ? ""
+        : view.args[at]?.value.includes("=")
+          ? (view.args[at]?.value.slice(9) ?? "")
+          : (view.args[at + 1]?.value ?? "");
+    const disk = value.split(/[,;\s]+/).find((name) => GUEST_DISK_KEY.test(name));
+    if (disk)
+      return [
+        finding(
+          "destructive",
+          `${quoteSegment(view.text)} detaches \`${disk}\` from the guest, which can leave it unbootable (destructive)`,
+        ),
+      ];
+  }
   if (key === "guest cmd") {
     const agentCommand = argsAfter(view, 3)[0]?.value ?? "";
     if (/^(get-\S+|network-get-interfaces|info|ping|fsfreeze-status)$/.test(agentCommand)) return [];
@@ -115,6 +135,8 @@ const PCT_QM_RULES: CommandRule[] = [
       ["qm config 100", "read_only"],
       ["qm start 100", "config_mutation"],
       ["qm set 100 --memory 4096", "config_mutation"],
+      ["qm set 100 --delete scsi1", "destructive"],
+      ["qm set 100 --delete net1", "config_mutation"],
       ["qm destroy 100 --purge", "destructive"],
       ["qm rollback 100 pre-upgrade", "destructive"],
       ["qm guest exec 100 -- cat /etc/hostname", "read_only"],

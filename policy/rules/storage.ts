@@ -263,9 +263,22 @@ export const STORAGE_RULES: CommandRule[] = [
     names: ["umount", "fusermount"],
     what: "unmounts a filesystem",
     risk: "config_mutation",
+    flags: { destructive: ["-a", "--all"] },
+    // The root filesystem (or every filesystem) unmounted, lazily or not, takes the machine with it.
+    refine: (view) =>
+      view.args.some((arg) => /^\/+$/.test(arg.value) || /^\/+(usr|var|boot|etc)\/*$/.test(arg.value))
+        ? [
+            finding(
+              "destructive",
+              `${quoteSegment(view.text)} unmounts a filesystem the system runs from (destructive)`,
+            ),
+          ]
+        : [],
     examples: [
       ["umount /mnt/backup", "config_mutation"],
       ["umount -l /mnt/nfs", "config_mutation"],
+      ["umount -l /", "destructive"],
+      ["umount -a", "destructive"],
     ],
   },
   {
@@ -290,11 +303,12 @@ export const STORAGE_RULES: CommandRule[] = [
     risk: "config_mutation",
     flags: {
       readOnly: ["--detail", "-D", "--examine", "-E", "--query", "-Q"],
-      destructive: ["--create", "-C", "--zero-superblock", "--remove", "--fail", "-f"],
+      destructive: ["--create", "-C", "--zero-superblock", "--remove", "--fail", "-f", "--stop", "-S"],
     },
     examples: [
       ["mdadm --detail /dev/md0", "read_only"],
       ["mdadm --zero-superblock /dev/sdb1", "destructive"],
+      ["mdadm --stop /dev/md0", "destructive"],
     ],
   },
   {

@@ -23,8 +23,22 @@ const GENTLE_SIGNALS = new Set([
   "SIGCONT",
 ]);
 
+/** Processes whose end cuts the operator off: the login daemon, init and the service manager. */
+const ACCESS_PROCESSES =
+  /^(sshd|ssh|init|systemd|systemd-logind|dbus-daemon|dbus|dropbear|pveproxy|pvedaemon|tailscaled|wireguard|wg-quick)$/;
+
 function killRefine(view: CommandView): Finding[] {
-  if (view.name !== "kill") return [];
+  if (view.name !== "kill") {
+    const named = view.args.find((arg) => !arg.value.startsWith("-") && ACCESS_PROCESSES.test(arg.value));
+    return named
+      ? [
+          finding(
+            "destructive",
+            `${quoteSegment(view.text)} ends \`${named.value}\`, which can cut off access to the machine (destructive)`,
+          ),
+        ]
+      : [];
+  }
   let args = view.args;
   let signal = "TERM";
   const first = args[0]?.value ?? "";
@@ -220,6 +234,8 @@ export const SYSTEM_RULES: CommandRule[] = [
       ["kill -9 -1", "destructive"],
       ["kill -0 1234", "read_only"],
       ["pkill -f rsync", "config_mutation"],
+      ["pkill -9 sshd", "destructive"],
+      ["killall systemd", "destructive"],
     ],
   },
   {

@@ -1,5 +1,12 @@
 import type { Arg, CommandView, RuleContext } from "../command-view.ts";
-import { finding, hasOption, literalArg, optionValue, positionals } from "../command-view.ts";
+import {
+  finding,
+  hasOption,
+  literalArg,
+  optionValue,
+  positionals,
+  unreadableFinding,
+} from "../command-view.ts";
 import { isTopLevelTree } from "../paths.ts";
 import type { Finding } from "../risk.ts";
 import { quoteSegment } from "../risk.ts";
@@ -194,16 +201,26 @@ const VISIBLY_DESTRUCTIVE_CODE =
   /\b(rm\s+-[a-z]*[rf]|rmtree|os\.remove|os\.unlink|unlink\s*\(|rmdirSync|rmSync|unlinkSync|mkfs|wipefs|dd\s+if=|reboot|shutdown|poweroff|drop\s+(table|database)|truncate\s+table|zfs\s+destroy|zpool\s+destroy)\b/i;
 
 /** `python3 -c '…'`, `perl -e '…'`: still unprovable, but visibly destructive code is destructive. */
+/**
+ * An interpreter's inline program (`python3 -c`, `perl -e`) is text oikos does not read: it is
+ * graded by the worst it could do, and the card says oikos cannot tell. An installed program file
+ * (`python3 /opt/scripts/x.py`, `php occ …`) is the operator's own: one approval.
+ */
 function inlineCodeRefine(view: CommandView): Finding[] {
-  const code = view.args.find((_arg, i) => i > 0 && /^-[a-zA-Z]*[ce]$/.test(view.args[i - 1]?.value ?? ""));
-  const match = code ? VISIBLY_DESTRUCTIVE_CODE.exec(code.value) : null;
-  if (!match) return [];
-  return [
-    finding(
-      "destructive",
-      `${quoteSegment(view.text)}: the inline code visibly runs \`${match[0]}\` (destructive)`,
-    ),
-  ];
+  const q = quoteSegment(view.text);
+  const code = view.args.find((_arg, i) => i > 0 && /^-[a-zA-Z]*[ceE]$/.test(view.args[i - 1]?.value ?? ""));
+  if (code) {
+    const match = VISIBLY_DESTRUCTIVE_CODE.exec(code.value);
+    return [
+      unreadableFinding(
+        "inline_program",
+        match
+          ? `${q}: the inline code visibly runs \`${match[0]}\` (destructive)`
+          : `${q} runs a program written inline, which oikos cannot read (destructive)`,
+      ),
+    ];
+  }
+  return [];
 }
 
 function tarArchive(view: CommandView, letters: string): Arg | undefined {
@@ -316,10 +333,11 @@ export const TEXT_RULES: CommandRule[] = [
     flags: { readOnly: ["--version", "-V"] },
     examples: [
       ["python3 --version", "read_only"],
-      ["python3 -c 'print(1)'", "config_mutation"],
+      ["python3 -c 'print(1)'", "destructive"],
       ["python3 -c 'import os; os.remove(\"x\")'", "destructive"],
-      ["perl -e 'unlink glob \"*.log\"'", "config_mutation"],
+      ["perl -e 'unlink glob \"*.log\"'", "destructive"],
       ["perl script.pl", "config_mutation"],
+      ["python3 -m json.tool x.json", "config_mutation"],
     ],
   },
   {

@@ -82,7 +82,7 @@ export const ADVERSARIAL_CORPUS: readonly (readonly [command: string, label: Ris
   ["PATH=/tmp/evil:$PATH ls", "config_mutation"],
   ["ls > /etc/nginx/conf.d/x.conf", "destructive"],
   ["cat /etc/hosts | tee /tmp/hosts.copy", "config_mutation"],
-  ["echo ok; python3 -c 'print(1)'", "config_mutation"],
+  ["echo ok; python3 -c 'print(1)'", "destructive"],
   ["ls && ./script.sh", "config_mutation"],
   ["grep x file | awk '{print > \"/tmp/out\"}'", "config_mutation"],
   ["find . $EXTRA_FLAGS", "config_mutation"],

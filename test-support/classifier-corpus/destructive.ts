@@ -1,5 +1,9 @@
 /** Commands that destroy data or access: destructive. */
 export const DESTRUCTIVE_CORPUS: readonly string[] = [
+  // #34: lockouts, a whole crontab replaced, a command decided at run time (oikos cannot tell what it changes).
+  "passwd -l olduser",
+  "crontab /tmp/new.cron",
+  "$EDITOR /etc/hosts",
   "rm -rf /srv/old-app",
   "rm -f /var/log/syslog.1",
   "rm -r /tmp/build",
