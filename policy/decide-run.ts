@@ -1,4 +1,4 @@
-import { type JailFacts, jailBlocksAutoRun } from "./jail.ts";
+import { type JailFacts, jailBlockReason } from "./jail.ts";
 import type { LintResult } from "./lint.ts";
 import { REFUSALS, type Refusal, type RefusalCode, refusal } from "./refusals.ts";
 import type { Classification, Risk } from "./risk.ts";
@@ -191,7 +191,8 @@ export function decideRun(facts: RunFacts): RunDecision {
   const planApproved = session.planState === "approved";
   const planOpen = session.planState === "proposed" || planApproved;
   if (classification.risk === "read_only" && !facts.affectsSelf) {
-    if (jailBlocksAutoRun(facts.jail)) return unjailedReadOnly(facts, on, facts.jail.availability.reason);
+    const jailBlocked = jailBlockReason(facts.jail, classification.grants);
+    if (jailBlocked !== null) return unjailedReadOnly(facts, on, jailBlocked);
     const cap = facts.preplanReadOnlyCap ?? DEFAULT_PREPLAN_READ_ONLY_CAP;
     if (!planOpen && session.preplanReadOnlyCalls >= cap) {
       return refusal(
@@ -248,11 +249,12 @@ export function decideRun(facts: RunFacts): RunDecision {
 }
 
 /**
- * A read-only command on a target that cannot jail while the jail is required: the operator decides
- * whether it may run unjailed. Fan-outs never ask, so they refuse it.
+ * A read-only command the read-only jail cannot hold on this target (policy/jail.ts jailBlockReason):
+ * nothing runs unasked, so the operator decides whether it may run unjailed. Fan-outs never ask, so
+ * they refuse it.
  */
 function unjailedReadOnly(facts: RunFacts, on: string, why: string): RunDecision {
-  const cannot = `${on} is read-only, but ${facts.targetSlug} cannot run it in the read-only jail (${why}) and execution.readOnlyJail is required there`;
+  const cannot = `${on} is read-only, but ${facts.targetSlug} cannot run it in the read-only jail (${why}), and nothing runs unjailed there with nobody asked`;
   if (facts.readOnlyOnly) return refusal("jail_unavailable", cannot);
   const pending = facts.session.state === "open" ? facts.session.pendingApprovalExecutionId : null;
   if (pending !== null) {

@@ -1,13 +1,20 @@
+import { describeGrant, type JailGrant, unionGrants } from "./jail-grant.ts";
 import type { Risk } from "./risk.ts";
 
 /**
  * The read-only jail as policy sees it (the jail itself: jobs/ssh/jail.bash). Pure: the run service
- * reads the mode from config and the entity, and the availability from the entity, then asks here.
+ * reads the mode from config and the entity, and the detection from the entity, then asks here.
  *
- *  - `auto`: read-only commands that run with nobody asked run jailed where the target can jail,
- *    unjailed where it cannot (the execution says why);
- *  - `required`: where the target cannot jail, a read-only command needs the operator's approval;
- *  - `off`: never jailed.
+ * Contained by default and fail closed: a read-only command that runs with nobody asked runs in the
+ * jail, with exactly the grants its proof named, or it does not run. Where the jail cannot start
+ * the result says why; where the target cannot jail at all, nothing runs unasked there (each
+ * read-only command asks the operator) until the operator allows read-only commands unjailed on
+ * that target — a standing, audited, revocable decision only the operator can make (the attribute
+ * is routing, policy/routing.ts: the model cannot set it).
+ *
+ *  - `auto` (default) and `required`: as above; `required` does not honour the operator's standing
+ *    allowance (every read-only command on a target that cannot jail asks);
+ *  - `off`: never jailed (the operator switched the containment off).
  * Approved executions (config_mutation, destructive, or read-only approved) run exactly as
  * approved: never jailed.
  */
@@ -21,25 +28,46 @@ export const JAIL_MODE_ATTRIBUTE = "jail.mode";
 export const JAIL_ATTRIBUTE = "jail";
 /** When the detection was made (ISO time); an `unavailable` older than the recheck age is tried again. */
 export const JAIL_CHECKED_ATTRIBUTE = "jail.checked_at";
+/** Which engine jailed the target's last run (jobs/ssh/jail-script.ts JAIL_ENGINES). */
+export const JAIL_ENGINE_ATTRIBUTE = "jail.engine";
+/** The operator's standing decision: read-only commands may run unjailed on a target that cannot jail. */
+export const JAIL_UNJAILED_ATTRIBUTE = "jail.unjailed_read_only";
+export const JAIL_UNJAILED_ALLOWED = "allowed";
+/** The grants a target was found unable to make: `{ resource: why }` (recorded by the worker, `oikos check`). */
+export const JAIL_GRANTS_ATTRIBUTE = "jail.grants_unavailable";
 /** A target found unable to jail is tried again after this long (it may have been fixed). */
 export const JAIL_RECHECK_MS = 6 * 3_600_000;
+
+/**
+ * Why a jail did not start: the target cannot jail (recorded on the entity, shown to the operator
+ * once), the machine was short of something for a moment (tried again, never recorded), or one
+ * grant cannot be made there (this run fails; the target is fine for others).
+ */
+export const JAIL_FAILURE_KINDS = ["unavailable", "transient", "grant"] as const;
+export type JailFailureKind = (typeof JAIL_FAILURE_KINDS)[number];
+/** Attempts of a run whose jail failed for a transient reason, and the pause before each retry. */
+export const JAIL_TRANSIENT_ATTEMPTS = 3;
+export const JAIL_TRANSIENT_BACKOFF_MS: readonly number[] = [200, 800];
 
 export type JailAvailability =
   | { state: "unknown" }
   | { state: "available" }
   | { state: "unavailable"; reason: string };
 
-/** How one execution runs: decided at the gate, stored on the execution, followed by the worker. */
-export type JailPlan =
-  /** try the jail; if it cannot start, record that and run unjailed (auto) */
-  | "prefer"
-  /** try the jail; if it cannot start, record that and do not run (required) */
-  | "require"
-  | "off";
+/**
+ * How one execution runs: decided at the gate, stored on the execution, followed by the worker.
+ * `require`: in the jail with its grants, or not at all. (`prefer`, the old fall-back to an unjailed
+ * run, is only read from rows written before it was removed, and is followed as `require`.)
+ */
+export type JailPlan = "require" | "off" | "prefer";
 
 export interface JailFacts {
   mode: JailMode;
   availability: JailAvailability;
+  /** The operator allowed read-only commands unjailed on this target (JAIL_UNJAILED_ATTRIBUTE). */
+  unjailedAllowed?: boolean;
+  /** Grants this target was found unable to make, by resource, with why (JAIL_GRANTS_ATTRIBUTE). */
+  grantsUnavailable?: Partial<Record<JailGrant["resource"], string>>;
 }
 
 export function isJailMode(value: unknown): value is JailMode {
@@ -50,6 +78,20 @@ export function isJailMode(value: unknown): value is JailMode {
 export function jailModeOf(configured: JailMode, attributes: Record<string, unknown>): JailMode {
   const own = attributes[JAIL_MODE_ATTRIBUTE];
   return isJailMode(own) ? own : configured;
+}
+
+/** The grants the entity records as impossible there, by resource. */
+export function grantsUnavailableOf(
+  attributes: Record<string, unknown>,
+): Partial<Record<JailGrant["resource"], string>> {
+  const value = attributes[JAIL_GRANTS_ATTRIBUTE];
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return {};
+  return Object.fromEntries(Object.entries(value).filter(([, why]) => typeof why === "string"));
+}
+
+/** The operator's standing allowance, read from the entity. */
+export function unjailedAllowedOf(attributes: Record<string, unknown>): boolean {
+  return attributes[JAIL_UNJAILED_ATTRIBUTE] === JAIL_UNJAILED_ALLOWED;
 }
 
 const UNAVAILABLE = "unavailable: ";
@@ -72,29 +114,91 @@ export function jailAvailabilityOf(attributes: Record<string, unknown>, now: Dat
   return { state: "unavailable", reason: value.slice(UNAVAILABLE.length) };
 }
 
-/** `required` and the target is known not to jail: a read-only command may not run with nobody asked. */
-export function jailBlocksAutoRun(jail: JailFacts | undefined): jail is JailFacts & {
-  availability: { state: "unavailable"; reason: string };
-} {
-  return jail?.mode === "required" && jail.availability.state === "unavailable";
+/** The operator's allowance applies: the mode honours it and the target is known not to jail. */
+function allowanceApplies(jail: JailFacts): boolean {
+  return jail.mode === "auto" && jail.unjailedAllowed === true && jail.availability.state === "unavailable";
 }
 
 /**
- * The jail plan of an execution and, when it will not be jailed, why (stored with it and shown).
- * `approved`: the operator released this execution, which then runs exactly as approved.
+ * Why a read-only command may not run with nobody asked on this target (it asks; fan-outs refuse),
+ * or null: the target is known not to jail and the operator has not allowed read-only commands
+ * unjailed there, or the command needs a grant the target is known unable to make.
+ */
+export function jailBlockReason(
+  jail: JailFacts | undefined,
+  grants: readonly JailGrant[] = [],
+): string | null {
+  if (jail === undefined || jail.mode === "off") return null;
+  if (unjailedByGrant(grants) !== null) return null;
+  if (jail.availability.state === "unavailable" && !allowanceApplies(jail)) return jail.availability.reason;
+  for (const grant of grants) {
+    const why = jail.grantsUnavailable?.[grant.resource];
+    if (why !== undefined) return `it cannot open ${describeGrant(grant)} there: ${why}`;
+  }
+  return null;
+}
+
+/** jailBlockReason without the command's grants: the target as a whole (previews, fan-outs). */
+export function jailBlocksAutoRun(jail: JailFacts | undefined): boolean {
+  return jailBlockReason(jail) !== null;
+}
+
+/** The words of a run sent outside the jail by its proof spec ("unjailed: needs X (proven by spec Y)"). */
+function unjailedByGrant(grants: readonly JailGrant[]): string | null {
+  const named = grants.filter((grant) => grant.resource === "unjailed");
+  return named.length === 0 ? null : named.map(describeGrant).join("; ");
+}
+
+/**
+ * The jail plan of an execution, the grants it runs with, and, when it will not be jailed, why
+ * (stored with it and shown). `approved`: the operator released this execution, which then runs
+ * exactly as approved. `grants`: the classification's (read_only only).
  */
 export function jailPlanFor(input: {
   risk: Exclude<Risk, "reject">;
   approved: boolean;
   jail: JailFacts | undefined;
-}): { plan: JailPlan; note: string | null } {
+  grants?: readonly JailGrant[];
+}): { plan: Exclude<JailPlan, "prefer">; note: string | null; grants: JailGrant[] } {
   const { jail } = input;
-  if (jail === undefined) return { plan: "off", note: "the read-only jail is not configured" };
-  if (input.risk !== "read_only") return { plan: "off", note: "approved changes run exactly as approved" };
-  if (input.approved) return { plan: "off", note: "approved by the operator: runs exactly as approved" };
-  if (jail.mode === "off") return { plan: "off", note: "the read-only jail is off for this target" };
-  if (jail.availability.state === "unavailable") {
-    return { plan: "off", note: `this target cannot jail: ${jail.availability.reason}` };
+  const grants = input.risk === "read_only" ? unionGrants(input.grants ?? []) : [];
+  if (jail === undefined) return { plan: "off", note: "the read-only jail is not configured", grants };
+  if (input.risk !== "read_only")
+    return { plan: "off", note: "approved changes run exactly as approved", grants };
+  if (input.approved)
+    return { plan: "off", note: "approved by the operator: runs exactly as approved", grants };
+  if (jail.mode === "off") return { plan: "off", note: "the read-only jail is off for this target", grants };
+  const unjailed = unjailedByGrant(grants);
+  if (unjailed !== null) return { plan: "off", note: unjailed, grants };
+  if (allowanceApplies(jail) && jail.availability.state === "unavailable") {
+    return {
+      plan: "off",
+      note: `this target cannot jail (${jail.availability.reason}); the operator allowed read-only commands to run unjailed on it`,
+      grants,
+    };
   }
-  return { plan: jail.mode === "required" ? "require" : "prefer", note: null };
+  return { plan: "require", note: null, grants };
+}
+
+/** Whether a failed jail start is worth another attempt (never recorded against the target). */
+export function jailFailureRetries(kind: JailFailureKind, attempt: number): boolean {
+  return kind === "transient" && attempt < JAIL_TRANSIENT_ATTEMPTS;
+}
+
+/**
+ * Why a jailed run did not run, in words for the model and the operator, with what the operator can
+ * do. `target`: the entity slug.
+ */
+export function jailFailureReason(
+  target: string,
+  failure: { kind: JailFailureKind; reason: string; resource?: string },
+): string {
+  switch (failure.kind) {
+    case "unavailable":
+      return `the read-only jail cannot start on ${target} (${failure.reason}), so the command did not run: nothing runs there with nobody asked until the jail works or the operator allows read-only commands unjailed on ${target} (the card in this thread, or \`oikos routing ${target} ${JAIL_UNJAILED_ATTRIBUTE}=${JAIL_UNJAILED_ALLOWED}\`); run it again and the operator is asked to approve it`;
+    case "transient":
+      return `the read-only jail could not start on ${target} after ${JAIL_TRANSIENT_ATTEMPTS} attempts (${failure.reason}: the machine is short of processes or memory right now), so the command did not run; try again in a moment`;
+    case "grant":
+      return `the read-only jail cannot open ${failure.resource ?? "a resource"} for this command on ${target} (${failure.reason}), so the command did not run; run it again and the operator is asked to approve it (it then runs unjailed)`;
+  }
 }

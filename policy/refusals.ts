@@ -109,7 +109,7 @@ const TABLE = {
   },
   jail_unavailable: {
     nextStep:
-      "this target cannot run commands in the read-only jail, which is required here: use run for it (the operator is asked to approve running it unjailed), or read the same on another target",
+      "the read-only jail cannot hold this command on this target, and nothing runs there unjailed with nobody asked: use run for it (the operator is asked to approve running it unjailed), or read the same on another target",
     endsTurn: false,
     producers: [RUN_GATE],
   },

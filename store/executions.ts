@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { sql, type Updateable } from "kysely";
 import type { JailPlan } from "../policy/jail.ts";
+import type { JailGrant } from "../policy/jail-grant.ts";
 import type { Executor } from "./audit.ts";
 import { type ExecutionSnapshot, executionSnapshotSchema } from "./execution-snapshot.ts";
 import type { Execution, ExecutionsTable, JsonObject } from "./schema.ts";
@@ -76,6 +77,8 @@ export interface NewExecution {
   jailPlan?: JailPlan;
   /** Why it will not run jailed, when the gate already knows. */
   jailNote?: string | null;
+  /** What the jail opens to it (read-only runs: its proof's grants; policy/jail-grant.ts). */
+  jailGrants?: readonly JailGrant[];
 }
 
 export async function createExecution(
@@ -102,6 +105,7 @@ export async function createExecution(
       routing: input.routing ? JSON.stringify(input.routing) : null,
       jail_plan: input.jailPlan ?? "off",
       jail_note: input.jailNote ?? null,
+      jail_grants: JSON.stringify(input.jailGrants ?? []),
       timeout_ms: input.timeoutMs,
       deadline_at: input.deadlineAt,
       exit_code: null,

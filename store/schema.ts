@@ -1,5 +1,7 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from "kysely";
 import type { JailPlan } from "../policy/jail.ts";
+import type { JailGrant } from "../policy/jail-grant.ts";
+import type { HiddenResource } from "../policy/jail-hidden.ts";
 import type { PlanPreview } from "../policy/preview/types.ts";
 import type { Risk } from "../policy/risk.ts";
 import type {
@@ -226,6 +228,12 @@ export interface ExecutionsTable {
   jailed: ColumnType<boolean | null, boolean | null | undefined, boolean | null>;
   /** Why it did not run jailed. */
   jail_note: ColumnType<string | null, string | null | undefined, string | null>;
+  /** migrations/0300: the grants it runs with (policy/jail-grant.ts); [] fully contained; null before. */
+  jail_grants: NullableJson<JailGrant[]>;
+  /** migrations/0300: the engine that jailed it (jobs/ssh/jail-script.ts JAIL_ENGINES). */
+  jail_engine: ColumnType<string | null, string | null | undefined, string | null>;
+  /** migrations/0300: what the jail hid from it that it seems to have needed (policy/jail-hidden.ts). */
+  jail_hidden: NullableJson<HiddenResource[]>;
   /** migrations/0140: the snapshot taken before this execution, or why none (store/execution-snapshot.ts). */
   snapshot: NullableJson<JsonObject>;
   /** migrations/0141: the execution whose snapshot this rollback restores. */

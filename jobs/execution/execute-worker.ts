@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { redact } from "../../policy/redact.ts";
 import type { Db } from "../../store/db.ts";
-import { executionFinished, executionStarted } from "../../store/domain-events.ts";
+import { approvalRequested, executionFinished, executionStarted } from "../../store/domain-events.ts";
 import type { Entity } from "../../store/entities.ts";
 import {
   claimExecution,
@@ -12,7 +12,12 @@ import {
   type TerminalExecutionStatus,
   transitionExecution,
 } from "../../store/executions.ts";
-import { auditExecutionJail, recordJailDetection } from "../../store/jail-detection.ts";
+import {
+  auditExecutionJail,
+  offerUnjailedReadOnly,
+  recordGrantUnavailable,
+  recordJailDetection,
+} from "../../store/jail-detection.ts";
 import { untilReachable } from "../../store/unreachable.ts";
 import type { EventBus } from "../events/port.ts";
 import { KeyedSemaphore } from "../keyed-semaphore.ts";
@@ -210,16 +215,23 @@ async function execute(
       execOptions,
       row.jail_plan,
       row.jail_note,
+      row.jail_grants ?? [],
     );
   } catch (error) {
     failure = error instanceof Error ? error.message : String(error);
   } finally {
     clearInterval(beat);
   }
-  if (run?.detected) await noteJailDetection(options, resolved.entity, run.detected);
+  if (run?.detected || run?.grantUnavailable) await noteJailDetection(options, row, resolved.entity, run);
   if (row.risk === "read_only" && run !== undefined && run.jailed !== null) {
     const note = run.note === null ? null : options.redact(safeText(run.note));
-    await auditExecutionJail(db, row, run.jailed, note).catch((error: unknown) =>
+    await auditExecutionJail(db, row, {
+      jailed: run.jailed,
+      note,
+      grants: row.jail_grants ?? [],
+      engine: run.engine,
+      hidden: run.hidden.map((item) => item.kind),
+    }).catch((error: unknown) =>
       options.logger?.warn({ err: error, executionId: row.id }, "could not audit the jail of an execution"),
     );
   }
@@ -269,6 +281,11 @@ async function execute(
                 duration_ms: result.durationMs,
                 jailed: run?.jailed ?? null,
                 jail_note: run?.note === null || run?.note === undefined ? null : clean(run.note),
+                jail_engine: run?.engine ?? null,
+                jail_hidden:
+                  run === undefined || run.hidden.length === 0
+                    ? null
+                    : JSON.stringify(run.hidden.map((item) => ({ ...item, evidence: clean(item.evidence) }))),
               }
             : {},
         }),
@@ -297,14 +314,33 @@ async function execute(
   }
 }
 
-/** Whether the target can jail, learned by a run: recorded once per change; never fails the execution. */
+/**
+ * What a run taught about the target, recorded once per change (never fails the execution): whether
+ * it can jail, which grant it cannot make. A target newly found unable to jail is shown to the
+ * operator once, in the thread of the session that found it (store/jail-detection.ts).
+ */
 async function noteJailDetection(
   options: ExecuteWorkerOptions,
+  row: Execution,
   entity: Entity,
-  detected: NonNullable<JailedRun["detected"]>,
+  run: JailedRun,
 ): Promise<void> {
   try {
-    await recordJailDetection(options.db, entity, detected, new Date());
+    const now = new Date();
+    if (run.detected) {
+      const changed = await recordJailDetection(options.db, entity, run.detected, now);
+      if (changed && run.detected.state === "unavailable" && row.session_id !== null) {
+        const asked = await offerUnjailedReadOnly(options.db, {
+          sessionId: row.session_id,
+          slug: entity.slug,
+          reason: run.detected.reason,
+          now,
+        });
+        if (asked !== null)
+          await options.events.publish(approvalRequested({ sessionId: row.session_id, approvalId: asked }));
+      }
+    }
+    if (run.grantUnavailable) await recordGrantUnavailable(options.db, entity, run.grantUnavailable);
   } catch (error) {
     options.logger?.warn({ err: error, target: entity.slug }, "could not record the jail detection");
   }

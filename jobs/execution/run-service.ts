@@ -11,11 +11,13 @@ import {
   UNCLASSIFIED_REFUSALS,
 } from "../../policy/decide-run.ts";
 import {
+  grantsUnavailableOf,
   type JailFacts,
   type JailMode,
   jailAvailabilityOf,
   jailModeOf,
   jailPlanFor,
+  unjailedAllowedOf,
 } from "../../policy/jail.ts";
 import { redact } from "../../policy/redact.ts";
 import type { Refusal } from "../../policy/refusals.ts";
@@ -454,6 +456,8 @@ export class RunService {
     return {
       mode: jailModeOf(this.#o.readOnlyJail ?? "off", entity.attributes),
       availability: jailAvailabilityOf(entity.attributes, this.now()),
+      unjailedAllowed: unjailedAllowedOf(entity.attributes),
+      grantsUnavailable: grantsUnavailableOf(entity.attributes),
     };
   }
 
@@ -505,10 +509,16 @@ function executionFields(
   timeoutMs: number,
   release: { approved: boolean },
 ) {
-  const jail = jailPlanFor({ risk: gated.decision.risk, approved: release.approved, jail: gated.facts.jail });
+  const jail = jailPlanFor({
+    risk: gated.decision.risk,
+    approved: release.approved,
+    jail: gated.facts.jail,
+    grants: gated.classification.grants ?? [],
+  });
   return {
     jailPlan: jail.plan,
     jailNote: jail.note,
+    jailGrants: jail.grants,
     sessionId: gated.session.id,
     planGeneration: gated.planGeneration,
     stepSeq: request.stepSeq ?? null,

@@ -1,6 +1,6 @@
 import type { Classifier } from "../../policy/classify.ts";
 import type { JailFacts } from "../../policy/jail.ts";
-import { jailBlocksAutoRun, jailPlanFor } from "../../policy/jail.ts";
+import { jailBlockReason, jailPlanFor } from "../../policy/jail.ts";
 import type { Probe, ProbeResult } from "../../policy/preview/rule.ts";
 import { redact } from "../../policy/redact.ts";
 import { quoteSegment } from "../../policy/risk.ts";
@@ -30,9 +30,10 @@ export interface ProbeContext {
 
 /** Why the probes may not run on this target at all (the jail is required there and cannot start). */
 export function probesBlocked(context: Pick<ProbeContext, "jail" | "target">): string | null {
-  return jailBlocksAutoRun(context.jail)
-    ? `${context.target.slug} requires the read-only jail and cannot jail (${context.jail.availability.reason}), so nothing runs to preview it`
-    : null;
+  const why = jailBlockReason(context.jail);
+  return why === null
+    ? null
+    : `${context.target.slug} cannot run the read-only jail (${why}), so nothing runs to preview it`;
 }
 
 /** A probe's answer and whether it ran inside the jail (null: it ended before the jail said). */

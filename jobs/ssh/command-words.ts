@@ -1,4 +1,6 @@
-import { JAIL_ARGV0, JAIL_SCRIPT } from "./jail-script.ts";
+import type { JailGrant } from "../../policy/jail-grant.ts";
+import { JAIL_ARGV0, JAIL_FILTER, JAIL_SCRIPT } from "./jail-script.ts";
+import { type JailLimits, jailSettings } from "./jail-settings.ts";
 
 /**
  * The shell a command runs under: always bash, except `sh` for the target probe (which must also run
@@ -9,6 +11,10 @@ export type CommandShell = "bash" | "sh";
 export interface CommandWrap {
   /** Run inside the read-only jail (jail.bash). Only with bash. */
   jail?: boolean;
+  /** What the jail opens to this run (policy/jail-grant.ts); nothing when left out. */
+  jailGrants?: readonly JailGrant[];
+  /** The jail's bounds for this run; DEFAULT_JAIL_LIMITS where left out. */
+  jailLimits?: Partial<JailLimits>;
   /** Default bash. */
   shell?: CommandShell;
   /**
@@ -35,8 +41,9 @@ export const JAIL_BASH_C = ["bash", "--posix", "--noprofile", "--norc", "-c"] as
  * THE wrapper: the words every transport runs for `command`. The command is always one word of its
  * own, so it reaches the shell byte for byte, never re-parsed by a login shell on the way:
  *   env -u BASH_ENV -u ENV bash --noprofile --norc -c <command>
- *   bash --posix --noprofile --norc -c <jail.bash> oikos-jail <command>   (read-only jail; it runs
- *        the command as `bash --noprofile --norc -c <command>` without BASH_ENV/ENV once jailed)
+ *   bash --posix --noprofile --norc -c <jail.bash> oikos-jail <command> <settings…> perl=<filter>
+ *        (read-only jail, jail-settings.ts; it runs the command as `bash --noprofile --norc -c
+ *        <command>` without BASH_ENV/ENV once jailed)
  *   env -u ENV sh -c <command>               (the probe, or approved on a target without bash)
  *   sudo -n -- <one of the above>             (`sudo: true`: a preview of a sudo command, as root)
  * With `timeoutSeconds`, timeout(1) on the target kills it (and its process group) on time even
@@ -61,7 +68,9 @@ function unprivilegedWords(command: string, wrap: CommandWrap): string[] {
     if (wrap.jail === true) throw new RangeError("the read-only jail runs under bash only");
     return ["env", "-u", "ENV", "sh", "-c", command];
   }
-  return wrap.jail === true ? [...JAIL_BASH_C, JAIL_SCRIPT, JAIL_ARGV0, command] : [...BASH_C, command];
+  if (wrap.jail !== true) return [...BASH_C, command];
+  const settings = jailSettings(wrap.jailGrants ?? [], wrap.jailLimits);
+  return [...JAIL_BASH_C, JAIL_SCRIPT, JAIL_ARGV0, command, ...settings, `perl=${JAIL_FILTER}`];
 }
 
 /**

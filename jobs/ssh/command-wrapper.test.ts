@@ -8,7 +8,7 @@ import { FAKE_PCT, FAKE_QM } from "../../test-support/sshd/proxmox-fakes.ts";
 import { type SshLab, sshLabUnavailable, startSshLab } from "../../test-support/sshd/ssh-lab.ts";
 import { commandWords } from "./command-words.ts";
 import { InMemoryHostKeyStore } from "./host-key-store.ts";
-import { JAIL_READY_LINE } from "./jail-script.ts";
+import { JAIL_READY_PREFIX } from "./jail-script.ts";
 import { SshPool } from "./ssh-pool.ts";
 import type { Target } from "./target.ts";
 import { TransportRouter } from "./transport-router.ts";
@@ -53,11 +53,21 @@ describe("the command wrapper's words", () => {
     assert.equal(timed.at(-1), "uptime");
   });
 
-  test("jailed: the jail's POSIX-mode bash gets the script, then oikos-jail, then the command", () => {
+  test("jailed: the jail's POSIX-mode bash gets the script, then oikos-jail, the command, its settings, the filter", () => {
     const words = commandWords("cat /etc/hosts", { jail: true });
     assert.deepEqual(words.slice(0, 5), ["bash", "--posix", "--noprofile", "--norc", "-c"]);
     assert.match(words[5]!, /unshare/);
-    assert.deepEqual(words.slice(6), ["oikos-jail", "cat /etc/hosts"]);
+    assert.deepEqual(words.slice(6, 10), ["oikos-jail", "cat /etc/hosts", "net=private", "unix=0"]);
+    assert.match(words.at(-2)!, /^bpf=\d/);
+    assert.match(words.at(-1)!, /^perl=/);
+    const granted = commandWords("blkid /dev/vda", {
+      jail: true,
+      jailGrants: [{ resource: "device", path: "/dev/vda" }, { resource: "netlink" }],
+    });
+    assert.ok(
+      granted.includes("dev=/dev/vda") && granted.includes("net=host"),
+      granted.slice(6, 12).join(" "),
+    );
   });
 
   test("sh only when asked, and never with the jail", () => {
@@ -118,7 +128,7 @@ describe("every transport runs the exact command under bash", {
       const target = targets[transport]!;
       const result = await router.exec(target, ECHO_SELF, { jail: true });
       assert.equal(result.exitCode, 0, result.stderr);
-      assert.deepEqual(result.jail, { state: "jailed" });
+      assert.equal(result.jail?.state, "jailed");
       assert.equal(result.stdout, ECHO_SELF);
       assert.equal(result.stderr, "");
 
@@ -127,7 +137,7 @@ describe("every transport runs the exact command under bash", {
       });
       assert.equal(inside.stdout, "3\n", "NSpid lists the host pid and the jail's pid");
       assert.equal(inside.stderr, "warn\n");
-      assert.ok(!inside.stderr.includes(JAIL_READY_LINE));
+      assert.ok(!inside.stderr.includes(JAIL_READY_PREFIX));
     });
   }
 

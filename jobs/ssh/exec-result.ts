@@ -1,5 +1,7 @@
+import type { JailGrant } from "../../policy/jail-grant.ts";
 import type { CommandShell } from "./command-words.ts";
 import type { JailRun } from "./jail-script.ts";
+import type { JailLimits } from "./jail-settings.ts";
 import type { OutputCapture } from "./output-capture.ts";
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -20,6 +22,10 @@ export interface ExecOptions {
   onOutput?: (stream: OutputStream, text: string) => void;
   /** Run inside the read-only jail (jail-script.ts); the result's `jail` says whether it held. */
   jail?: boolean;
+  /** What the jail opens to this run (policy/jail-grant.ts); nothing when left out. */
+  jailGrants?: readonly JailGrant[];
+  /** The jail's bounds; DEFAULT_JAIL_LIMITS where left out (tests pass small ones). */
+  jailLimits?: Partial<JailLimits>;
   /** Default bash; `sh` only for the probe and approved commands on a target without bash. */
   shell?: CommandShell;
   /** Run as root through `sudo -n` (command-words.ts); only plan previews of `sudo` commands ask. */
@@ -57,6 +63,8 @@ export interface ResolvedExecOptions {
   signal: AbortSignal | undefined;
   onOutput: ((stream: OutputStream, text: string) => void) | undefined;
   jail: boolean;
+  jailGrants: readonly JailGrant[];
+  jailLimits: Partial<JailLimits>;
   shell: CommandShell;
   sudo: boolean;
 }
@@ -69,8 +77,17 @@ export function resolveExecOptions(options: ExecOptions = {}): ResolvedExecOptio
   const jail = options.jail ?? false;
   const shell = options.shell ?? "bash";
   if (jail && shell !== "bash") throw new RangeError("the read-only jail runs under bash only");
-  const sudo = options.sudo ?? false;
-  return { timeoutMs, maxOutputBytes, signal: options.signal, onOutput: options.onOutput, jail, shell, sudo };
+  return {
+    timeoutMs,
+    maxOutputBytes,
+    signal: options.signal,
+    onOutput: options.onOutput,
+    jail,
+    jailGrants: options.jailGrants ?? [],
+    jailLimits: options.jailLimits ?? {},
+    shell,
+    sudo: options.sudo ?? false,
+  };
 }
 
 /** Exit status of timeout(1) when it had to stop the command. */

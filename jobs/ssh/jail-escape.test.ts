@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { access, chmod, copyFile, mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import { access, chmod, copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { createScratchTree, type ScratchTree } from "../../test-support/jail/scratch-tree.ts";
@@ -10,7 +10,7 @@ import { type SshLab, sshLabUnavailable, startSshLab } from "../../test-support/
 import type { ExecResult } from "./exec-result.ts";
 import { InMemoryHostKeyStore } from "./host-key-store.ts";
 import { jailRefusalNote } from "./jail-refusal.ts";
-import { JAIL_SCRIPT } from "./jail-script.ts";
+import { commandWords } from "./command-words.ts";
 import { SshPool } from "./ssh-pool.ts";
 import type { Target } from "./target.ts";
 import { TransportRouter } from "./transport-router.ts";
@@ -128,7 +128,7 @@ function alive(pid: number): boolean {
 }
 
 function assertJailed(result: ExecResult, what: string): void {
-  assert.deepEqual(result.jail, { state: "jailed" }, `${what} did not run in the jail: ${result.stderr}`);
+  assert.equal(result.jail?.state, "jailed", `${what} did not run in the jail: ${result.stderr}`);
 }
 
 describe("the read-only jail against escape attempts (lab user over ssh)", {
@@ -252,17 +252,29 @@ describe("the read-only jail against escape attempts (lab user over ssh)", {
     }
   });
 
-  test("jailed: private /tmp, /var/tmp and /dev/shm are writable and stay inside", async () => {
+  test("jailed: the real /tmp, /var/tmp and /dev/shm are seen read-only; TMPDIR is a private scratch space", async () => {
     const name = `oikos-jail-probe-${process.pid}`;
-    const result = await router.exec(
-      target,
-      `for d in /tmp /var/tmp /dev/shm; do [ -d $d ] || continue; echo x > $d/${name} && echo wrote $d; done`,
-      { jail: true },
-    );
-    assertJailed(result, "scratch space");
-    assert.match(result.stdout, /wrote \/tmp\n/);
-    for (const dir of ["/tmp", "/var/tmp", "/dev/shm"]) {
-      await assert.rejects(access(`${dir}/${name}`), `${dir}/${name} appeared on the host`);
+    const marker = `/tmp/oikos-jail-seen-${process.pid}`;
+    await writeFile(marker, "written outside\n", { mode: 0o644 });
+    try {
+      const result = await router.exec(
+        target,
+        `for d in /tmp /var/tmp /dev/shm; do [ -d $d ] || continue; echo x > $d/${name} && echo wrote $d; done
+         cat ${marker}
+         echo scratch > "$TMPDIR/${name}" && cat "$TMPDIR/${name}"`,
+        { jail: true },
+      );
+      assertJailed(result, "scratch space");
+      assert.doesNotMatch(result.stdout, /wrote/);
+      assert.match(result.stderr, /\/tmp\/oikos-jail-probe-\d+: Read-only file system/);
+      assert.equal(result.stdout, "written outside\nscratch\n", "the real /tmp is seen; TMPDIR is writable");
+      for (const dir of ["/tmp", "/var/tmp", "/dev/shm"]) {
+        await assert.rejects(access(`${dir}/${name}`), `${dir}/${name} appeared on the host`);
+      }
+      const scratch = result.jail?.state === "jailed" ? result.jail.facts.scratch : "";
+      await assert.rejects(access(`${scratch}/${name}`), "the scratch file appeared on the host");
+    } finally {
+      await rm(marker, { force: true });
     }
   });
 
@@ -399,7 +411,7 @@ describe("the read-only jail against escape attempts (root, local transport)", {
     const jailed = `touch "${spaced}/x" "${newline}/x"; ls -A "${spaced}" "${newline}"`;
     const script = [
       `mkdir "$1" "$2" && mount -t tmpfs odd1 "$1" && mount -t tmpfs odd2 "$2" || exit 99`,
-      `bash --posix --noprofile --norc -c "$3" oikos-jail "$4"`,
+      `shift 2; exec "$@"`,
     ].join("\n");
     try {
       const result = await capture("unshare", [
@@ -413,11 +425,10 @@ describe("the read-only jail against escape attempts (root, local transport)", {
         "odd",
         spaced,
         newline,
-        JAIL_SCRIPT,
-        jailed,
+        ...commandWords(jailed, { jail: true }),
       ]);
       assert.notEqual(result.code, 99, result.stderr);
-      assert.match(result.stderr, /^oikos-jail:ready\n/);
+      assert.match(result.stderr, /^oikos-jail:ready /);
       assert.equal((result.stderr.match(/Read-only file system/g) ?? []).length, 2, result.stderr);
       assert.doesNotMatch(result.stdout, /^x$/m);
     } finally {

@@ -14,7 +14,10 @@ function jailed(stderr: string, exitCode = 1): ExecResult {
     durationMs: 1,
     timedOut: false,
     cancelled: false,
-    jail: { state: "jailed" },
+    jail: {
+      state: "jailed",
+      facts: { engine: "unshare", net: "private", pids: "pid_max:1024", scratch: "/var/local" },
+    },
   };
 }
 

@@ -31,6 +31,8 @@ export function execLocal(command: string, options: ExecOptions = {}): Promise<E
   return new Promise((resolve, reject) => {
     const [program, ...args] = commandWords(command, {
       jail: resolved.jail,
+      jailGrants: resolved.jailGrants,
+      jailLimits: resolved.jailLimits,
       shell: resolved.shell,
       sudo: resolved.sudo,
     });

@@ -16,10 +16,12 @@ import { remoteLine } from "./shell-quote.ts";
  * re-parses the command: it is one word of `pct exec`'s argument list.
  */
 export function pctExecCommand(vmid: number, command: string, options: ExecOptions = {}): string {
-  const { timeoutMs, jail, shell, sudo } = resolveExecOptions(options);
+  const { timeoutMs, jail, jailGrants, jailLimits, shell, sudo } = resolveExecOptions(options);
   const seconds = timeoutSeconds(timeoutMs);
   const inContainer = commandWords(command, {
     jail,
+    jailGrants,
+    jailLimits,
     shell,
     sudo,
     timeoutSeconds: seconds,

@@ -32,10 +32,12 @@ const GuestExecStatusSchema = z.looseObject({
  * timeout(1) around qm on the host is the backstop. The command is one word of qm's argument list.
  */
 export function qmGuestExecCommand(vmid: number, command: string, options: ExecOptions = {}): string {
-  const { timeoutMs, jail, shell, sudo } = resolveExecOptions(options);
+  const { timeoutMs, jail, jailGrants, jailLimits, shell, sudo } = resolveExecOptions(options);
   const seconds = timeoutSeconds(timeoutMs);
   const inGuest = commandWords(command, {
     jail,
+    jailGrants,
+    jailLimits,
     shell,
     sudo,
     timeoutSeconds: seconds,
@@ -63,7 +65,14 @@ export async function execQmGuest(
 ): Promise<ExecResult> {
   const { maxOutputBytes } = resolveExecOptions(options);
   // the live output is qm's JSON, not the guest's: do not stream it to the caller
-  const { onOutput: _ignored, jail: _inGuest, shell: _shellInGuest, ...hostOptions } = options;
+  const {
+    onOutput: _ignored,
+    jail: _inGuest,
+    jailGrants: _grantsInGuest,
+    jailLimits: _limitsInGuest,
+    shell: _shellInGuest,
+    ...hostOptions
+  } = options;
   const onHost = await host.run(qmGuestExecCommand(vmid, command, options), hostOptions);
   if (onHost.timedOut || onHost.cancelled) return onHost;
 

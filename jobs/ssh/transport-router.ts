@@ -6,7 +6,7 @@ import {
   resolveExecOptions,
 } from "./exec-result.ts";
 import type { HostRunner } from "./host-runner.ts";
-import { JAIL_READY_LINE, JailReadyFilter, readJailedStderr } from "./jail-script.ts";
+import { JailReadyFilter, readJailedStderr } from "./jail-script.ts";
 import type { SshPool } from "./ssh-pool.ts";
 import type { Target } from "./target.ts";
 import { execLocal } from "./transport-local.ts";
@@ -98,7 +98,7 @@ function withJailRead(result: ExecResult): ExecResult {
     return {
       ...result,
       stderr: read.stderr,
-      outputBytes: Math.max(0, result.outputBytes - JAIL_READY_LINE.length),
+      outputBytes: Math.max(0, result.outputBytes - read.readyBytes),
       jail: read.run,
     };
   }

@@ -12,10 +12,12 @@ import type { SshEndpoint } from "./target.ts";
 
 /** The line an SSH host runs for `command`: the wrapper's words under timeout(1), stdin /dev/null. */
 export function sshCommandLine(command: string, options: ExecOptions = {}): string {
-  const { timeoutMs, jail, shell, sudo } = resolveExecOptions(options);
+  const { timeoutMs, jail, jailGrants, jailLimits, shell, sudo } = resolveExecOptions(options);
   return remoteLine(
     commandWords(command, {
       jail,
+      jailGrants,
+      jailLimits,
       shell,
       sudo,
       timeoutSeconds: timeoutSeconds(timeoutMs),
