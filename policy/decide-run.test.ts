@@ -121,9 +121,20 @@ const CASES: readonly (readonly [string, RunFacts, string])[] = [
     "allow:read_only",
   ],
   [
-    "read-only, jail auto, cannot jail: runs unjailed",
+    "read-only, jail auto, cannot jail: fails closed, the operator is asked",
     facts({}, undefined, {
       jail: { mode: "auto", availability: { state: "unavailable", reason: "no unshare" } },
+    }),
+    "needs_approval",
+  ],
+  [
+    "read-only, jail auto, cannot jail, the operator allowed read-only commands unjailed there: runs",
+    facts({}, undefined, {
+      jail: {
+        mode: "auto",
+        availability: { state: "unavailable", reason: "no unshare" },
+        unjailedAllowed: true,
+      },
     }),
     "allow:read_only",
   ],

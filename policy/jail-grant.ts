@@ -139,3 +139,9 @@ export function describeGrant(grant: JailGrant): string {
       return `unjailed: needs ${grant.needs} (proven by spec ${grant.spec})`;
   }
 }
+
+/** A stored grant list (executions.jail_grants, audit details) in a person's words; unreadable: none. */
+export function describeStoredGrants(value: unknown): string[] {
+  const parsed = jailGrantsSchema.safeParse(value ?? []);
+  return parsed.success ? parsed.data.map(describeGrant) : [];
+}

@@ -202,3 +202,28 @@ export function jailFailureReason(
       return `the read-only jail cannot open ${failure.resource ?? "a resource"} for this command on ${target} (${failure.reason}), so the command did not run; run it again and the operator is asked to approve it (it then runs unjailed)`;
   }
 }
+
+/**
+ * The jail of a target in a person's words (`!entity`, `oikos check`): whether it can jail, and
+ * when it cannot, what that means and the operator's choice.
+ */
+export function jailStatusLine(
+  slug: string,
+  attributes: Record<string, unknown>,
+  now: Date,
+  routingCommand: "!oikos routing" | "oikos routing" = "!oikos routing",
+): string {
+  const mode = attributes[JAIL_MODE_ATTRIBUTE];
+  if (mode === "off") return "Read-only jail: off for this target (read-only commands run uncontained)";
+  const availability = jailAvailabilityOf(attributes, now);
+  const grants = Object.entries(grantsUnavailableOf(attributes)).map(
+    ([resource, why]) => `${resource} (${why})`,
+  );
+  const cannotGrant = grants.length > 0 ? `; cannot open ${grants.join(", ")} here` : "";
+  if (availability.state === "available") return `Read-only jail: works here${cannotGrant}`;
+  if (availability.state === "unknown")
+    return `Read-only jail: not checked yet (the next read-only command tries it)${cannotGrant}`;
+  if (unjailedAllowedOf(attributes) && mode !== "required")
+    return `Read-only jail: cannot run here (${availability.reason}); the operator allowed read-only commands unjailed (revoke: \`${routingCommand} ${slug} ${JAIL_UNJAILED_ATTRIBUTE}=\`)`;
+  return `Read-only jail: cannot run here (${availability.reason}); read-only commands ask for approval — to let them run unjailed: \`${routingCommand} ${slug} ${JAIL_UNJAILED_ATTRIBUTE}=${JAIL_UNJAILED_ALLOWED}\``;
+}

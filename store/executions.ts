@@ -400,6 +400,7 @@ export async function runsOfPlan(db: Executor, sessionId: string, generation: nu
       "status_reason",
       "risk",
       "jailed",
+      "jail_grants",
       "finished_at",
       "snapshot",
     ])

@@ -1,3 +1,4 @@
+import { describeStoredGrants } from "../../policy/jail-grant.ts";
 import { redact } from "../../policy/redact.ts";
 import { type Execution, isTerminalExecutionStatus } from "../../store/executions.ts";
 import type { ExecutionStatus, RunnableRisk } from "../../store/statuses.ts";
@@ -25,8 +26,14 @@ export interface ExecutionView {
   reason: string | null;
   /** It ran inside the read-only jail; null: it has not run (or ended before the jail reported). */
   jailed: boolean | null;
-  /** Why it did not run jailed, or what the jail refused. */
+  /** Why it did not run jailed, or what the jail refused or hid. */
   jail_note: string | null;
+  /** Read-only runs: what the jail opened to it, in words (its proof's grants); [] fully contained. */
+  jail_grants: string[];
+  /** The engine that jailed it. */
+  jail_engine: string | null;
+  /** What the jail hid from it that it seems to have needed ("/dev/vda", "the network" …). */
+  jail_hidden: string[];
   step_seq: number | null;
   created_at: string;
   started_at: string | null;
@@ -52,6 +59,9 @@ export function executionView(row: Execution): ExecutionView {
     reason: row.status_reason === null ? null : redact(row.status_reason),
     jailed: row.jailed,
     jail_note: row.jail_note === null ? null : redact(row.jail_note),
+    jail_grants: describeStoredGrants(row.jail_grants),
+    jail_engine: row.jail_engine,
+    jail_hidden: (Array.isArray(row.jail_hidden) ? row.jail_hidden : []).map((item) => String(item.what)),
     step_seq: row.step_seq,
     created_at: row.created_at.toISOString(),
     started_at: row.started_at?.toISOString() ?? null,
@@ -59,11 +69,18 @@ export function executionView(row: Execution): ExecutionView {
   };
 }
 
-/** For a read-only run that ran: "jailed" or "not jailed: why" (with what the jail refused, if it did). */
-export function jailLine(view: Pick<ExecutionView, "risk" | "jailed" | "jail_note">): string | null {
+/**
+ * For a read-only run that ran: "jailed" (with what it was granted), or "not jailed: why" (with what
+ * the jail refused or hid, if it did).
+ */
+export function jailLine(
+  view: Pick<ExecutionView, "risk" | "jailed" | "jail_note"> & Partial<Pick<ExecutionView, "jail_grants">>,
+): string | null {
   if (view.risk !== "read_only" || view.jailed === null) return null;
   const note = view.jail_note ? `: ${view.jail_note}` : "";
-  return view.jailed ? `jailed${note}` : `not jailed${note}`;
+  const grants = view.jail_grants ?? [];
+  const granted = view.jailed && grants.length > 0 ? ` (granted: ${grants.join(", ")})` : "";
+  return view.jailed ? `jailed${granted}${note}` : `not jailed${note}`;
 }
 
 /** The next step a model should take after seeing this status. */

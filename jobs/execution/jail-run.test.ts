@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { decideApproval } from "../../store/consent.ts";
 import { findEntity, updateEntityAttributes } from "../../store/entities.ts";
 import { getExecution } from "../../store/executions.ts";
 import { createTestSession } from "../../test-support/jobs/execution/execution-stack.ts";
-import { labSuite } from "../../test-support/jobs/execution/lab-suite.ts";
+import { type LabSuite, labSuite } from "../../test-support/jobs/execution/lab-suite.ts";
 import { callTool, unframe } from "../../test-support/mcp-server/call-tool.ts";
 import { sshLabUnavailable } from "../../test-support/sshd/ssh-lab.ts";
 
@@ -13,20 +14,30 @@ interface Json {
   [key: string]: unknown;
 }
 
+const auditOf = (ssh: LabSuite, action: string, subject: string) =>
+  ssh.stack.store.db
+    .selectFrom("audit_log")
+    .select(["details", "actor"])
+    .where("action", "=", action)
+    .where("subject", "=", subject)
+    .execute();
+
+const pendingRoutingApprovals = (ssh: LabSuite, sessionId: string) =>
+  ssh.stack.store.db
+    .selectFrom("approvals")
+    .innerJoin("routing_changes", "routing_changes.approval_id", "approvals.id")
+    .select(["approvals.id", "routing_changes.patch", "routing_changes.reason"])
+    .where("approvals.session_id", "=", sessionId)
+    .where("approvals.status", "=", "pending")
+    .execute();
+
 describe("read-only runs in the read-only jail: detection, records, the required gate", {
   skip: unavailable ? `sshd unavailable: ${unavailable}` : false,
 }, () => {
   const ssh = labSuite({ fileUrl: import.meta.url, waitMs: 10_000, readOnlyJail: "auto" });
   const db = () => ssh.stack.store.db;
-  const detections = (slug: string) =>
-    db()
-      .selectFrom("audit_log")
-      .select(["action", "details"])
-      .where("action", "=", "target.jail_detected")
-      .where("subject", "=", slug)
-      .execute();
 
-  test("auto: a read-only run is jailed, recorded on the execution, detected once on the entity", async () => {
+  test("auto: a read-only run is jailed with no grants, recorded on the execution, detected once on the entity", async () => {
     const session = await createTestSession(ssh.stack, "s-jail-auto");
     const first = await ssh.run(session, { target: "host:alpha", command: "grep NSpid /proc/self/status" });
     assert.equal(first.isError, false, first.text);
@@ -35,34 +46,29 @@ describe("read-only runs in the read-only jail: detection, records, the required
     assert.equal(json.jail, "jailed");
     assert.match(unframe(String(json.stdout)), /^NSpid:\s+\d+\s+\d+\n$/, "in a child PID namespace");
     const row = await getExecution(db(), String(json.execution_id));
-    assert.equal(row?.jail_plan, "prefer");
+    assert.equal(row?.jail_plan, "require");
     assert.equal(row?.jailed, true);
+    assert.deepEqual(row?.jail_grants, []);
+    assert.equal(row?.jail_engine, "unshare");
     const entity = await findEntity(db(), "host:alpha");
     assert.equal(entity?.attributes.jail, "available");
-    assert.equal((await detections("host:alpha")).length, 1);
+    assert.equal((await auditOf(ssh, "target.jail_detected", "host:alpha")).length, 1);
 
     const second = await ssh.run(session, { target: "host:alpha", command: "uptime" });
     assert.equal((second.json as Json).jail, "jailed");
-    assert.equal((await detections("host:alpha")).length, 1, "detected once per target, not per run");
+    assert.equal((await auditOf(ssh, "target.jail_detected", "host:alpha")).length, 1, "once per target");
 
-    const audited = await db()
-      .selectFrom("audit_log")
-      .select(["details"])
-      .where("action", "=", "execution.jail")
-      .where("subject", "=", String(json.execution_id))
-      .executeTakeFirst();
-    assert.deepEqual(audited?.details, { target: "host:alpha", jailed: true });
+    const [audited] = await auditOf(ssh, "execution.jail", String(json.execution_id));
+    assert.deepEqual(audited?.details, { target: "host:alpha", jailed: true, engine: "unshare" });
 
-    const status = await callTool(
-      ssh.client,
-      "get_execution_status",
-      { execution_id: json.execution_id },
-      session,
-    );
-    assert.equal((status.json as Json).jailed, true, status.text);
+    const status = await callTool(ssh.client, "get_execution_status", { execution_id: json.execution_id }, session);
+    const view = status.json as Json;
+    assert.equal(view.jailed, true, status.text);
+    assert.deepEqual(view.jail_grants, []);
+    assert.equal(view.jail_engine, "unshare");
   });
 
-  test("auto on a target recorded unable to jail: runs unjailed and says why", async () => {
+  test("a target recorded unable to jail: nothing runs unasked (the operator is asked), never a silent fallback", async () => {
     await updateEntityAttributes(
       db(),
       "host:beta",
@@ -70,117 +76,120 @@ describe("read-only runs in the read-only jail: detection, records, the required
       { by: "test" },
     );
     const session = await createTestSession(ssh.stack, "s-jail-auto-unavailable");
-    const outcome = await ssh.run(session, { target: "host:beta", command: "grep NSpid /proc/self/status" });
+    const outcome = await ssh.run(session, { target: "host:beta", command: "echo RAN" });
     const json = outcome.json as Json;
-    assert.equal(json.kind, "finished", outcome.text);
-    assert.equal(json.jail, "not jailed: this target cannot jail: unshare is missing (util-linux)");
-    assert.match(unframe(String(json.stdout)), /^NSpid:\s+\d+\n$/, "no PID namespace");
+    assert.equal(json.kind, "approval_requested", outcome.text);
+    assert.equal(json.risk, "read_only");
+    const row = await getExecution(db(), String(json.execution_id));
+    assert.equal(row?.status, "pending_approval", "it did not run");
+    const many = await callTool(
+      ssh.client,
+      "run_many",
+      { targets: ["host:alpha", "host:beta"], command: "uptime", purpose: "fleet" },
+      await createTestSession(ssh.stack, "s-jail-auto-unavailable-many"),
+    );
+    const results = (many.json as { results: Json[] }).results;
+    assert.deepEqual(
+      results.map((r) => r.code ?? r.kind),
+      ["finished", "jail_unavailable"],
+      many.text,
+    );
   });
 
-  test("required on a target that cannot jail: a read-only command waits for the operator; run_many refuses", async () => {
-    await updateEntityAttributes(db(), "host:beta", { "jail.mode": "required" }, { by: "test" });
+  test("the operator's standing allowance: read-only commands then run unjailed there, saying why; `required` ignores it", async () => {
+    await updateEntityAttributes(db(), "host:beta", { "jail.unjailed_read_only": "allowed" }, { by: "operator" });
     try {
-      const session = await createTestSession(ssh.stack, "s-jail-required");
-      const many = await callTool(
-        ssh.client,
-        "run_many",
-        { targets: ["host:alpha", "host:beta"], command: "uptime", purpose: "fleet" },
-        session,
-      );
-      const results = (many.json as { results: Json[] }).results;
-      assert.deepEqual(
-        results.map((r) => r.code ?? r.kind),
-        ["finished", "jail_unavailable"],
-        many.text,
-      );
-      const outcome = await ssh.run(session, { target: "host:beta", command: "uptime" });
+      const session = await createTestSession(ssh.stack, "s-jail-allowed");
+      const outcome = await ssh.run(session, { target: "host:beta", command: "grep NSpid /proc/self/status" });
       const json = outcome.json as Json;
-      assert.equal(json.kind, "approval_requested", outcome.text);
-      assert.equal(json.risk, "read_only");
-      const row = await getExecution(db(), String(json.execution_id));
-      assert.equal(row?.status, "pending_approval");
-      assert.equal(row?.jail_plan, "off", "once approved it runs exactly as approved");
+      assert.equal(json.kind, "finished", outcome.text);
+      assert.match(unframe(String(json.stdout)), /^NSpid:\s+\d+\n$/, "no PID namespace: unjailed");
+      assert.equal(
+        json.jail,
+        "not jailed: this target cannot jail (unshare is missing (util-linux)); the operator allowed read-only commands to run unjailed on it",
+      );
+      await updateEntityAttributes(db(), "host:beta", { "jail.mode": "required" }, { by: "operator" });
+      const required = await ssh.run(await createTestSession(ssh.stack, "s-jail-allowed-required"), {
+        target: "host:beta",
+        command: "uptime",
+      });
+      assert.equal((required.json as Json).kind, "approval_requested", required.text);
     } finally {
-      await updateEntityAttributes(db(), "host:beta", { "jail.mode": null }, { by: "test" });
+      await updateEntityAttributes(
+        db(),
+        "host:beta",
+        { "jail.mode": null, "jail.unjailed_read_only": null },
+        { by: "test" },
+      );
     }
   });
 });
 
-/** A real target whose kernel refuses the jail: its sessions are chrooted (no new user namespaces there). */
-describe("a target where unshare is refused: detected unavailable; auto runs unjailed, required asks", {
+/**
+ * Real targets whose kernel refuses the jail: one whose sessions are chrooted (no new user
+ * namespaces there), one whose sessions live in a user namespace with user.max_user_namespaces = 0.
+ */
+describe("targets that cannot jail: the command does not run, the operator is told once, and decides", {
   skip: unavailable ? `sshd unavailable: ${unavailable}` : false,
 }, () => {
   const ssh = labSuite({
     fileUrl: import.meta.url,
     waitMs: 10_000,
     readOnlyJail: "auto",
-    hosts: [{ name: "alpha", sessionsChrooted: true }, { name: "beta" }],
+    hosts: [{ name: "alpha", sessionsChrooted: true }, { name: "beta", userNamespacesExhausted: true }],
   });
   const db = () => ssh.stack.store.db;
 
-  test("auto: the first read-only run detects it, records it on the entity, audits it, and runs unjailed", async () => {
-    const session = await createTestSession(ssh.stack, "s-nojail-auto");
-    const outcome = await ssh.run(session, { target: "host:alpha", command: "grep NSpid /proc/self/status" });
-    const json = outcome.json as Json;
-    assert.equal(json.kind, "finished", outcome.text);
-    assert.match(unframe(String(json.stdout)), /^NSpid:\s+\d+\n$/, "it ran, unjailed");
-    assert.match(
-      String(json.jail),
-      /^not jailed: the read-only jail could not start on host:alpha: .+; ran unjailed/,
-    );
-    const entity = await findEntity(db(), "host:alpha");
-    assert.match(String(entity?.attributes.jail), /^unavailable: \S/);
-    assert.ok(entity?.attributes["jail.checked_at"]);
-    const audit = await db()
-      .selectFrom("audit_log")
-      .select("details")
-      .where("action", "=", "target.jail_detected")
-      .where("subject", "=", "host:alpha")
-      .execute();
-    assert.equal(audit.length, 1);
-    const unjailed = await db()
-      .selectFrom("audit_log")
-      .select("details")
-      .where("action", "=", "execution.jail")
-      .where("subject", "=", String(json.execution_id))
-      .executeTakeFirst();
-    assert.equal((unjailed?.details as Json | undefined)?.jailed, false);
-    assert.match(String((unjailed?.details as Json | undefined)?.note), /could not start on host:alpha/);
+  for (const [slug, why] of [
+    ["host:alpha", /\S/],
+    ["host:beta", /user namespaces are switched off here \(user\.max_user_namespaces = 0\)/],
+  ] as const) {
+    test(`${slug}: the first read-only run fails closed, is detected, audited and offered to the operator once`, async () => {
+      const session = await createTestSession(ssh.stack, `s-nojail-${slug}`);
+      const outcome = await ssh.run(session, { target: slug, command: "echo RAN" });
+      const json = outcome.json as Json;
+      assert.equal(json.status, "failed", outcome.text);
+      assert.doesNotMatch(unframe(String(json.stdout ?? "")), /RAN/, "the command did not run");
+      assert.match(String(json.reason), new RegExp(`^the read-only jail cannot start on ${slug} \\(`));
+      assert.match(String(json.reason), why);
+      assert.match(String(json.jail), /^not jailed: the read-only jail cannot start/);
+      const entity = await findEntity(db(), slug);
+      assert.match(String(entity?.attributes.jail), /^unavailable: \S/);
+      assert.ok(entity?.attributes["jail.checked_at"]);
+      assert.equal((await auditOf(ssh, "target.jail_detected", slug)).length, 1);
+      const [unjailed] = await auditOf(ssh, "execution.jail", String(json.execution_id));
+      assert.equal((unjailed?.details as Json | undefined)?.jailed, false);
 
-    const again = await ssh.run(session, { target: "host:alpha", command: "uptime" });
-    assert.match(
-      String((again.json as Json).jail),
-      /^not jailed: this target cannot jail: /,
-      "no second attempt",
-    );
-  });
+      // shown once: one routing card asking to allow read-only commands unjailed there
+      const offers = await pendingRoutingApprovals(ssh, session);
+      assert.equal(offers.length, 1);
+      assert.deepEqual(offers[0]?.patch, { "jail.unjailed_read_only": "allowed" });
+      assert.match(String(offers[0]?.reason), /cannot run the read-only jail/);
 
-  test("required: the next read-only command on it waits for the operator's approval", async () => {
-    await updateEntityAttributes(db(), "host:alpha", { "jail.mode": "required" }, { by: "test" });
-    const session = await createTestSession(ssh.stack, "s-nojail-required");
-    const outcome = await ssh.run(session, { target: "host:alpha", command: "uptime" });
-    const json = outcome.json as Json;
-    assert.equal(json.kind, "approval_requested", outcome.text);
-    assert.equal(json.risk, "read_only");
-  });
+      // the next read-only command asks (it does not try and fail again, and is not offered again)
+      const again = await ssh.run(session, { target: slug, command: "uptime" });
+      assert.equal((again.json as Json).kind, "approval_requested", again.text);
+      assert.equal((await pendingRoutingApprovals(ssh, session)).length, 1, "told once");
 
-  test("required on a target never tried: the jailed attempt fails, the command does not run", async () => {
-    await updateEntityAttributes(
-      db(),
-      "host:alpha",
-      { jail: null, "jail.checked_at": null, "jail.mode": "required" },
-      { by: "test" },
-    );
-    const session = await createTestSession(ssh.stack, "s-nojail-required-first");
-    const outcome = await ssh.run(session, { target: "host:alpha", command: "echo RAN" });
-    const json = outcome.json as Json;
-    assert.equal(json.status, "failed", outcome.text);
-    assert.doesNotMatch(unframe(String(json.stdout ?? "")), /RAN/);
-    assert.match(
-      String(json.reason),
-      /could not start on host:alpha: .+ required there, so the command did not run/,
-    );
-    const entity = await findEntity(db(), "host:alpha");
-    assert.match(String(entity?.attributes.jail), /^unavailable: /);
-  });
+      // the operator allows it: the allowance is routing, applied by the operator and audited
+      const decided = await decideApproval(db(), {
+        approvalId: String(offers[0]?.id),
+        sessionId: session,
+        decision: "approved",
+        by: "@op:lab",
+        via: "reaction",
+      });
+      assert.equal(decided.ok, true, JSON.stringify(decided));
+      const changed = await auditOf(ssh, "routing_changed", slug);
+      assert.equal(changed.at(-1)?.actor, "@op:lab");
+      const allowed = await ssh.run(await createTestSession(ssh.stack, `s-nojail-allowed-${slug}`), {
+        target: slug,
+        command: "echo RAN",
+      });
+      const ran = allowed.json as Json;
+      assert.equal(ran.kind, "finished", allowed.text);
+      assert.equal(unframe(String(ran.stdout)), "RAN\n");
+      assert.match(String(ran.jail), /^not jailed: this target cannot jail .*the operator allowed/);
+    });
+  }
 });

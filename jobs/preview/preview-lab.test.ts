@@ -275,20 +275,30 @@ describe("plan previews on a host that cannot jail", {
     assert.ok(runs.length > 0 && runs.every((run) => run.startsWith("jailed ")), runs.join("\n"));
   });
 
-  test("jail auto: where it cannot start, the probes run unjailed, as a read-only auto-run would; nothing changes", async () => {
+  test("jail auto: where it cannot start, the probes do not run either (fail closed, #27); with the operator's allowance they run unjailed", async () => {
     const before = await world.hash();
     runs.length = 0;
-    const shown = await previewer.compute({
+    const closed = await previewer.compute({
       command: "systemctl restart nginx.service",
       target,
       targetType: "host",
       jail: { mode: "auto", availability: { state: "unknown" } },
     });
+    assert.equal(closed.status, "failed", JSON.stringify(closed));
+    assert.ok(runs.length > 0 && runs.every((run) => run.startsWith("jailed ")), runs.join("\n"));
+    runs.length = 0;
+    const shown = await previewer.compute({
+      command: "systemctl restart nginx.service",
+      target,
+      targetType: "host",
+      jail: {
+        mode: "auto",
+        availability: { state: "unavailable", reason: "no user namespaces" },
+        unjailedAllowed: true,
+      },
+    });
     assert.equal(shown.status, "available", JSON.stringify(shown));
-    assert.ok(
-      runs.some((run) => run.startsWith("unjailed ")),
-      runs.join("\n"),
-    );
+    assert.ok(runs.length > 0 && runs.every((run) => run.startsWith("unjailed ")), runs.join("\n"));
     assert.equal(await world.hash(), before);
   });
 });

@@ -56,13 +56,18 @@ export async function runProbe(
   if (verdict.risk !== "read_only") return { failed: `${q} is not proven read-only, so it was not run` };
   const blocked = probesBlocked(context);
   if (blocked) return { failed: blocked };
-  const autoRun = jailPlanFor({ risk: "read_only", approved: false, jail: context.jail });
+  const autoRun = jailPlanFor({
+    risk: "read_only",
+    approved: false,
+    jail: context.jail,
+    grants: verdict.grants ?? [],
+  });
   if (asRoot && autoRun.plan === "off") {
     return {
       failed: `oikos looks as root (the user sudo gives) only inside the read-only jail, and ${context.target.slug} runs read-only commands unjailed`,
     };
   }
-  const plan = asRoot ? { plan: "require" as const, note: null } : autoRun;
+  const plan = asRoot ? { plan: "require" as const, note: null, grants: autoRun.grants } : autoRun;
   const options: ExecOptions = {
     ...context.limits,
     ...(context.signal ? { signal: context.signal } : {}),
@@ -77,6 +82,7 @@ export async function runProbe(
       options,
       plan.plan,
       plan.note,
+      plan.grants,
     );
   } catch (error) {
     return { failed: `${q} could not run: ${redact((error as Error).message)}` };

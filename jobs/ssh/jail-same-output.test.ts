@@ -37,12 +37,14 @@ const lines = (stdout: string): string[] => stdout.split("\n");
 
 const CASES: Case[] = [
   { command: "cat /etc/os-release" },
-  // "total" counts /tmp's blocks; /proc's link count is the number of processes, which moves anyway
+  // /proc's link count is the number of processes, and /tmp's link count and time move whenever any
+  // process makes or removes a directory there between the two runs: volatile, not the jail's doing
   {
     command: "ls -la /",
     normalise: (stdout) =>
       lines(stdout)
         .filter((line) => !line.startsWith("total "))
+        .filter((line) => !line.endsWith(" tmp"))
         .map((line) => (line.endsWith(" proc") ? line.replace(/^(\S+\s+)\d+/, "$1N") : line)),
   },
   { command: "grep -r oikos-test /etc/passwd /etc/group" },
@@ -56,7 +58,8 @@ const CASES: Case[] = [
         .filter((line) => !line.startsWith("oikos-jail "))
         .sort(),
   },
-  { command: "ss -tln | awk 'NR == 1 || $4 ~ /:SSHPORT$/'" },
+  // the host's sockets are read through netlink in the host's network namespace: the netlink grant
+  { command: "ss -tln | awk 'NR == 1 || $4 ~ /:SSHPORT$/'", grants: [{ resource: "netlink" }] },
   {
     command: "journalctl -n 5 --no-pager -o cat --until=-1min",
     skip: journal ? false : "no journal on this machine",

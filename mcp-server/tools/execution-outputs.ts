@@ -83,7 +83,19 @@ const viewShape = {
     .describe(
       "it ran inside the read-only jail (writes, mounts, signals outside it refused); null: it has not run",
     ),
-  jail_note: z.string().nullable().describe("why it did not run jailed, or what the jail refused"),
+  jail_note: z
+    .string()
+    .nullable()
+    .describe("why it did not run jailed, or what the jail refused or hid from it"),
+  jail_grants: z
+    .array(z.string())
+    .describe(
+      "read-only runs: what the jail opened to it (named by its proof); empty: no network, sockets or devices",
+    ),
+  jail_engine: z.string().nullable().describe("the engine that jailed it"),
+  jail_hidden: z
+    .array(z.string())
+    .describe("what the jail hid that it seems to have needed: its output may be empty or incomplete"),
   step_seq: z.number().int().nullable(),
   created_at: z.string(),
   started_at: z.string().nullable(),

@@ -36,6 +36,12 @@ export interface LabHostSpec {
    * new user namespaces, so the read-only jail cannot start there (a target that cannot jail).
    */
   sessionsChrooted?: boolean;
+  /**
+   * Sessions run inside a user namespace of their own whose user.max_user_namespaces is 0: the
+   * machine is the same, but no further user namespace can be made there (user namespaces
+   * exhausted), so the read-only jail cannot start.
+   */
+  userNamespacesExhausted?: boolean;
 }
 
 export interface LabHost {
@@ -104,6 +110,11 @@ interface HostState {
 }
 
 const HOST_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** ForceCommand of a userNamespacesExhausted host: the session's command, in an outer user namespace with no room for more. */
+const EXHAUSTED_USERNS = `#!/bin/sh
+exec unshare --user --map-root-user sh -c 'echo 0 > /proc/sys/user/max_user_namespaces && exec sh -c "$SSH_ORIGINAL_COMMAND"'
+`;
 const PORT_ATTEMPTS = 5;
 
 /**
@@ -145,6 +156,7 @@ export async function startSshLab(options: SshLabOptions): Promise<SshLab> {
         await writeToolFile(toolboxDir, command, script);
       }
       const hostKey = await generateEd25519Key(join(dir, "host_ed25519"), `oikos-lab-${spec.name}`);
+      if (spec.userNamespacesExhausted) await writeToolFile(dir, "exhausted-userns", EXHAUSTED_USERNS);
       const state: HostState = {
         spec,
         dir,
@@ -243,6 +255,7 @@ async function launch(
           hostName: state.spec.name,
           bannerTag,
           ...(state.chroot === undefined ? {} : { chrootDirectory: state.chroot }),
+          ...(state.spec.userNamespacesExhausted ? { forceCommand: join(state.dir, "exhausted-userns") } : {}),
         },
         { configPath: join(state.dir, "sshd_config"), logPath: join(state.dir, "sshd.log") },
       );

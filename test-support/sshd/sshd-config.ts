@@ -11,6 +11,8 @@ export interface SshdConfigInput {
   bannerTag: string;
   /** Sessions are chrooted here (ChrootDirectory). */
   chrootDirectory?: string;
+  /** Every session runs this instead, with the command in $SSH_ORIGINAL_COMMAND (ForceCommand). */
+  forceCommand?: string;
 }
 
 /** sshd_config for one simulated host. The settings are the ones TESTING.md found necessary. */
@@ -35,6 +37,7 @@ export function renderSshdConfig(input: SshdConfigInput): string {
     `SetEnv PATH=${input.toolboxDir}:/usr/local/bin:/usr/bin:/bin OIKOS_LAB_HOST=${input.hostName} OIKOS_LAB_STATE=${input.stateDir}`,
     `VersionAddendum ${input.bannerTag}`,
     ...(input.chrootDirectory ? [`ChrootDirectory ${input.chrootDirectory}`] : []),
+    ...(input.forceCommand ? [`ForceCommand ${input.forceCommand}`] : []),
     "LogLevel INFO",
     "",
   ].join("\n");

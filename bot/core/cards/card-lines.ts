@@ -1,3 +1,4 @@
+import { describeStoredGrants } from "../../../policy/jail-grant.ts";
 import { readExecutionSnapshot, snapshotSubject } from "../../../store/execution-snapshot.ts";
 import type { Card } from "../card.ts";
 import { clock, tailOf } from "../card.ts";
@@ -22,6 +23,8 @@ export interface ExecutionView {
   /** Read-only runs: inside the read-only jail or not (omitted where the card does not load it). */
   risk?: string;
   jailed?: boolean | null;
+  /** The grants it ran with (executions.jail_grants), shown beside "jailed". */
+  jail_grants?: unknown;
 }
 
 /**
@@ -63,7 +66,10 @@ export function executionProgress(execution: ExecutionView): { line: string; out
     default:
       line = `❌ ${execution.status}${execution.exit_code !== null ? `, exit ${execution.exit_code}` : ""}${took}${execution.status_reason ? ` — ${execution.status_reason}` : ""}`;
   }
-  if (execution.risk === "read_only" && execution.jailed === true) line += " · 🔒 jailed";
+  if (execution.risk === "read_only" && execution.jailed === true) {
+    const grants = describeStoredGrants(execution.jail_grants);
+    line += grants.length > 0 ? ` · 🔒 jailed (granted: ${grants.join(", ")})` : " · 🔒 jailed";
+  }
   if (execution.risk === "read_only" && execution.jailed === false) line += " · not jailed";
   const text = [execution.stdout ?? "", execution.stderr ?? ""].filter((s) => s.trim()).join("\n");
   if (!text.trim()) return { line };

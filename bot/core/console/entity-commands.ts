@@ -1,4 +1,5 @@
 import { closeMatches } from "../../../policy/close-matches.ts";
+import { jailStatusLine } from "../../../policy/jail.ts";
 import type { Db } from "../../../store/db.ts";
 import { attributeChangedAt, findEntity, listEntitySlugs } from "../../../store/entities.ts";
 import {
@@ -31,6 +32,7 @@ export function entityCommand(db: Db, clock: () => Date = () => new Date()): Bot
       const out = [
         `\`${entity.slug}\` — ${entity.name} (${entity.type}), state ${entity.state}, reached by ${entity.transport}${entity.parent_slug ? ` via \`${entity.parent_slug}\`` : ""}`,
       ];
+      out.push(jailStatusLine(entity.slug, entity.attributes, now));
       const touched = (await lastTouched(db, [slug])).get(slug);
       if (touched?.ranAt)
         out.push(`Last audited ${when(touched.ranAt, now)}: \`${short(touched.ranCommand, 60)}\``);
