@@ -191,7 +191,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     path: "execution.readOnlyJail",
     env: "OIKOS_READONLY_JAIL",
-    doc: "Read-only commands that run with nobody asked run inside the read-only jail on the target: `auto` where the target can jail, `required` (where it cannot, the operator approves each one), `off`; an entity's `jail.mode` attribute (set by the operator) overrides it (see [the read-only jail](jail.md))",
+    doc: "Read-only commands that run with nobody asked run contained in the read-only jail on the target, or not at all: `auto` (where a target cannot jail, each one asks the operator until the operator allows read-only commands unjailed there), `required` (the same, and that allowance is ignored), `off` (never contained); an entity's `jail.mode` attribute (set by the operator) overrides it (see [the read-only jail](jail.md))",
     defaultText: "auto",
   },
   {

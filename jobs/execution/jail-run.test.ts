@@ -61,7 +61,12 @@ describe("read-only runs in the read-only jail: detection, records, the required
     const [audited] = await auditOf(ssh, "execution.jail", String(json.execution_id));
     assert.deepEqual(audited?.details, { target: "host:alpha", jailed: true, engine: "unshare" });
 
-    const status = await callTool(ssh.client, "get_execution_status", { execution_id: json.execution_id }, session);
+    const status = await callTool(
+      ssh.client,
+      "get_execution_status",
+      { execution_id: json.execution_id },
+      session,
+    );
     const view = status.json as Json;
     assert.equal(view.jailed, true, status.text);
     assert.deepEqual(view.jail_grants, []);
@@ -97,10 +102,18 @@ describe("read-only runs in the read-only jail: detection, records, the required
   });
 
   test("the operator's standing allowance: read-only commands then run unjailed there, saying why; `required` ignores it", async () => {
-    await updateEntityAttributes(db(), "host:beta", { "jail.unjailed_read_only": "allowed" }, { by: "operator" });
+    await updateEntityAttributes(
+      db(),
+      "host:beta",
+      { "jail.unjailed_read_only": "allowed" },
+      { by: "operator" },
+    );
     try {
       const session = await createTestSession(ssh.stack, "s-jail-allowed");
-      const outcome = await ssh.run(session, { target: "host:beta", command: "grep NSpid /proc/self/status" });
+      const outcome = await ssh.run(session, {
+        target: "host:beta",
+        command: "grep NSpid /proc/self/status",
+      });
       const json = outcome.json as Json;
       assert.equal(json.kind, "finished", outcome.text);
       assert.match(unframe(String(json.stdout)), /^NSpid:\s+\d+\n$/, "no PID namespace: unjailed");
@@ -136,7 +149,10 @@ describe("targets that cannot jail: the command does not run, the operator is to
     fileUrl: import.meta.url,
     waitMs: 10_000,
     readOnlyJail: "auto",
-    hosts: [{ name: "alpha", sessionsChrooted: true }, { name: "beta", userNamespacesExhausted: true }],
+    hosts: [
+      { name: "alpha", sessionsChrooted: true },
+      { name: "beta", userNamespacesExhausted: true },
+    ],
   });
   const db = () => ssh.stack.store.db;
 

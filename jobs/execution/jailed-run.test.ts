@@ -89,17 +89,14 @@ describe("runUnderJailPlan: fail closed, transient failures tried again, never r
   });
 
   test("a grant the target cannot make: the command does not run, the grant is learned, the target is not marked", async () => {
-    const runner = scripted(["oikos-jail:grant:zfs:/dev/zfs is missing (no ZFS kernel module)\n"]);
-    const run = await runUnderJailPlan(runner, target, "zfs list", {}, "require", null, [
-      { resource: "zfs" },
+    const runner = scripted(["oikos-jail:grant:kernel_log:kernel.dmesg_restrict = 1\n"]);
+    const run = await runUnderJailPlan(runner, target, "dmesg", {}, "require", null, [
+      { resource: "kernel_log" },
     ]);
     assert.equal(run.jailed, false);
     assert.equal(run.detected, null);
-    assert.deepEqual(run.grantUnavailable, {
-      resource: "zfs",
-      reason: "/dev/zfs is missing (no ZFS kernel module)",
-    });
-    assert.deepEqual(runner.calls[0]?.jailGrants, [{ resource: "zfs" }]);
+    assert.deepEqual(run.grantUnavailable, { resource: "kernel_log", reason: "kernel.dmesg_restrict = 1" });
+    assert.deepEqual(runner.calls[0]?.jailGrants, [{ resource: "kernel_log" }]);
   });
 
   test("plan off: unjailed, with the plan's note", async () => {
@@ -138,6 +135,11 @@ describe("runUnderJailPlan on this machine (root, local transport): what the jai
       run.hidden.some((item) => item.kind === "network"),
       JSON.stringify(run.hidden),
     );
+    if (existsSync("/dev/vda"))
+      assert.ok(
+        run.hidden.some((item) => item.kind === "device" && item.what === "/dev/vda"),
+        JSON.stringify(run.hidden),
+      );
     assert.match(String(run.note), /^the read-only jail hid .*the network.* from this command/);
   });
 });

@@ -7,10 +7,10 @@ import { createScratchTree, type ScratchTree } from "../../test-support/jail/scr
 import { ensureLabUser } from "../../test-support/sshd/lab-prerequisites.ts";
 import { labAuth, labSshTarget } from "../../test-support/sshd/lab-targets.ts";
 import { type SshLab, sshLabUnavailable, startSshLab } from "../../test-support/sshd/ssh-lab.ts";
+import { commandWords } from "./command-words.ts";
 import type { ExecResult } from "./exec-result.ts";
 import { InMemoryHostKeyStore } from "./host-key-store.ts";
 import { jailRefusalNote } from "./jail-refusal.ts";
-import { commandWords } from "./command-words.ts";
 import { SshPool } from "./ssh-pool.ts";
 import type { Target } from "./target.ts";
 import { TransportRouter } from "./transport-router.ts";

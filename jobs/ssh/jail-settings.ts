@@ -21,7 +21,10 @@ export const DEFAULT_JAIL_LIMITS: JailLimits = {
   scratchMiB: 64,
 };
 
-/** The sockets each grantable service listens on, as they appear in /proc/net/unix. */
+/**
+ * The sockets each grantable service listens on, as they appear in /proc/net/unix (bash patterns:
+ * tmux's server socket is /tmp/tmux-<uid>/<name>).
+ */
 export const SOCKET_PATHS: Record<SocketService, readonly string[]> = {
   docker: ["/run/docker.sock", "/var/run/docker.sock"],
   podman: ["/run/podman/podman.sock", "/var/run/podman/podman.sock"],
@@ -29,6 +32,8 @@ export const SOCKET_PATHS: Record<SocketService, readonly string[]> = {
   systemd: ["/run/systemd/private", "/run/dbus/system_bus_socket", "/var/run/dbus/system_bus_socket"],
   dbus: ["/run/dbus/system_bus_socket", "/var/run/dbus/system_bus_socket"],
   libvirt: ["/run/libvirt/libvirt-sock-ro", "/run/libvirt/virtqemud-sock-ro", "/run/libvirt/libvirt-sock"],
+  chrony: ["/run/chrony/chronyd.sock", "/var/run/chrony/chronyd.sock"],
+  tmux: ["/tmp/tmux-*/*"],
 };
 
 /**

@@ -10,10 +10,12 @@
 #                      abstract Unix sockets out of reach); host: the host's (network/netlink grants)
 #   unix=0|1           1: Unix sockets may be made (a socket grant): every pathname socket the host
 #                      lists in /proc/net/unix, except the keep= ones, is covered with /dev/null
-#   keep=<path>        a granted service's socket (repeatable)
+#   keep=<pattern>     a granted service's socket, a bash pattern (repeatable)
 #   dev=<path>         a device node granted read-only (repeatable); block devices, nvme and sg nodes
 #   blockdevs=1        every block device read-only (not optical or floppy drives)
 #   kmsg=1 zfs=1       /dev/kmsg (only where kernel.dmesg_restrict is 0) / /dev/zfs, read-only
+#                      (a granted node that does not exist is no error: the command finds it
+#                      missing, as it would unjailed)
 #   ptrace=1           other processes' descriptors: never possible in a user namespace (says why)
 #   mem=<MiB> procs=<n> cpu=<s> scratch=<MiB>   bounds: address space per process, processes, CPU
 #                      seconds per process, the private scratch space (TMPDIR)
@@ -102,12 +104,14 @@ if [[ $0 == oikos-jail ]]; then
   [[ $j_net == private ]] && j_ns+=(--net)
   if ((j_unix == 1)); then
     # the host's pathname sockets, read here in the host's network namespace, to be covered inside
-    declare -A j_kept=()
-    for j_p in "${j_keep[@]}"; do j_kept[$j_p]=1; done
     declare -A j_seen=()
     while read -r _ _ _ _ _ _ _ j_p; do
-      [[ $j_p == /* && -z ${j_kept[$j_p]-} && -z ${j_seen[$j_p]-} ]] || continue
+      [[ $j_p == /* && -z ${j_seen[$j_p]-} ]] || continue
       j_seen[$j_p]=1
+      for j_k in "${j_keep[@]}"; do
+        # shellcheck disable=SC2053 # the kept socket is a pattern
+        [[ $j_p == $j_k ]] && continue 2
+      done
       set -- "$@" "hide=$j_p"
     done </proc/net/unix
   fi
@@ -212,7 +216,8 @@ for j_d in null zero full random urandom; do
 done
 # granted devices, resolved: only a block device, an NVMe controller or a SCSI generic node
 for j_d in "${j_devs[@]}"; do
-  j_r=$("$j_readlink" -e -- "$j_d") || j_grant device "$j_d does not exist"
+  # a device that does not exist is not an error: the command finds it missing, as it would unjailed
+  j_r=$("$j_readlink" -e -- "$j_d") || continue
   [[ $j_r == /dev/* && $j_r != *[[:space:]]* ]] || j_grant device "$j_d is not a device node under /dev"
   if [[ -b $j_r ]] || { [[ -c $j_r ]] && [[ ${j_r#/dev/} == nvme+([0-9]) || ${j_r#/dev/} == sg+([0-9]) ]]; }; then
     j_bind "$j_r"
@@ -231,13 +236,10 @@ fi
 if ((j_kmsg == 1)); then
   read -r j_a </proc/sys/kernel/dmesg_restrict 2>/dev/null || j_a=1
   [[ $j_a == 0 ]] || j_grant kernel_log "the kernel keeps its log to CAP_SYSLOG (kernel.dmesg_restrict = 1), which no jail has"
-  [[ -c /dev/kmsg ]] || j_grant kernel_log "/dev/kmsg is missing"
-  j_bind /dev/kmsg
+  [[ -c /dev/kmsg ]] && j_bind /dev/kmsg
 fi
-if ((j_zfs == 1)); then
-  [[ -c /dev/zfs ]] || j_grant zfs "/dev/zfs is missing (no ZFS kernel module)"
-  j_bind /dev/zfs
-fi
+# without the ZFS module there is no /dev/zfs: zfs then says so itself, as it would unjailed
+((j_zfs == 1)) && [[ -c /dev/zfs ]] && j_bind /dev/zfs
 # sockets of other services, covered (a socket grant): connect() then finds no socket there
 for j_d in "${j_hide[@]}"; do
   [[ -S $j_d && $j_d != *[[:space:]\\]* ]] && j_fstab+="/dev/null $j_d none bind,ro,nosuid,nodev,noexec 0 0"$'\n'

@@ -255,7 +255,9 @@ async function launch(
           hostName: state.spec.name,
           bannerTag,
           ...(state.chroot === undefined ? {} : { chrootDirectory: state.chroot }),
-          ...(state.spec.userNamespacesExhausted ? { forceCommand: join(state.dir, "exhausted-userns") } : {}),
+          ...(state.spec.userNamespacesExhausted
+            ? { forceCommand: join(state.dir, "exhausted-userns") }
+            : {}),
         },
         { configPath: join(state.dir, "sshd_config"), logPath: join(state.dir, "sshd.log") },
       );

@@ -1,7 +1,7 @@
+import { JAIL_UNJAILED_ATTRIBUTE } from "../../../policy/jail.ts";
 import type { Approval } from "../../../store/approvals.ts";
 import type { Db } from "../../../store/db.ts";
 import { routingChangeOfApproval } from "../../../store/routing-approval.ts";
-import { JAIL_UNJAILED_ATTRIBUTE } from "../../../policy/jail.ts";
 import { describeRouting, type RoutingView } from "../../../store/routing-change.ts";
 import type { Card } from "../card.ts";
 import { decisionLine } from "./card-lines.ts";
