@@ -9,7 +9,9 @@ COPY package.json package-lock.json ./
 COPY vendor ./vendor
 RUN npm ci --omit=dev --no-audit --no-fund
 COPY . .
-RUN mkdir -p /app/data && chown -R node:node /app/data
+# `oikos` on PATH: `docker compose exec oikos oikos chat` opens the terminal chat in the container.
+RUN ln -s /app/bin/oikos.js /usr/local/bin/oikos \
+  && mkdir -p /app/data && chown -R node:node /app/data
 USER node
 ENV OIKOS_DATA_DIR=/app/data OIKOS_SHELL=false OIKOS_HTTP_HOST=0.0.0.0 OIKOS_HTTP_PORT=8420
 EXPOSE 8420

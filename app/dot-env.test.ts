@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { parseEnv } from "node:util";
+import { loadConfig } from "./config.ts";
 
 const oikos = fileURLToPath(new URL("../bin/oikos.js", import.meta.url));
 
@@ -40,6 +42,20 @@ test("bin/oikos.js fills the environment from ./.env without overriding what is 
     const start = spawnSync(process.execPath, [oikos, "migrate"], { cwd: dir, encoding: "utf8" });
     assert.notEqual(start.status, 0);
     assert.match(start.stderr, /http\.port|OIKOS_HTTP_PORT/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test(".env.example is a .env oikos reads as written, and its settings are accepted", () => {
+  const example = readFileSync(new URL("../.env.example", import.meta.url), "utf8");
+  const env = Object.fromEntries(
+    Object.entries(parseEnv(example)).filter(([, value]) => value !== ""),
+  ) as NodeJS.ProcessEnv;
+  assert.ok(env.OPENAI_BASE_URL && env.OIKOS_MODEL, "the model block is filled in");
+  const dir = mkdtempSync(join(tmpdir(), "oikos-env-example-"));
+  try {
+    assert.doesNotThrow(() => loadConfig({ env, cwd: dir }));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -7,6 +7,7 @@ import { REDACTED, redact } from "../policy/redact.ts";
 import { refusal } from "../policy/refusals.ts";
 import type { WriteContext } from "../store/audit.ts";
 import { findControlByte } from "./argument-bytes.ts";
+import { inClientWords } from "./client-wording.ts";
 import { principalGate } from "./principal-gate.ts";
 import { sessionIdFrom, type ToolExtra } from "./session-context.ts";
 import type { ToolDeps } from "./tool-deps.ts";
@@ -45,7 +46,9 @@ export function defineTool<Shape extends z.ZodRawShape>(
   definition: ToolDefinition<Shape>,
   handler: (args: z.infer<z.ZodObject<Shape>>, context: ToolContext) => Promise<ToolResult>,
 ): void {
-  const callback = async (args: z.infer<z.ZodObject<Shape>>, extra: ToolExtra): Promise<ToolResult> => {
+  const callback = async (args: z.infer<z.ZodObject<Shape>>, extra: ToolExtra): Promise<ToolResult> =>
+    inClientWords(await answer(args, extra), deps.principal);
+  const answer = async (args: z.infer<z.ZodObject<Shape>>, extra: ToolExtra): Promise<ToolResult> => {
     const sessionId = sessionIdFrom(extra);
     const controlByte = findControlByte(args);
     if (controlByte) {

@@ -39,15 +39,10 @@ export function requireSession(
 ): { sessionId: string } | { refusal: ToolResult } {
   const sessionId = sessionIdFrom(extra);
   if (sessionId) return { sessionId };
+  // The next step is the table's: the agent's wording here, an outside client's in define-tool.ts.
   return {
     refusal: refused(
-      refusal(
-        "no_session",
-        `${toolName} needs an oikos session, and this call carries none.`,
-        `The session id travels out of band (request _meta "${SESSION_META_KEY}" or header ${SESSION_HEADER}), ` +
-          "never as an argument. Outside clients cannot call this tool; inside oikos this means the agent's MCP " +
-          "client was not bound to a session.",
-      ),
+      refusal("no_session", `${toolName} needs an oikos session, and this call carries none.`),
     ),
   };
 }

@@ -15,7 +15,7 @@ import { RunService } from "../jobs/execution/run-service.ts";
 import { InProcessQueue } from "../jobs/queue/in-process.ts";
 import { execLocal } from "../jobs/ssh/transport-local.ts";
 import { loadClassifier } from "../policy/classify.ts";
-import { REFUSAL_CODES } from "../policy/refusals.ts";
+import { REFUSAL_CODES, REFUSALS } from "../policy/refusals.ts";
 import { outcomeEndsTurn, TOOL_OUTCOME_KINDS } from "../policy/tool-outcome.ts";
 import { upsertEntities } from "../store/entities.ts";
 import { createTestStore, defaultDialect, type TestStore } from "../test-support/store.ts";
@@ -181,6 +181,28 @@ describe("typed tool results over real Streamable HTTP", () => {
     await client.close();
   });
 
+  test("an outside client's session refusals tell a person what to do, not the agent's wiring fault", async () => {
+    const outside = await connect();
+    const unknown = await connect("s-never-created");
+    try {
+      const args = { target: "local:oikos", command: "uptime", purpose: "test" };
+      for (const [client, code] of [
+        [outside, "no_session"],
+        [unknown, "unknown_session"],
+      ] as const) {
+        const result = (await client.callTool({ name: "run", arguments: args })) as CallResult;
+        const structured = assertTyped(result);
+        assert.equal(structured.code, code);
+        assert.equal(structured.next_step, REFUSALS[code].forClient);
+        assert.match(textOf(result), /start_session/);
+        assert.match(textOf(result), /--tool-metadata oikos\/session=<id>/);
+        assert.doesNotMatch(textOf(result), /wiring fault/);
+      }
+    } finally {
+      await Promise.all([outside.close(), unknown.close()]);
+    }
+  });
+
   test("run's structuredContent has the kind and code its text states, for every outcome", async () => {
     const outside = await connect();
     const plain = await connect("s-plain");
@@ -309,6 +331,12 @@ describe("typed tool results over stdio (oikos mcp --stdio)", () => {
       })) as CallResult;
       const structured = assertTyped(result);
       assert.equal(structured.code, "no_session");
+      // A person at an outside client reads what to do, not the agent's "wiring fault".
+      const text = (result.content as { type: string; text: string }[])[0]!.text;
+      assert.match(text, /^Refused \(no_session\): run needs an oikos session.*start_session/);
+      assert.match(text, /--tool-metadata oikos\/session=<id>/);
+      assert.equal(structured.next_step, REFUSALS.no_session.forClient);
+      assert.doesNotMatch(text, /wiring fault/);
       const status = (await client.callTool({
         name: "get_execution_status",
         arguments: { execution_id: "ex-none" },

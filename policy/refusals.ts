@@ -9,7 +9,10 @@ import { redact } from "./redact.ts";
  * - `endsTurn`: after this refusal the only correct move is to wait for the operator, so the agent
  *   loop stops the turn (agent/turn.ts reads this, never the wording);
  * - `producers`: the files that return it (ARCHITECTURE.md "Refusals" lists them; a test checks
- *   each file really produces the code).
+ *   each file really produces the code);
+ * - `forClient` (optional): the next step as an outside MCP client reads it — a person at the
+ *   Inspector or an IDE — where the model's wording would mislead them (mcp-server/define-tool.ts
+ *   swaps it in for every principal but the agent).
  *
  * To add a code: add a row here, return it with `refusal(code, reason)` from the producer named in
  * the row, and add it to ARCHITECTURE.md's table (policy/refusals.test.ts fails until all three agree).
@@ -18,7 +21,13 @@ export interface RefusalSpec {
   nextStep: string;
   endsTurn: boolean;
   producers: readonly string[];
+  forClient?: string;
 }
+
+/** How an outside MCP client passes its session id: with its own session, start_session's answer. */
+const CLIENT_SESSION_STEP =
+  "pass it with every session tool's call as request metadata, never as an argument: in the MCP Inspector " +
+  '`--tool-metadata oikos/session=<id>`, over HTTP the header `x-oikos-session: <id>`, in your own client `_meta["oikos/session"]`';
 
 const RUN_GATE = "policy/decide-run.ts";
 const TASK_PLAN = "mcp-server/tools/task-plan.ts";
@@ -31,11 +40,13 @@ const TABLE = {
       "this is a wiring fault, not yours: tell the operator the tool call carried no session id, and end your turn",
     endsTurn: false,
     producers: [RUN_GATE, "mcp-server/session-context.ts"],
+    forClient: `Start a session of your own with start_session (a title; it returns session_id), then ${CLIENT_SESSION_STEP}.`,
   },
   unknown_session: {
     nextStep:
       "this is a wiring fault, not yours: tell the operator the tool call carried an unknown session id, and end your turn",
     endsTurn: false,
+    forClient: `No session has this id here. Use the session_id start_session returned to you (or start one), and ${CLIENT_SESSION_STEP}.`,
     producers: [RUN_GATE, "mcp-server/tools/task-deps.ts", TASK_COMPLETION],
   },
   session_closed: {
