@@ -13,7 +13,9 @@ export const ORACLE_USER = "oikos-oracle";
  * - `powers`: reboots or replaces the running kernel;
  * - `signals`: sends a signal (judged by target: its own tree is fine);
  * - `traces`: ptrace (attaching to or writing into another process);
- * - `spawns`: creates a process (followed to know the command's own tree).
+ * - `spawns`: creates a process (followed to know the command's own tree);
+ * - `connects`: opens a connection or sends a datagram (judged by address family: the network);
+ * - `exits`: a process ends (a process of the command still running after bash ends outlived it).
  */
 export type SyscallEffect =
   | "runs"
@@ -24,7 +26,9 @@ export type SyscallEffect =
   | "powers"
   | "signals"
   | "traces"
-  | "spawns";
+  | "spawns"
+  | "connects"
+  | "exits";
 
 export const SYSCALL_EFFECTS = {
   execve: "runs",
@@ -102,6 +106,9 @@ export const SYSCALL_EFFECTS = {
   rt_sigqueueinfo: "signals",
   rt_tgsigqueueinfo: "signals",
   pidfd_send_signal: "signals",
+  connect: "connects",
+  sendto: "connects",
+  exit_group: "exits",
   fork: "spawns",
   vfork: "spawns",
   clone: "spawns",

@@ -34,7 +34,20 @@ export interface Judgement {
   executed: string[];
 }
 
-export function judgeTrace(trace: string, namedPrograms: ReadonlySet<string>): Judgement {
+/** Terminals and input devices: reading one takes keystrokes meant for someone else. */
+const TERMINAL = /^\/dev\/(pts\/|tty[^"]|console|input\/|hidraw|vcs|uinput|ptmx)/;
+/** Connections that leave the machine's own processes: the network, raw packets. */
+const NETWORK_FAMILY = /sa_family=AF_(INET6?|PACKET)\b/;
+
+/**
+ * `network`: the classification granted the network (policy/jail-grant.ts), so connecting is what
+ * the command was proven to do.
+ */
+export function judgeTrace(
+  trace: string,
+  namedPrograms: ReadonlySet<string>,
+  options: { network?: boolean } = {},
+): Judgement {
   const lines = trace.split("\n");
   const start = lines.findIndex((line) => START.test(line));
   if (start < 0) return { started: false, violations: [], executed: [] };
@@ -54,11 +67,34 @@ export function judgeTrace(trace: string, namedPrograms: ReadonlySet<string>): J
   }
   const violations: Violation[] = [];
   const executed: string[] = [];
+  const mainPid = Number(/^(\d+)/.exec(lines[start] as string)?.[1]);
+  let mainEnded = false;
   for (const line of body) {
     const match = LINE.exec(line);
     if (!match || match[2]) continue; // a resumed call was judged at its start
     const pid = Number(match[1]);
     const syscall = match[4] as string;
+    if (mainEnded && pid !== mainPid) {
+      violations.push({
+        pid,
+        syscall,
+        line,
+        why: "a process of the command outlives it (runs after bash ended)",
+      });
+      break;
+    }
+    if (syscall === "exit_group") {
+      if (pid === mainPid) mainEnded = true;
+      continue;
+    }
+    if (
+      (syscall === "connect" || syscall === "sendto") &&
+      NETWORK_FAMILY.test(match[5] ?? "") &&
+      !options.network
+    ) {
+      violations.push({ pid, syscall, line, why: "opens a network connection or sends a packet" });
+      continue;
+    }
     // The arguments, without strace's `) = result` tail.
     const args = (match[5] as string).replace(/\)\s+=\s+.*$/, "").replace(/\s*<unfinished \.\.\.>$/, "");
     const why = judgeCall(syscall, args, namedPrograms, ownPids);
@@ -89,7 +125,8 @@ function judgeCall(
   if (syscall === "open" || syscall === "openat" || syscall === "openat2" || syscall === "creat") {
     const path = firstString(args);
     const flags = path === null ? args : args.slice(args.indexOf('"', args.indexOf('"') + 1) + 1);
-    if (syscall !== "creat" && !WRITE_FLAGS.test(flags)) return null;
+    if (syscall !== "creat" && !WRITE_FLAGS.test(flags))
+      return path !== null && TERMINAL.test(path) ? `reads the terminal or input device \`${path}\`` : null;
     if (path !== null && (HARMLESS_WRITE_TARGETS.has(path) || BASH_HEREDOC_TEMP.test(path))) return null;
     return `opens \`${path ?? "?"}\` for writing`;
   }

@@ -29,8 +29,9 @@ const ROOT = `${BASE}/root`;
 const PRIVATE = `${BASE}/private`;
 const TIMEOUT_MS = 4000;
 
+// Reads of device files stay in the trace: the judge looks for terminals and input devices.
 const READ_ONLY_OPEN =
-  /^\d+\s+open(at)?\((AT_FDCWD, )?"[^"]*", O_RDONLY(\|O_(CLOEXEC|NONBLOCK|DIRECTORY|NOCTTY|NOFOLLOW|LARGEFILE|PATH))*\)/;
+  /^\d+\s+open(at)?\((AT_FDCWD, )?"(?!\/dev\/(?!null|zero|u?random|tty"))[^"]*", O_RDONLY(\|O_(CLOEXEC|NONBLOCK|DIRECTORY|NOCTTY|NOFOLLOW|LARGEFILE|PATH))*\)/;
 
 const CLEAN_ENV = {
   PATH: "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin",
@@ -74,11 +75,44 @@ function buildSandbox(): void {
   run("mount", "-t", "tmpfs", "-o", "size=64k,mode=755,nosuid,noexec", "dev", `${ROOT}/dev`);
   for (const device of ["null", "zero", "urandom", "random", "tty"])
     bindReadOnly(`/dev/${device}`, `${ROOT}/dev/${device}`, true);
+  // A terminal and an input device where a command could name them (harmless nodes underneath:
+  // the judge flags the attempt to read them, whatever is there).
+  for (const node of ["pts/0", "input/event0"]) {
+    mkdirSync(`${ROOT}/dev/${node.split("/")[0]}`, { recursive: true });
+    bindReadOnly("/dev/null", `${ROOT}/dev/${node}`, true);
+  }
+  buildFixtures();
   symlinkSync("/proc/self/fd", `${ROOT}/dev/fd`);
   for (const [index, name] of ["stdin", "stdout", "stderr"].entries())
     symlinkSync(`/proc/self/fd/${index}`, `${ROOT}/dev/${name}`);
   // The root itself read-only: writes anywhere in it fail with EROFS, and strace records them.
   run("mount", "-o", "remount,bind,ro,nosuid,nodev", ROOT);
+}
+
+/**
+ * Files the proof's class tests read (test-support/oracle/proof-classes.ts): names a glob turns into
+ * options, a line of text bash evaluates as arithmetic, a repository whose configuration names a
+ * program (owned by the oracle user, so git trusts it).
+ */
+function buildFixtures(): void {
+  const glob = `${ROOT}/srv/oracle-glob`;
+  mkdirSync(glob, { recursive: true });
+  for (const name of ["-a", "-delete", "b"]) writeFileSync(`${glob}/${name}`, "x\n");
+  writeFileSync(`${ROOT}/srv/oracle-payload`, "x[$(touch /tmp/oracle-arith)]\n");
+  const repo = `${ROOT}/srv/oracle-repo`;
+  mkdirSync(repo, { recursive: true });
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-C", repo, "-c", "user.email=o@x", "-c", "user.name=o", ...args], {
+      stdio: "ignore",
+    });
+  git("init", "-q");
+  writeFileSync(`${repo}/a.txt`, "a\n");
+  git("add", "a.txt");
+  git("commit", "-qm", "a");
+  writeFileSync(`${repo}/a.txt`, "b\n");
+  git("config", "core.fsmonitor", "touch /tmp/oracle-fsmonitor; echo");
+  const uid = Number(execFileSync("id", ["-u", ORACLE_USER], { encoding: "utf8" }).trim());
+  execFileSync("chown", ["-R", `${uid}`, repo]);
 }
 
 /** Ends every process of the oracle user left in this PID namespace (by id; all of them are ours). */
