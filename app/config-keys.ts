@@ -219,6 +219,12 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     defaultText: "destructive",
   },
   {
+    path: "execution.snapshotFailure",
+    env: "OIKOS_SNAPSHOT_FAILURE",
+    doc: "When that snapshot fails (a `vzdump` holds the guest's lock, the pool is full): `ask` — the change waits and its card asks the operator whether to run it without a snapshot; `run` — it runs unprotected and the card says so",
+    defaultText: "ask",
+  },
+  {
     path: "proxmox.discoveryNodes",
     env: "OIKOS_PROXMOX_NODES",
     doc: "Comma-separated node entities (e.g. `host:pve`) the periodic Proxmox discovery reads through; empty = periodic discovery off",

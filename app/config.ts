@@ -8,7 +8,7 @@ import { alertsSchema, schedulesSchema } from "../intake/config.ts";
 import { DEFAULT_EXECUTE_CONCURRENCY } from "../jobs/execution/limits.ts";
 import { DEFAULT_MAX_CONNECTIONS } from "../jobs/ssh/pool-limits.ts";
 import { DEFAULT_JAIL_MODE, JAIL_MODES } from "../policy/jail.ts";
-import { SNAPSHOT_BEFORE_MODES } from "../policy/snapshot-before.ts";
+import { SNAPSHOT_BEFORE_MODES, SNAPSHOT_FAILURE_MODES } from "../policy/snapshot-before.ts";
 import { CONFIG_KEYS } from "./config-keys.ts";
 import { mcpSchema } from "./config-mcp.ts";
 
@@ -122,6 +122,8 @@ export const ConfigSchema = z.object({
       snapshotBefore: z.enum(SNAPSHOT_BEFORE_MODES).default("destructive"),
       /** Per entity slug, overriding snapshotBefore (YAML only). */
       snapshotBeforeEntities: z.record(z.string(), z.enum(SNAPSHOT_BEFORE_MODES)).default({}),
+      /** When that snapshot fails: the change waits for the operator (ask) or runs unprotected (run). */
+      snapshotFailure: z.enum(SNAPSHOT_FAILURE_MODES).default("ask"),
     })
     .prefault({}),
   proxmox: z

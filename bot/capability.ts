@@ -1,7 +1,9 @@
 import type { Capability, ComposeContext } from "../app/compose-context.ts";
 import type { Runtime } from "../app/runtime.ts";
 import { requestRollback } from "../jobs/proxmox/rollback.ts";
+import { configuredSshTransport, lazySshRunner } from "../jobs/ssh/create-ssh-transport.ts";
 import { parseConsent } from "../policy/consent.ts";
+import { DbHostKeyStore } from "../store/known-hosts.ts";
 import { appendMessage } from "../store/messages.ts";
 import { proposedPlanGenerations } from "../store/plans.ts";
 import { answerOpenQuestion } from "../store/questions.ts";
@@ -31,11 +33,14 @@ export const chatCapability: Capability = {
   async start(runtime: Runtime, ctx: ComposeContext) {
     const { config, db, queue, events, logger } = runtime;
     const access = new RoomAccess(roomAccessConfig(config.chat));
+    // asking to roll back reads the guest's snapshots on its node first (ZFS: newest only)
+    const nodeReads = lazySshRunner(() => configuredSshTransport(config.ssh, new DbHostKeyStore(db)));
     const rollbackDeps = {
       db,
       events,
       targets: { sshUser: config.ssh.user },
       approvalTtlMs: config.execution.approvalTtlMs,
+      runner: nodeReads.runner,
     };
     ctx.commands
       .add(sweepCommand(queue))
@@ -44,7 +49,7 @@ export const chatCapability: Capability = {
       .add(routingCommand(db))
       .add(rollbackCommand(rollbackDeps));
     for (const command of consoleCommands(db)) ctx.commands.add(command);
-    if (ctx.role === "worker" || ctx.role === "mcp") return undefined;
+    if (ctx.role === "worker" || ctx.role === "mcp") return { stop: () => nodeReads.close() };
     const deps: ChatCoreDeps = {
       db,
       assentWindowMs: config.execution.assentWindowMs,
@@ -127,6 +132,7 @@ export const chatCapability: Capability = {
       async stop() {
         unsubscribe();
         await stopAdapters();
+        await nodeReads.close();
       },
     };
   },

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { decideSnapshotBefore, isOikosSnapshot, snapshotName } from "./snapshot-before.ts";
+import { decideSnapshotBefore, isOikosSnapshot, snapshotName, waitsForOperator } from "./snapshot-before.ts";
 import type { DiskOnStorage } from "./snapshot-capability.ts";
 
 const zfs: DiskOnStorage[] = [
@@ -52,4 +52,18 @@ test("snapshot names: oikos- and 8 hex of the execution id; only those count as 
   for (const other of ["before-upgrade", "oikos-manual", "oikos-0123456789", "xoikos-01234567", "current"]) {
     assert.equal(isOikosSnapshot(other), false, other);
   }
+});
+
+test("a failed snapshot waits for the operator under ask, not once waived, never under run", () => {
+  const failed = { state: "none", code: "failed", reason: "CT is locked (backup)" };
+  assert.equal(waitsForOperator("ask", failed), true);
+  assert.equal(waitsForOperator("ask", { ...failed, waivedBy: "@alice" }), false);
+  assert.equal(waitsForOperator("run", failed), false);
+  assert.equal(
+    waitsForOperator("ask", { state: "none", code: "storage_cannot_snapshot" }),
+    false,
+    "no snapshot was tried",
+  );
+  assert.equal(waitsForOperator("ask", { state: "taken" }), false);
+  assert.equal(waitsForOperator("ask", null), false);
 });

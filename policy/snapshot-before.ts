@@ -9,6 +9,22 @@ import { type DiskOnStorage, type SnapshotIncapability, snapshotCapability } fro
 export const SNAPSHOT_BEFORE_MODES = ["destructive", "mutating", "off"] as const;
 export type SnapshotBeforeMode = (typeof SNAPSHOT_BEFORE_MODES)[number];
 
+/**
+ * What happens when the snapshot before a change fails (a `vzdump` holds the guest's lock, the pool is
+ * full …): `ask` (the default) — the change waits and the operator decides on a card whether it runs
+ * without a snapshot; `run` — it runs unprotected and its card says so.
+ */
+export const SNAPSHOT_FAILURE_MODES = ["ask", "run"] as const;
+export type SnapshotFailureMode = (typeof SNAPSHOT_FAILURE_MODES)[number];
+
+/** Whether a change whose snapshot failed waits for the operator (it has not been waived already). */
+export function waitsForOperator(
+  mode: SnapshotFailureMode,
+  snapshot: { state: string; code?: string; waivedBy?: string } | null,
+): boolean {
+  return mode === "ask" && snapshot?.state === "none" && snapshot.code === "failed" && !snapshot.waivedBy;
+}
+
 /** Why an execution on a guest ran without a snapshot (closed: the execution record and cards carry it). */
 export type NoSnapshotCode = SnapshotIncapability | "disabled" | "failed";
 

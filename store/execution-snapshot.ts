@@ -59,6 +59,10 @@ export const executionSnapshotSchema = z.union([
       "too_many_datasets",
     ]),
     reason: z.string(),
+    /** The snapshot failed and the change waits: the approval asking whether to run it without one. */
+    asked: z.string().optional(),
+    /** The operator who let it run without a snapshot (approved that approval). */
+    waivedBy: z.string().optional(),
   }),
 ]);
 export type ExecutionSnapshot = z.infer<typeof executionSnapshotSchema>;

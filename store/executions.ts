@@ -32,12 +32,16 @@ export const OPEN_EXECUTION_STATUSES: readonly ExecutionStatus[] = [
   "running",
 ];
 
-/** Allowed moves. `running → queued` is the automatic retry of a read-only command whose worker died. */
+/**
+ * Allowed moves. `running → queued` is the automatic retry of a read-only command whose worker died;
+ * `running → pending_approval` is a change whose snapshot before it failed, waiting (nothing ran) for
+ * the operator to let it run without one (store/snapshot-waiver.ts).
+ */
 export const EXECUTION_TRANSITIONS: Readonly<Record<ExecutionStatus, readonly ExecutionStatus[]>> = {
   pending_approval: ["approved", "denied", "cancelled", "expired"],
   approved: ["queued", "cancelled", "expired"],
   queued: ["running", "failed", "cancelled", "expired", "interrupted"],
-  running: ["completed", "failed", "timed_out", "interrupted", "cancelled", "queued"],
+  running: ["completed", "failed", "timed_out", "interrupted", "cancelled", "queued", "pending_approval"],
   completed: [],
   failed: [],
   timed_out: [],

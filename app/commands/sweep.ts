@@ -2,6 +2,7 @@ import { registerIdleSweep } from "../../agent/idle-sweep.ts";
 import { runtimeSshTransport, sweepContext } from "../../jobs/execution/capability.ts";
 import type { NodeRunner } from "../../jobs/proxmox/node-runner.ts";
 import { registerSnapshotRetention } from "../../jobs/proxmox/start.ts";
+import { lazySshRunner } from "../../jobs/ssh/create-ssh-transport.ts";
 import { registerAllSweeps } from "../../jobs/sweeps/default-sweeps.ts";
 import { formatSweepReports, runSweeps, sweepKinds } from "../../jobs/sweeps/registry.ts";
 import { commandArgs } from "../command-args.ts";
@@ -24,14 +25,11 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   const config = loadConfig();
   // The retention sweep reaches the nodes over SSH: its transport is opened on its first command.
   let runtime: Awaited<ReturnType<typeof openRuntime>> | undefined;
-  let ssh: ReturnType<typeof runtimeSshTransport> | undefined;
-  const runner: NodeRunner = {
-    exec(target, command, options) {
-      if (!runtime) throw new Error("the runtime is not open");
-      ssh ??= runtimeSshTransport(runtime);
-      return ssh.router.exec(target, command, options);
-    },
-  };
+  const ssh = lazySshRunner(() => {
+    if (!runtime) throw new Error("the runtime is not open");
+    return runtimeSshTransport(runtime);
+  });
+  const runner: NodeRunner = ssh.runner;
   registerAllSweeps();
   registerIdleSweep();
   registerSnapshotRetention(
@@ -51,7 +49,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
     const failed = reports.some((r) => r.error !== undefined || r.items.some((i) => i.outcome === "failed"));
     return failed ? 1 : 0;
   } finally {
-    await ssh?.pool.close();
+    await ssh.close();
     await runtime.close();
   }
 }

@@ -4,7 +4,7 @@ import { runsWorkers } from "../../base/process-role.ts";
 import { DbHostKeyStore } from "../../store/known-hosts.ts";
 import type { PlanPreviewer } from "../preview/previewer.ts";
 import { startProxmoxJobs } from "../proxmox/start.ts";
-import { createSshTransport } from "../ssh/create-ssh-transport.ts";
+import { configuredSshTransport, createSshTransport } from "../ssh/create-ssh-transport.ts";
 import { registerAllSweeps } from "../sweeps/default-sweeps.ts";
 import { runSweeps, type SweepContext } from "../sweeps/registry.ts";
 import { DEFAULT_HEARTBEAT_MS, startExecuteWorker } from "./execute-worker.ts";
@@ -81,14 +81,7 @@ function previewsFor(runtime: Runtime): {
 
 /** The process's SSH transport as config says (key, known hosts, pool size; host keys kept in the database). */
 export function runtimeSshTransport(runtime: Runtime): ReturnType<typeof createSshTransport> {
-  const { config } = runtime;
-  return createSshTransport({
-    ...(config.ssh.privateKeyPath ? { privateKeyPath: config.ssh.privateKeyPath } : {}),
-    ...(config.ssh.knownHostsFile ? { knownHostsFile: config.ssh.knownHostsFile } : {}),
-    connectTimeoutMs: config.ssh.connectTimeoutMs,
-    pool: { maxConnections: config.ssh.maxConnections },
-    hostKeyStore: new DbHostKeyStore(runtime.db),
-  });
+  return configuredSshTransport(runtime.config.ssh, new DbHostKeyStore(runtime.db));
 }
 
 export function sweepContext(runtime: Runtime, now = new Date()): SweepContext {
@@ -124,6 +117,8 @@ export const executionCapability: Capability = {
       snapshotBefore: {
         mode: config.execution.snapshotBefore,
         perEntity: config.execution.snapshotBeforeEntities,
+        onFailure: config.execution.snapshotFailure,
+        approvalTtlMs: config.execution.approvalTtlMs,
       },
       // An approved change whose preview named what to check: compared before execution.finished (#15).
       afterRun: async (execution) => {

@@ -22,7 +22,8 @@ import { untilReachable } from "../../store/unreachable.ts";
 import type { EventBus } from "../events/port.ts";
 import { KeyedSemaphore } from "../keyed-semaphore.ts";
 import { noteRollbackFinished } from "../proxmox/rollback.ts";
-import { type SnapshotBeforeConfig, snapshotBeforeExecution } from "../proxmox/snapshot-before.ts";
+import type { SnapshotBeforeConfig } from "../proxmox/snapshot-before.ts";
+import { snapshotGate } from "../proxmox/snapshot-gate.ts";
 import { UnrecoverableJobError } from "../queue/errors.ts";
 import type { InterruptedJob, JobContext, QueuePort } from "../queue/port.ts";
 import type { ExecOptions, ExecResult } from "../ssh/exec-result.ts";
@@ -194,14 +195,23 @@ async function execute(
   let failure: string | undefined;
   try {
     if (options.snapshotBefore) {
-      await snapshotBeforeExecution(
-        { db, runner: options.runner, config: options.snapshotBefore, redact: options.redact },
+      // a failed snapshot makes the change wait for the operator (nothing runs) or fail with why
+      const gate = await snapshotGate(
+        {
+          db,
+          events: options.events,
+          runner: options.runner,
+          config: options.snapshotBefore,
+          redact: options.redact,
+          ...(options.logger ? { logger: options.logger } : {}),
+        },
         row,
         resolved.target,
         resolved.entity,
-      ).catch((error: unknown) =>
-        options.logger?.warn({ err: error, executionId: row.id }, "snapshot before change failed"),
+        workerId,
       );
+      if (gate.kind === "asked") return undefined;
+      if (gate.kind === "not_run") throw new Error(gate.reason);
     }
     const execOptions = {
       timeoutMs: row.timeout_ms,

@@ -156,7 +156,10 @@ describe("ZFS datasets on a plain host: snapshot before a destructive change, ro
     const why = readExecutionSnapshot(failed.snapshot);
     assert.equal(why?.state === "none" && why.code, "failed");
     assert.match(why?.state === "none" ? why.reason : "", /zfs snapshot failed: .*out of space/);
-    assert.equal(await exists(join(data, "setting")), false, "the change ran without one");
+    // execution.snapshotFailure is ask: not run unprotected (no thread to ask in here, so it fails)
+    assert.equal(failed.status, "failed");
+    assert.match(failed.status_reason ?? "", /nothing ran: the snapshot before it failed/);
+    assert.equal(await exists(join(data, "setting")), true, "the change did not run without one");
     await pve.cluster.update((state) => {
       state.failZfsSnapshot = [];
     });

@@ -28,7 +28,7 @@ describe("rollback to the snapshot taken before a change", {
     ).id;
   });
   after(() => pve?.stop());
-  const deps = () => ({ db: pve.store.db, events: pve.events, targets: PVE_TARGETS });
+  const deps = () => ({ db: pve.store.db, events: pve.events, targets: PVE_TARGETS, runner: pve.router });
 
   test("the guest is back as it was: typed phrase naming the guest, pct rollback --start, marked and audited", async () => {
     const guestFile = join(pve.cluster.guestDir(101), "version");
@@ -107,5 +107,70 @@ describe("rollback to the snapshot taken before a change", {
     assert.match(asked.ok ? "" : asked.reason, /no snapshot was taken before it \(rootfs is on local/);
     const unknown = await requestRollback(deps(), { executionId: "ex-000000000000", by: "@alice" });
     assert.match(unknown.ok ? "" : unknown.reason, /there is no execution/);
+  });
+
+  test("ZFS: ⏪ on the older of two changes says Proxmox would refuse it before any phrase, and offers the newest", async () => {
+    const first = await pve.execute("lxc:gitea", "echo one > step", "destructive", "first change", sessionId);
+    const second = await pve.execute(
+      "lxc:gitea",
+      "echo two > step",
+      "destructive",
+      "second change",
+      sessionId,
+    );
+    assert.equal(readExecutionSnapshot(second.snapshot)?.state, "taken");
+    const approvalsBefore = await pve.store.db.selectFrom("approvals").select("id").execute();
+
+    const asked = await requestRollback(deps(), { executionId: first.id, by: "@alice" });
+    assert.equal(asked.ok, false);
+    const reason = asked.ok ? "" : asked.reason;
+    const [firstName, secondName] = [first.id, second.id].map((id) => `oikos-${id.slice(3, 11)}`);
+    assert.match(
+      reason,
+      new RegExp(
+        `lxc:gitea is on ZFS, which rolls back only to its most recent snapshot, and ${firstName} is not: ${secondName} is newer`,
+      ),
+    );
+    assert.match(
+      reason,
+      new RegExp(
+        `roll back to the newest, ${secondName} \\(taken before execution ${second.id}\\): \`!oikos rollback ${second.id}\``,
+      ),
+    );
+    assert.match(reason, new RegExp(`pct delsnapshot 101 ${secondName}`));
+    // nothing was asked: no approval, no rollback execution, and Proxmox was not asked to roll back
+    assert.equal(
+      (await pve.store.db.selectFrom("approvals").select("id").execute()).length,
+      approvalsBefore.length,
+    );
+    assert.ok(!(await pve.cluster.calls()).some((c) => c.args[0] === "rollback" && c.args[2] === firstName));
+
+    // the newest one is what a rollback can reach
+    const newest = await requestRollback(deps(), { executionId: second.id, by: "@alice" });
+    assert.ok(newest.ok, newest.ok ? "" : newest.reason);
+    await decideApproval(pve.store.db, {
+      approvalId: newest.approvalId,
+      sessionId,
+      decision: "denied",
+      by: "@alice",
+      via: "reaction",
+    });
+  });
+
+  test("LVM-thin keeps the snapshot tree: the older of two changes can be rolled back to", async () => {
+    await pve.cluster.update((state) => {
+      state.guests["102"]!.status = "running";
+    });
+    const first = await pve.execute("lxc:wiki", "echo one > step", "destructive", "first", sessionId);
+    await pve.execute("lxc:wiki", "echo two > step", "destructive", "second", sessionId);
+    const asked = await requestRollback(deps(), { executionId: first.id, by: "@alice" });
+    assert.ok(asked.ok, asked.ok ? "" : asked.reason);
+    await decideApproval(pve.store.db, {
+      approvalId: asked.approvalId,
+      sessionId,
+      decision: "denied",
+      by: "@alice",
+      via: "reaction",
+    });
   });
 });

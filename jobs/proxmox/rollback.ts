@@ -23,12 +23,16 @@ import {
 import type { EventBus } from "../events/port.ts";
 import { routingStamp } from "../execution/routing-stamp.ts";
 import { resolveTarget, type TargetDefaults } from "../execution/target-resolver.ts";
+import type { NodeRunner } from "./node-runner.ts";
+import { rollbackRefusal } from "./rollback-check.ts";
 
 export interface RollbackDeps {
   db: Db;
   events: EventBus;
   targets: TargetDefaults;
   approvalTtlMs?: number;
+  /** Reads the guest's (or datasets') snapshots first: a rollback Proxmox would refuse is said now. */
+  runner?: NodeRunner;
 }
 
 export type RollbackRequest =
@@ -106,6 +110,12 @@ export async function requestRollback(
       ok: false,
       reason: `its ${snapshot.tool === "zfs" ? "host" : "node"} cannot be reached: ${node.reason}`,
     };
+
+  // ZFS rolls back to the newest snapshot only: say so before anyone types the phrase, with what is possible
+  if (deps.runner) {
+    const refused = await rollbackRefusal({ db, runner: deps.runner }, snapshot, node.target);
+    if (refused) return { ok: false, reason: refused };
+  }
 
   const sessionId = original.session_id;
   const pending = await pendingExecutionApproval(db, sessionId);

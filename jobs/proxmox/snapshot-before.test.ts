@@ -13,7 +13,12 @@ describe("snapshot before an approved change on a Proxmox guest", {
   let pve: PveStack;
   before(async () => {
     // destructive everywhere, config changes too on the VM win11 (per entity)
-    pve = await startPveStack({ mode: "destructive", perEntity: { "vm:win11": "mutating" } });
+    // a failed snapshot runs the change unprotected here (snapshot-failure.test.ts: the default, ask)
+    pve = await startPveStack({
+      mode: "destructive",
+      perEntity: { "vm:win11": "mutating" },
+      onFailure: "run",
+    });
     // LVM-thin: the stopped wiki is started so pct exec can run in it
     await pve.cluster.update((state) => {
       state.guests["102"]!.status = "running";

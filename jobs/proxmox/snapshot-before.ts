@@ -1,9 +1,15 @@
 import { z } from "zod";
-import { decideSnapshotBefore, type SnapshotBeforeMode, snapshotName } from "../../policy/snapshot-before.ts";
+import {
+  decideSnapshotBefore,
+  type SnapshotBeforeMode,
+  type SnapshotFailureMode,
+  snapshotName,
+} from "../../policy/snapshot-before.ts";
 import type { DiskOnStorage } from "../../policy/snapshot-capability.ts";
+import { getApproval } from "../../store/approvals.ts";
 import type { Db } from "../../store/db.ts";
 import type { Entity } from "../../store/entities.ts";
-import type { ExecutionSnapshot } from "../../store/execution-snapshot.ts";
+import { type ExecutionSnapshot, readExecutionSnapshot } from "../../store/execution-snapshot.ts";
 import { type Execution, recordExecutionSnapshot } from "../../store/executions.ts";
 import { shellQuote } from "../ssh/shell-quote.ts";
 import type { Target } from "../ssh/target.ts";
@@ -13,6 +19,10 @@ import { lastLine, type NodeRunner } from "./node-runner.ts";
 export interface SnapshotBeforeConfig {
   /** `execution.snapshotBefore`. */
   mode: SnapshotBeforeMode;
+  /** `execution.snapshotFailure`: a failed snapshot makes the change wait for the operator (ask, default) or not. */
+  onFailure?: SnapshotFailureMode;
+  /** How long the operator has to decide whether it runs without a snapshot (execution.approvalTtlMs). */
+  approvalTtlMs?: number;
   /** `execution.snapshotBeforeEntities`: per entity slug, overrides `mode`. */
   perEntity?: Record<string, SnapshotBeforeMode>;
 }
@@ -49,7 +59,8 @@ export function recordedDisks(entity: Entity): DiskOnStorage[] {
  * Before an approved change on a Proxmox guest: decide (policy/snapshot-before.ts), then on the
  * guest's node read whether it runs and take `pct snapshot` / `qm snapshot` named after the
  * execution with a description naming the task. The outcome is recorded on the execution either
- * way; a failed snapshot does not stop the approved change, the card says it ran without one.
+ * way. A failed snapshot makes the change wait for the operator (the worker asks, store/snapshot-waiver.ts)
+ * unless execution.snapshotFailure is `run`; once they let it run without one, the record says who.
  * Returns null when a snapshot does not apply (read-only, not a guest and no ZFS dataset of a host:
  * jobs/proxmox/dataset-snapshot.ts).
  */
@@ -59,6 +70,14 @@ export async function snapshotBeforeExecution(
   target: Target,
   entity: Entity,
 ): Promise<ExecutionSnapshot | null> {
+  // The operator let this change run without a snapshot (the card of the approval the failure asked).
+  const earlier = readExecutionSnapshot(row.snapshot);
+  if (earlier?.state === "none" && earlier.asked !== undefined && earlier.asked === row.approval_id) {
+    const approval = await getApproval(deps.db, earlier.asked);
+    const waived = { ...earlier, waivedBy: approval?.decided_by ?? "an operator" };
+    await recordExecutionSnapshot(deps.db, row.id, waived);
+    return waived;
+  }
   const mode = deps.config.perEntity?.[entity.slug] ?? deps.config.mode;
   const decision = decideSnapshotBefore({
     risk: row.risk,

@@ -31,3 +31,44 @@ export function createSshTransport(config: SshTransportConfig = {}): {
   });
   return { pool, router: new TransportRouter({ pool }) };
 }
+
+/** The `ssh` section of the config, as every process that opens SSH connections reads it. */
+export interface SshSettings {
+  privateKeyPath?: string | undefined;
+  knownHostsFile?: string | undefined;
+  connectTimeoutMs: number;
+  maxConnections: number;
+}
+
+/** `createSshTransport` from the `ssh` config section, first-use host keys kept in `hostKeyStore`. */
+export function configuredSshTransport(
+  ssh: SshSettings,
+  hostKeyStore: HostKeyStore,
+): ReturnType<typeof createSshTransport> {
+  return createSshTransport({
+    ...(ssh.privateKeyPath ? { privateKeyPath: ssh.privateKeyPath } : {}),
+    ...(ssh.knownHostsFile ? { knownHostsFile: ssh.knownHostsFile } : {}),
+    connectTimeoutMs: ssh.connectTimeoutMs,
+    pool: { maxConnections: ssh.maxConnections },
+    hostKeyStore,
+  });
+}
+
+/**
+ * A runner whose transport opens on its first command: for a process that may never need SSH (the
+ * chat process asks a node only when an operator asks to roll back). `close` ends it if it opened.
+ */
+export function lazySshRunner(open: () => ReturnType<typeof createSshTransport>): {
+  runner: Pick<TransportRouter, "exec">;
+  close(): Promise<void>;
+} {
+  let transport: ReturnType<typeof createSshTransport> | undefined;
+  return {
+    runner: {
+      exec: (target, command, options) => (transport ??= open()).router.exec(target, command, options),
+    },
+    close: async () => {
+      await transport?.pool.close();
+    },
+  };
+}

@@ -38,6 +38,17 @@ export async function buildApprovalCard(
       "↻ asked again: the preview changed after an earlier card showed it (that approval ran nothing)",
     );
   const card: Card = { kind: "approval", title: "🔐 Approval needed", lines };
+  // the snapshot before this (already approved) change failed: this card asks whether it runs without one
+  const failedSnapshot = readExecutionSnapshot(execution?.snapshot);
+  const waiver =
+    failedSnapshot?.state === "none" && failedSnapshot.asked === approval.id ? failedSnapshot : null;
+  if (waiver) {
+    card.title = "📸 Snapshot failed — run without one?";
+    lines.push(
+      `📸 the snapshot before this change failed: ${waiver.reason}`,
+      "Nothing ran. Approve to run it without a snapshot (no rollback will be offered); deny to leave it undone.",
+    );
+  }
   if (shown) card.preview = cardPreviewOf(shown.preview, approval.id);
   if (approval.status === "pending") {
     card.badge = risk === "destructive" ? "typed confirmation required" : "waiting for an operator";

@@ -35,7 +35,13 @@ export interface ExecutionView {
 export function snapshotLine(value: unknown): string | null {
   const snapshot = readExecutionSnapshot(value);
   if (snapshot === null) return null;
-  if (snapshot.state === "none") return `no snapshot: ${snapshot.reason}`;
+  if (snapshot.state === "none") {
+    if (snapshot.waivedBy)
+      return `no snapshot: ${snapshot.reason} — ${snapshot.waivedBy} let it run without one`;
+    if (snapshot.asked)
+      return `no snapshot: ${snapshot.reason} — waiting for an operator to decide whether it runs without one`;
+    return `no snapshot: ${snapshot.reason}`;
+  }
   const of =
     snapshot.tool === "zfs"
       ? `\`${snapshotSubject(snapshot)}\` on \`${snapshot.host}\``
