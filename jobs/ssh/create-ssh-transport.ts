@@ -65,7 +65,10 @@ export function lazySshRunner(open: () => ReturnType<typeof createSshTransport>)
   let transport: ReturnType<typeof createSshTransport> | undefined;
   return {
     runner: {
-      exec: (target, command, options) => (transport ??= open()).router.exec(target, command, options),
+      exec(target, command, options) {
+        transport ??= open();
+        return transport.router.exec(target, command, options);
+      },
     },
     close: async () => {
       await transport?.pool.close();
