@@ -2,12 +2,12 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
-import { toolRuleSchema } from "../../demo/homelab/tool-rule.ts";
 import { KNOWLEDGE_KINDS } from "../../store/statuses.ts";
 import { absentSpec } from "./absent.ts";
 import { scenarioConfig } from "./config-step.ts";
 import { count } from "./count.ts";
-import { expectFiles, hostFiles, previewsSpec } from "./lab-files.ts";
+import { entity, host } from "./host-schema.ts";
+import { expectFiles, previewsSpec } from "./lab-files.ts";
 import { labStep } from "./lab-step.ts";
 import { type BaseOperatorAction, type OperatorAction, operatorAction } from "./operator-schema.ts";
 import { expectProxmox, proxmoxBlock } from "./proxmox-step.ts";
@@ -17,29 +17,8 @@ import { plansSpec, sessionSpec } from "./thread-expectations.ts";
 import { timingSpec } from "./timing.ts";
 
 export type { ToolRule } from "../../demo/homelab/tool-rule.ts";
+export type { ScenarioEntity, ScenarioHost } from "./host-schema.ts";
 export type { OperatorAction, WaitFor } from "./operator-schema.ts";
-
-const entity = z.object({
-  slug: z.string(),
-  type: z.string(),
-  name: z.string().optional(),
-  state: z.enum(["active", "stopped", "destroyed", "unknown"]).optional(),
-  parent: z.string().optional(),
-  transport: z.enum(["ssh", "pct-exec", "qm-guest-exec", "local", "none"]).optional(),
-  attributes: z.record(z.string(), z.unknown()).optional(),
-});
-export type ScenarioEntity = z.infer<typeof entity>;
-
-/** A simulated machine: one sshd of the lab, its entity, its world variables and fake commands. */
-const host = z.object({
-  name: z.string().regex(/^[a-z][a-z0-9-]*$/),
-  entity: entity.omit({ transport: true }),
-  vars: z.record(z.string(), z.unknown()).default({}),
-  tools: z.record(z.string(), z.array(toolRuleSchema)).default({}),
-  /** Real files written before the scenario (evals/harness/lab-files.ts), path → content. */
-  files: hostFiles,
-});
-export type ScenarioHost = z.infer<typeof host>;
 
 /** When a scripted model step answers; every key given must hold. */
 const when = z

@@ -3,8 +3,8 @@ import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import { FAKE_TOOL_PATH, toolShim, worldFile } from "../../demo/homelab/tool-rule.ts";
 import { type SshLab, startSshLab } from "../../test-support/sshd/ssh-lab.ts";
+import type { ScenarioHost } from "../harness/host-schema.ts";
 import { writeLabFile } from "../harness/lab-files.ts";
-import type { Scenario } from "../harness/manifest.ts";
 
 /**
  * The simulated homelab: one real OpenSSH sshd per lab host on loopback, started once for a whole
@@ -31,7 +31,7 @@ export class Homelab {
   }
 
   /** Resets every host the scenario uses: variables, rules, call log, command shims. */
-  async prepare(scenario: Scenario): Promise<void> {
+  async prepare(scenario: { hosts: readonly ScenarioHost[] }): Promise<void> {
     for (const name of [...this.#disturbed]) await this.startHost(name);
     this.#disturbed.clear();
     for (const host of scenario.hosts) {
