@@ -1,5 +1,5 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SESSION_META_KEY } from "../mcp-server/session-context.ts";
+import { SESSION_META_KEY } from "../policy/principal.ts";
 import type { ToolSpec } from "./model-port.ts";
 
 export interface ToolCallResult {

@@ -7,10 +7,10 @@ import { ConfigError } from "../base/errors.ts";
 import { alertsSchema, schedulesSchema } from "../intake/config.ts";
 import { DEFAULT_EXECUTE_CONCURRENCY } from "../jobs/execution/limits.ts";
 import { DEFAULT_MAX_CONNECTIONS } from "../jobs/ssh/pool-limits.ts";
+import { mcpSchema } from "../mcp-server/config.ts";
 import { DEFAULT_JAIL_MODE, JAIL_MODES } from "../policy/jail.ts";
 import { SNAPSHOT_BEFORE_MODES, SNAPSHOT_FAILURE_MODES } from "../policy/snapshot-before.ts";
 import { CONFIG_KEYS } from "./config-keys.ts";
-import { mcpSchema } from "./config-mcp.ts";
 
 const csv = z.preprocess(
   (v) =>

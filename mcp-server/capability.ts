@@ -1,10 +1,10 @@
 import { hostname } from "node:os";
 import type { Capability } from "../app/compose-context.ts";
-import { mcpTokens } from "../app/config-mcp.ts";
 import type { Runtime } from "../app/runtime.ts";
 import { upsertEntities } from "../store/entities.ts";
 import { applyInventory } from "../store/import/apply-inventory.ts";
 import { readInventory } from "../store/import/read-inventory.ts";
+import { mcpTokens } from "./config.ts";
 import { createMcpHttpHandler } from "./http.ts";
 
 /**

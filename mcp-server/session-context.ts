@@ -1,15 +1,13 @@
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { SESSION_HEADER, SESSION_META_KEY } from "../policy/principal.ts";
 import { refusal } from "../policy/refusals.ts";
 import { refused, type ToolResult } from "./tool-result.ts";
 
 export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
-/** Request `_meta` key that carries the oikos session id (set by the agent's MCP client per call). */
-export const SESSION_META_KEY = "oikos/session";
-/** Transport header alternative, for HTTP clients bound to one session. */
-export const SESSION_HEADER = "x-oikos-session";
+export { SESSION_HEADER, SESSION_META_KEY } from "../policy/principal.ts";
 
 const sessionIdSchema = z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/);
 

@@ -25,6 +25,14 @@ export function tokenPrincipal(name: string, role: PrincipalRole): Principal {
   return { id: `mcp:${name}`, role };
 }
 
+/**
+ * How a tool call names its oikos session, out of band so the model can never choose it: the request
+ * `_meta` key (the agent's MCP client sets it per call), or the transport header for HTTP clients
+ * bound to one session. The wire contract between every MCP client and the server.
+ */
+export const SESSION_META_KEY = "oikos/session";
+export const SESSION_HEADER = "x-oikos-session";
+
 /** Whether `principal` may name a session owned by `owner` in a tool call. */
 export function ownsSession(principal: Principal, owner: string): boolean {
   return principal.id === owner;

@@ -1,6 +1,8 @@
 import type { Kysely } from "kysely";
 import type { Executor } from "./audit.ts";
+import { appendMessage, type StoredMessage } from "./messages.ts";
 import type { Database, ScheduleRunsTable } from "./schema.ts";
+import { createSession, type NewSession as NewScheduledSession, type Session } from "./sessions.ts";
 
 export type ScheduleRunOutcome = ScheduleRunsTable["outcome"];
 export type ScheduleThreadState = "deferred" | "posted" | "quiet";
@@ -109,4 +111,27 @@ export async function bindScheduleRunSession(db: Executor, fireId: string, sessi
     .set({ session_id: sessionId })
     .where("fire_id", "=", fireId)
     .execute();
+}
+
+/**
+ * One fire of a schedule starts its task, in one transaction: the fire claimed (once), the session
+ * and its first message exist together or not at all. Undefined when the fire was claimed before.
+ */
+export async function startScheduledRun(
+  db: Kysely<Database>,
+  run: { fireId: string; schedule: string; session: NewScheduledSession; brief: string },
+): Promise<{ session: Session; message: StoredMessage } | undefined> {
+  return db.transaction().execute(async (tx) => {
+    if (!(await claimScheduleRun(tx, { fireId: run.fireId, schedule: run.schedule }))) return undefined;
+    const session = await createSession(tx, run.session);
+    await bindScheduleRunSession(tx, run.fireId, session.id);
+    const message = await appendMessage(tx, {
+      sessionId: session.id,
+      role: "user",
+      content: run.brief,
+      author: `schedule:${run.schedule}`,
+      platformEventId: run.fireId,
+    });
+    return { session, message };
+  });
 }

@@ -15,10 +15,10 @@ export interface SessionAddress {
 }
 
 /** A session is bound to one chat thread; creating it twice for the same thread returns the first. */
-export async function createSession(
-  db: Kysely<Database>,
-  address: SessionAddress & { createdBy: string; goal?: string; principal?: string },
-): Promise<Session> {
+/** What a new session is created with: its thread, who started it, its goal and owner. */
+export type NewSession = SessionAddress & { createdBy: string; goal?: string; principal?: string };
+
+export async function createSession(db: Kysely<Database>, address: NewSession): Promise<Session> {
   const inserted = await db
     .insertInto("sessions")
     .values({

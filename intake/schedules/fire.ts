@@ -1,14 +1,7 @@
 import type { Logger } from "../../base/logger.ts";
 import type { QueuePort } from "../../jobs/queue/port.ts";
 import type { Db } from "../../store/db.ts";
-import { appendMessage } from "../../store/messages.ts";
-import {
-  bindScheduleRunSession,
-  claimScheduleRun,
-  isSchedulePaused,
-  recordSkippedRun,
-} from "../../store/schedules.ts";
-import { createSession } from "../../store/sessions.ts";
+import { isSchedulePaused, recordSkippedRun, startScheduledRun } from "../../store/schedules.ts";
 import { platformOf, type ScheduleConfig } from "../config.ts";
 import { resolveTargets } from "./targets.ts";
 
@@ -43,24 +36,17 @@ export async function fireSchedule(deps: FireDeps, fireId: string, name: string)
   }
   const targets = schedule.targets ? await resolveTargets(deps.db, schedule.targets) : null;
   // One transaction: the claim, the session and its first message exist together or not at all.
-  const started = await deps.db.transaction().execute(async (tx) => {
-    if (!(await claimScheduleRun(tx, { fireId, schedule: name }))) return null;
-    const session = await createSession(tx, {
+  const started = await startScheduledRun(deps.db, {
+    fireId,
+    schedule: name,
+    session: {
       platform: platformOf(schedule),
       room: schedule.room,
       thread: `schedule:${fireId}`,
       createdBy: `schedule:${name}`,
       goal: schedule.prompt.slice(0, 500),
-    });
-    await bindScheduleRunSession(tx, fireId, session.id);
-    const message = await appendMessage(tx, {
-      sessionId: session.id,
-      role: "user",
-      content: scheduleBrief(schedule, targets),
-      author: `schedule:${name}`,
-      platformEventId: fireId,
-    });
-    return { session, message };
+    },
+    brief: scheduleBrief(schedule, targets),
   });
   if (!started) return "duplicate";
   const { session, message } = started;

@@ -23,13 +23,14 @@ import { redact } from "../../policy/redact.ts";
 import type { Refusal } from "../../policy/refusals.ts";
 import type { Classification } from "../../policy/risk.ts";
 import { checkTarget, type TargetFacts } from "../../policy/target-check.ts";
-import { createExecutionApproval, DEFAULT_APPROVAL_TTL_MS } from "../../store/approvals.ts";
+import { DEFAULT_APPROVAL_TTL_MS } from "../../store/approvals.ts";
 import { recordClassification } from "../../store/classifications.ts";
 import { QUEUE_WAIT_MS } from "../../store/consent.ts";
 import type { Db } from "../../store/db.ts";
 import { approvalRequested, executionQueued } from "../../store/domain-events.ts";
 import { type Entity, findEntities, findEntity, listEntitySlugs } from "../../store/entities.ts";
-import { attachApproval, createExecution, type Execution, newExecutionId } from "../../store/executions.ts";
+import { createExecutionAwaitingApproval } from "../../store/execution-approval.ts";
+import { createExecution, type Execution, newExecutionId } from "../../store/executions.ts";
 import { loadSessionFacts } from "../../store/run-gate-facts.ts";
 import { type Session, takePreplanSlot } from "../../store/sessions.ts";
 import type { EventBus } from "../events/port.ts";
@@ -329,53 +330,37 @@ export class RunService {
     gated: GatePassed,
     decision: Extract<RunDecision, { kind: "needs_approval" | "needs_typed_confirmation" }>,
   ): Promise<RunOutcome> {
-    const { db } = this.#o;
     const phrase = decision.kind === "needs_typed_confirmation" ? decision.phrase : null;
     const now = this.now();
     const expiresAt = new Date(now.getTime() + (this.#o.approvalTtlMs ?? DEFAULT_APPROVAL_TTL_MS));
-    const outcome = await db
-      .transaction()
-      .execute(async (tx) => {
-        const execution = await createExecution(
-          tx,
-          {
-            ...executionFields(request, gated, request.timeoutMs ?? this.#o.timeoutMs, { approved: true }),
-            status: "pending_approval",
-            deadlineAt: expiresAt,
-          },
-          now,
-        );
-        const approval = await createExecutionApproval(
-          tx,
-          {
-            sessionId: gated.session.id,
-            executionId: execution.id,
-            commandKey: gated.commandKey,
-            target: request.target,
-            risk: gated.decision.risk,
-            requiredPhrase: phrase,
-            expiresAt,
-          },
-          now,
-        );
-        if (!approval.created) {
-          const winner = approval.pending;
-          throw new LostApprovalRace(winner?.execution_id ?? winner?.id ?? "(pending)");
-        }
-        await attachApproval(tx, execution.id, approval.approval.id);
-        return { executionId: execution.id, approvalId: approval.approval.id };
-      })
-      .catch((error: unknown) => {
-        if (error instanceof LostApprovalRace) return error;
-        throw error;
-      });
-    if (outcome instanceof LostApprovalRace) {
+    const made = await createExecutionAwaitingApproval(
+      this.#o.db,
+      {
+        execution: {
+          ...executionFields(request, gated, request.timeoutMs ?? this.#o.timeoutMs, { approved: true }),
+          status: "pending_approval",
+          deadlineAt: expiresAt,
+        },
+        approval: {
+          sessionId: gated.session.id,
+          commandKey: gated.commandKey,
+          target: request.target,
+          risk: gated.decision.risk,
+          requiredPhrase: phrase,
+          expiresAt,
+        },
+      },
+      now,
+    );
+    if (!made.created) {
       // Another call of this session asked first: decide again knowing its approval is pending.
-      const again = decideRun(withSession(gated.facts, { pendingApprovalExecutionId: outcome.executionId }));
+      const winner = made.pending?.execution_id ?? made.pending?.id ?? "(pending)";
+      const again = decideRun(withSession(gated.facts, { pendingApprovalExecutionId: winner }));
       if (again.kind !== "refused")
         throw new Error(`a pending approval did not refuse a gated command: ${again.kind}`);
       return again;
     }
+    const outcome = { executionId: made.executionId, approvalId: made.approvalId };
     // Computed (bounded in time) before the card is asked for, so the card is posted with it.
     await this.previews
       ?.previewNewApproval({
@@ -472,13 +457,6 @@ export type ExecutionResult = Extract<RunOutcome, { kind: "finished" | "pending"
 export function resultOf(row: Execution): ExecutionResult {
   const view = executionView(row);
   return view.finished ? { kind: "finished", execution: view } : { kind: "pending", execution: view };
-}
-
-class LostApprovalRace {
-  readonly executionId: string;
-  constructor(executionId: string) {
-    this.executionId = executionId;
-  }
 }
 
 /** The same facts with the session's open facts changed (a spent budget, a pending approval). */

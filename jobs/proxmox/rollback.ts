@@ -1,20 +1,14 @@
-import {
-  createExecutionApproval,
-  DEFAULT_APPROVAL_TTL_MS,
-  getApproval,
-  pendingExecutionApproval,
-} from "../../store/approvals.ts";
+import { DEFAULT_APPROVAL_TTL_MS, getApproval, pendingExecutionApproval } from "../../store/approvals.ts";
 import { recordAudit } from "../../store/audit.ts";
 import type { Db } from "../../store/db.ts";
 import { approvalRequested } from "../../store/domain-events.ts";
+import { createExecutionAwaitingApproval } from "../../store/execution-approval.ts";
 import {
   readExecutionSnapshot,
   snapshotSubject,
   type TakenSnapshot,
 } from "../../store/execution-snapshot.ts";
 import {
-  attachApproval,
-  createExecution,
   type Execution,
   getExecution,
   openRollbackOf,
@@ -130,10 +124,10 @@ export async function requestRollback(
   const command = rollbackCommand(snapshot);
   const now = new Date();
   const expiresAt = new Date(now.getTime() + (deps.approvalTtlMs ?? DEFAULT_APPROVAL_TTL_MS));
-  const made = await db.transaction().execute(async (tx) => {
-    const execution = await createExecution(
-      tx,
-      {
+  const made = await createExecutionAwaitingApproval(
+    db,
+    {
+      execution: {
         sessionId,
         target,
         command,
@@ -146,36 +140,28 @@ export async function requestRollback(
         deadlineAt: expiresAt,
         routing: routingStamp(node.target),
       },
-      now,
-    );
-    const approval = await createExecutionApproval(
-      tx,
-      {
+      approval: {
         sessionId,
-        executionId: execution.id,
         commandKey: command,
         target,
         risk: "destructive",
         requiredPhrase: phrase,
         expiresAt,
       },
-      now,
-    );
-    // one pending approval per session; throwing undoes the execution row with it (a rare race)
-    if (!approval.created)
-      throw new Error("another approval became pending in that thread meanwhile; ask again");
-    await attachApproval(tx, execution.id, approval.approval.id, { rollbackOf: original.id });
-    await recordAudit(
-      tx,
-      { by: input.by, sessionId },
-      {
-        action: "rollback.requested",
-        subject: original.id,
-        details: { rollback: execution.id, ...subjectDetails(snapshot), snapshot: snapshot.name, command },
+      rollbackOf: original.id,
+      audit: {
+        context: { by: input.by, sessionId },
+        record: (rollback) => ({
+          action: "rollback.requested",
+          subject: original.id,
+          details: { rollback, ...subjectDetails(snapshot), snapshot: snapshot.name, command },
+        }),
       },
-    );
-    return { executionId: execution.id, approvalId: approval.approval.id };
-  });
+    },
+    now,
+  );
+  // one pending approval per session: nothing was written (a rare race)
+  if (!made.created) throw new Error("another approval became pending in that thread meanwhile; ask again");
   await deps.events.publish(
     approvalRequested({ sessionId, approvalId: made.approvalId, executionId: made.executionId }),
   );

@@ -1,10 +1,9 @@
 import { refusal } from "../../policy/refusals.ts";
 import { planProposed, sessionStatus } from "../../store/domain-events.ts";
 import { getExecution } from "../../store/executions.ts";
-import { goalSince, recordGoal } from "../../store/goals.ts";
+import { goalSince } from "../../store/goals.ts";
 import {
   currentPlan,
-  insertPlanGeneration,
   isClosedStep,
   type NewStep,
   nextOpenStep,
@@ -12,10 +11,9 @@ import {
   type ReplacedReason,
   type StepStatus,
   setStepStatus,
-  supersedeOpenSteps,
 } from "../../store/plans.ts";
 import { recordActivity } from "../../store/session-activity.ts";
-import { markPlanProposed, replanForGoal } from "../../store/session-lifecycle.ts";
+import { proposeTaskPlan, setTaskGoal } from "../../store/task-plan.ts";
 import { now } from "../tool-deps.ts";
 import { ok, refused, type ToolResult } from "../tool-result.ts";
 import { loadOpenSession, publish, type TaskToolDeps } from "./task-deps.ts";
@@ -39,12 +37,7 @@ export async function setGoal(deps: TaskToolDeps, sessionId: string, goal: strin
       next: "This is already the goal. Advance the current plan with update_plan_step; do not re-propose.",
     });
   }
-  const result = await deps.db.transaction().execute(async (tx) => {
-    const recorded = await recordGoal(tx, sessionId, goal.trim(), at);
-    const replaced = await supersedeOpenSteps(tx, sessionId, at);
-    await replanForGoal(tx, sessionId, goal.trim(), at);
-    return { superseded: recorded.superseded?.goal ?? null, replaced };
-  });
+  const result = await setTaskGoal(deps.db, sessionId, goal.trim(), at);
   await publish(deps, sessionStatus(sessionId, "planning"));
   return ok({
     kind: "goal_set",
@@ -103,11 +96,7 @@ export async function proposePlan(
     : [...steps, WRITEBACK_STEP];
   const appended = withWriteback.length > steps.length;
   const needsApproval = withWriteback.some((s) => s.risk !== "read_only");
-  const { generation } = await deps.db.transaction().execute(async (tx) => {
-    const inserted = await insertPlanGeneration(tx, sessionId, withWriteback, { needsApproval, now: at });
-    await markPlanProposed(tx, sessionId, needsApproval, at);
-    return inserted;
-  });
+  const { generation } = await proposeTaskPlan(deps.db, sessionId, withWriteback, { needsApproval, now: at });
   await publish(deps, planProposed({ sessionId, generation }));
   return ok({
     kind: needsApproval ? "plan_awaiting_approval" : "plan_accepted",

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { McpToken } from "../mcp-server/bearer-auth.ts";
 import { PRINCIPAL_ROLES } from "../policy/principal.ts";
+import type { McpToken } from "./bearer-auth.ts";
 
 /** The name `mcp.token` (OIKOS_MCP_TOKEN) is known by: one operator token. */
 export const SINGLE_TOKEN_NAME = "mcp";

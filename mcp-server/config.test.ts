@@ -3,8 +3,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { loadConfig } from "./config.ts";
-import { mcpTokens } from "./config-mcp.ts";
+import { loadConfig } from "../app/config.ts";
+import { mcpTokens } from "./config.ts";
 
 function withYaml(yaml: string, env: NodeJS.ProcessEnv = {}) {
   const dir = mkdtempSync(join(tmpdir(), "oikos-config-mcp-"));
