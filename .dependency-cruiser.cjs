@@ -33,7 +33,7 @@ const MAY_IMPORT = {
   policy: [],
   store: [
     // pure: the risk and jail types, refusals, the typed-phrase normaliser, the routing keys, a guest's shell
-    "^policy/(risk|jail|decide-run|refusals|typed-phrase|routing|guest-shell)\\.ts$",
+    "^policy/(risk|jail|jail-grant|jail-hidden|decide-run|refusals|typed-phrase|routing|guest-shell)\\.ts$",
     "^policy/preview/types\\.ts$",
   ],
   jobs: ["^policy/", "^store/"],
@@ -63,8 +63,9 @@ const MAY_IMPORT = {
     "^jobs/retry\\.ts$",
     // an operator's rollback request
     "^jobs/proxmox/rollback\\.ts$",
-    "^policy/(consent|typed-phrase|close-matches|redact|routing)\\.ts$",
-    "^policy/preview/types\\.ts$",
+    "^policy/(consent|typed-phrase|close-matches|redact|routing|jail|jail-grant)\\.ts$",
+    // what a card shows of a preview
+    "^policy/preview/(types|compose-text)\\.ts$",
   ],
   intake: [
     "^store/",

@@ -5,6 +5,14 @@ import { loadClassifier } from "../../policy/classify.ts";
 import type { JailFacts } from "../../policy/jail.ts";
 import { composePreviewText } from "../../policy/preview/compose-text.ts";
 import type { AvailablePreview, PlanPreview } from "../../policy/preview/types.ts";
+import { createCaseWorld } from "../../test-support/jobs/preview/case-world.ts";
+import {
+  BASE,
+  type DiffCase,
+  differentialCases,
+} from "../../test-support/jobs/preview/differential-cases.ts";
+import { judge, type Verdict } from "../../test-support/jobs/preview/differential-oracle.ts";
+import { changesBetween, snapshotRoots } from "../../test-support/jobs/preview/world-snapshot.ts";
 import { labAuth, labSshTarget } from "../../test-support/sshd/lab-targets.ts";
 import { type SshLab, sshLabUnavailable, startSshLab } from "../../test-support/sshd/ssh-lab.ts";
 import { ensureSudoLabUser, sudoLabUnavailable } from "../../test-support/sshd/sudo-lab-user.ts";
@@ -13,10 +21,6 @@ import { SshPool } from "../ssh/ssh-pool.ts";
 import { TransportRouter } from "../ssh/transport-router.ts";
 import { createPlanPreviewer } from "./create.ts";
 import type { PlanPreviewer, PreviewTarget } from "./previewer.ts";
-import { createCaseWorld } from "./testing/case-world.ts";
-import { BASE, type DiffCase, differentialCases } from "./testing/differential-cases.ts";
-import { judge, type Verdict } from "./testing/differential-oracle.ts";
-import { changesBetween, snapshotRoots } from "./testing/world-snapshot.ts";
 
 /**
  * The differential lab of issue #37: every case generated per class (sudo, private tmp, probe

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { renderWith, syntheticFacts } from "../../test-support/policy/preview/synthetic-facts.ts";
 import { loadClassifier } from "../classify.ts";
 import { redact } from "../redact.ts";
 import { sha256 } from "./file-outcome.ts";
@@ -7,7 +8,6 @@ import { renderOutcomes } from "./file-render.ts";
 import { plainFileFacts } from "./part-facts.ts";
 import { planPreview } from "./plan.ts";
 import type { PlannedPart } from "./rule.ts";
-import { renderWith, syntheticFacts } from "./testing/synthetic-facts.ts";
 
 /**
  * An outside review's attacks on plan previews (#15): lines a preview would show dishonestly or

@@ -1,12 +1,17 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import {
+  contentAnswer,
+  hashAnswer,
+  renderWith,
+  syntheticFacts,
+} from "../../test-support/policy/preview/synthetic-facts.ts";
 import { loadClassifier } from "../classify.ts";
 import { sha256 } from "./file-outcome.ts";
 import { planPreview } from "./plan.ts";
 import type { PlannedPart } from "./rule.ts";
 import { parseGuestConfig } from "./rules/guests.ts";
 import { parseAptSimulation } from "./rules/packages.ts";
-import { contentAnswer, hashAnswer, renderWith, syntheticFacts } from "./testing/synthetic-facts.ts";
 
 const classifier = await loadClassifier();
 

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { syntheticFacts } from "../../test-support/policy/preview/synthetic-facts.ts";
 import { loadClassifier } from "../classify.ts";
 import { plainFileFacts } from "./part-facts.ts";
 import { matchRule, planPreview } from "./plan.ts";
 import type { PlannedPart } from "./rule.ts";
 import { PREVIEW_RULES } from "./rules/index.ts";
 import { statementsOf } from "./statement.ts";
-import { syntheticFacts } from "./testing/synthetic-facts.ts";
 import { PREVIEW_KINDS } from "./types.ts";
 
 /** What a part asks first: the paths it resolves (`facts <word>`), then its up-front probes. */

@@ -1,9 +1,9 @@
-import { sha256 } from "../file-outcome.ts";
-import type { IdentityFacts } from "../identity.ts";
-import type { MountEntry } from "../mount-view.ts";
-import type { NameFacts, StatFacts } from "../name-facts.ts";
-import type { PartFacts } from "../part-facts.ts";
-import type { PlannedPart, ProbeResult, Rendered } from "../rule.ts";
+import { sha256 } from "../../../policy/preview/file-outcome.ts";
+import type { IdentityFacts } from "../../../policy/preview/identity.ts";
+import type { MountEntry } from "../../../policy/preview/mount-view.ts";
+import type { NameFacts, StatFacts } from "../../../policy/preview/name-facts.ts";
+import type { PartFacts } from "../../../policy/preview/part-facts.ts";
+import type { PlannedPart, ProbeResult, Rendered } from "../../../policy/preview/rule.ts";
 
 /**
  * Facts for the pure tests of the preview rules, in place of what the executor gathers on a target
