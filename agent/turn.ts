@@ -1,7 +1,19 @@
 import { redact } from "../policy/redact.ts";
+import {
+  type RefusalIdentity,
+  RefusalLedger,
+  refusalIdentityOf,
+  refusalKey,
+  refusalsOf,
+} from "../policy/refusal-identity.ts";
 import { operatorNoteOf, outcomeEndsTurn } from "../policy/tool-outcome.ts";
 import { agentMessage } from "../store/domain-events.ts";
-import { appendMessage, recentMessages, type StoredToolCall } from "../store/messages.ts";
+import {
+  appendMessage,
+  recentMessages,
+  refusalKeysSinceOperator,
+  type StoredToolCall,
+} from "../store/messages.ts";
 import { getSession, markMessageSeen } from "../store/sessions.ts";
 import { recordTokenUsage } from "../store/token-usage.ts";
 import { type AgentDeps, clockOf, realSleep } from "./agent-deps.ts";
@@ -11,11 +23,13 @@ import { callModel } from "./model-call.ts";
 import type { ModelReply, ToolSpec } from "./model-port.ts";
 import { oweResults, unfinishedExecutions } from "./owed-results.ts";
 import { systemPrompt } from "./prompt.ts";
+import { endOnRepeatedRefusal } from "./repeated-refusal.ts";
 import type { ToolCallResult } from "./tool-gateway.ts";
 
 export type TurnEnd =
   | "answered" // the model replied with text and no tool calls
   | "stopped" // a tool ended the turn (plan or execution awaiting approval, question, completion)
+  | "repeated_refusal" // a call refused earlier in the turn was sent again and refused the same way
   | "exhausted" // iterations used up; a status report was produced
   | "model_failed" // every attempt failed; the session stays resumable
   | "lease_lost";
@@ -47,6 +61,8 @@ export async function runTurn(
 ): Promise<TurnEnd> {
   const tools = await deps.tools.tools(sessionId);
   await settleDanglingCalls(deps, sessionId);
+  // Refused calls count from the operator's last word: a repeat in a later turn (a continuation) is one too.
+  const refusals = new RefusalLedger(await refusalKeysSinceOperator(deps.db, sessionId));
   for (let iteration = 0; iteration < deps.options.maxIterations; iteration++) {
     // The checkpoint: every tool result of the last round is stored, so another process can go on from here.
     if (options.stopping?.aborted) throw new TurnInterrupted("oikos is stopping");
@@ -56,15 +72,31 @@ export async function runTurn(
     const { calls } = replied;
     if (calls.length === 0) return "answered";
     let stop: string | null = null;
+    let repeated = false;
     for (const call of calls) {
       if (stop) {
         await persistToolResult(deps, sessionId, call, `Not run: the turn ended after ${stop}.`);
         continue;
       }
-      const result = await executeCall(deps, sessionId, call);
-      await persistToolResult(deps, sessionId, call, result.text);
+      const { args, result } = await executeCall(deps, sessionId, call);
+      const identity = args ? refusalIdentityOf(call.name, args, result.structured) : null;
+      await persistToolResult(deps, sessionId, call, result.text, identity);
       // Told "still running": the result comes back by a continuation, not by waiting here.
       await oweResults(deps, sessionId, unfinishedExecutions(result.structured));
+      // The same call refused the same way a second time: the model did not act on the refusal, and
+      // asking it again would not change that. The typed identity decides, never the wording.
+      if (identity && refusals.record(identity) === "repeated") {
+        stop = call.name;
+        repeated = true;
+        await endOnRepeatedRefusal(
+          deps,
+          sessionId,
+          call.name,
+          refusalsOf(result.structured),
+          result.structured,
+        );
+        continue;
+      }
       // The structure, not the prompt, makes the model stop: a result that waits for the operator
       // (approval requested, plan awaiting approval, question, completion) or a refusal whose code
       // says so (policy/tool-outcome.ts). The wording is never read.
@@ -74,7 +106,7 @@ export async function runTurn(
         if (note) await deps.events.publish(agentMessage({ sessionId, text: note, final: true }));
       }
     }
-    if (stop) return "stopped";
+    if (stop) return repeated ? "repeated_refusal" : "stopped";
   }
   await withTurnSlot(deps, options, () => statusReport(deps, sessionId));
   return "exhausted";
@@ -191,33 +223,58 @@ async function modelReply(
   return null;
 }
 
+/** A tool call as made: its arguments (null when they were not a JSON object) and its result. */
 async function executeCall(
   deps: AgentDeps,
   sessionId: string,
   call: StoredToolCall,
-): Promise<ToolCallResult> {
+): Promise<{ args: Record<string, unknown> | null; result: ToolCallResult }> {
   let args: unknown;
   try {
     args = call.arguments.trim() ? JSON.parse(call.arguments) : {};
   } catch (error) {
     return {
-      isError: true,
-      text:
-        `Your arguments for ${call.name} were not valid JSON (${error instanceof Error ? error.message : String(error)}). ` +
-        "Send the call again with a JSON object matching the tool's schema.",
+      args: null,
+      result: {
+        isError: true,
+        text:
+          `Your arguments for ${call.name} were not valid JSON (${error instanceof Error ? error.message : String(error)}). ` +
+          "Send the call again with a JSON object matching the tool's schema.",
+      },
     };
   }
   if (typeof args !== "object" || args === null || Array.isArray(args)) {
-    return { isError: true, text: `Arguments for ${call.name} must be a JSON object. Send the call again.` };
+    return {
+      args: null,
+      result: {
+        isError: true,
+        text: `Arguments for ${call.name} must be a JSON object. Send the call again.`,
+      },
+    };
   }
-  return deps.tools.call(sessionId, call.name, args as Record<string, unknown>);
+  const object = args as Record<string, unknown>;
+  return { args: object, result: await deps.tools.call(sessionId, call.name, object) };
 }
 
 /** Tool results are stored redacted: the transcript is replayed to the model on every later turn. */
-async function persistToolResult(deps: AgentDeps, sessionId: string, call: StoredToolCall, text: string) {
+async function persistToolResult(
+  deps: AgentDeps,
+  sessionId: string,
+  call: StoredToolCall,
+  text: string,
+  refused: RefusalIdentity | null = null,
+) {
   await appendMessage(
     deps.db,
-    { sessionId, role: "tool", content: redact(text), toolCallId: call.id, name: call.name, author: "mcp" },
+    {
+      sessionId,
+      role: "tool",
+      content: redact(text),
+      toolCallId: call.id,
+      name: call.name,
+      author: "mcp",
+      ...(refused ? { refusalKey: refusalKey(refused) } : {}),
+    },
     clockOf(deps),
   );
 }

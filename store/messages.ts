@@ -37,6 +37,8 @@ export interface NewMessage {
   /** Platform user id for operator messages; "agent" / "oikos" otherwise. */
   author?: string;
   platformEventId?: string;
+  /** A refused tool call's identity (policy/refusal-identity.ts refusalKey). */
+  refusalKey?: string;
 }
 
 /**
@@ -59,6 +61,7 @@ export async function appendMessage(
       name: message.name ?? null,
       author: message.author ?? null,
       platform_event_id: message.platformEventId ?? null,
+      refusal_key: message.refusalKey ?? null,
       created_at: now,
     })
     .onConflict((oc) =>
@@ -150,6 +153,40 @@ export async function hasNote(db: Kysely<Database>, sessionId: string, marker: s
     .where("name", "=", marker)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/**
+ * The identities of the calls refused since the operator last spoke (their newest message), oldest
+ * first: what the agent loop counts as "already refused" (agent/turn.ts).
+ */
+export async function refusalKeysSinceOperator(db: Kysely<Database>, sessionId: string): Promise<string[]> {
+  const operator = await lastOperatorMessage(db, sessionId);
+  let query = db
+    .selectFrom("messages")
+    .select("refusal_key")
+    .where("session_id", "=", sessionId)
+    .where("refusal_key", "is not", null);
+  if (operator) query = query.where("id", ">", operator.id);
+  const rows = await query.orderBy("id", "asc").execute();
+  return rows.flatMap((row) => (row.refusal_key === null ? [] : [row.refusal_key]));
+}
+
+/** Whether a system note with this marker was stored after the operator's newest message. */
+export async function noteSinceOperator(
+  db: Kysely<Database>,
+  sessionId: string,
+  marker: string,
+): Promise<boolean> {
+  const note = await db
+    .selectFrom("messages")
+    .select((eb) => eb.fn.max("id").as("id"))
+    .where("session_id", "=", sessionId)
+    .where("role", "=", "system")
+    .where("name", "=", marker)
+    .executeTakeFirst();
+  if (!note?.id) return false;
+  const operator = await lastOperatorMessage(db, sessionId);
+  return operator === undefined || BigInt(operator.id) < BigInt(note.id);
 }
 
 type Row = {

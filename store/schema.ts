@@ -149,6 +149,8 @@ export interface MessagesTable {
   name: string | null;
   author: string | null;
   platform_event_id: string | null;
+  /** A refused tool call's identity (policy/refusal-identity.ts refusalKey); null otherwise. migrations/0330 */
+  refusal_key: Generated<string | null>;
   created_at: Timestamp;
 }
 
