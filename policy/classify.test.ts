@@ -233,3 +233,21 @@ test("what oikos cannot read is graded by the worst it could do, and says so (#3
     assert.equal(result.unreadable, undefined, `${command}: a lockout is readable, just destructive`);
   }
 });
+
+test("a guest's shell decides the grading: POSIX rules on sh/ash, nothing read on Windows", () => {
+  // read-only under bash; under sh these are bash-only and the proof does not speak for them
+  for (const command of ["echo $'\\x41'", "cat <(ls)"]) {
+    assert.equal(classifier.classify(command, "lxc", "bash").risk, "read_only", command);
+    assert.notEqual(classifier.classify(command, "lxc", "posix").risk, "read_only", command);
+  }
+  // plain POSIX reads stay read-only under sh
+  for (const command of ["ls -la /etc", "cat /etc/os-release | head -n 3", "df -h"])
+    assert.equal(classifier.classify(command, "lxc", "posix").risk, "read_only", command);
+  // cmd.exe: whatever the bash grammar thinks of the text, the operator reads and types it
+  for (const command of ["ver", "dir C:\\", "rmdir /s /q C:\\data", "echo hi"]) {
+    const result = classifier.classify(command, "vm", "windows");
+    assert.equal(result.risk, "destructive", command);
+    assert.equal(result.unreadable, "windows_command", command);
+  }
+  assert.equal(classifier.classify("", "vm", "windows").risk, "reject");
+});

@@ -1,6 +1,7 @@
 import type { BashParser, ParsedScript } from "./bash-parser.ts";
 import { loadBashParser } from "./bash-parser.ts";
 import { createDualParser } from "./dual-parser.ts";
+import type { ShellDialect } from "./guest-shell.ts";
 import { type JailGrant, unionGrants } from "./jail-grant.ts";
 import type { LintResult } from "./lint.ts";
 import { lintParsed, MAX_COMMAND_BYTES } from "./lint.ts";
@@ -14,7 +15,11 @@ export type { Classification, Risk, Segment } from "./risk.ts";
 
 /** The loaded bash grammar with everything that needs it. All methods are synchronous. */
 export interface Classifier {
-  classify(command: string, targetType?: string): Classification;
+  /**
+   * `dialect`: the shell the target runs the command with (policy/guest-shell.ts): bash (default), a
+   * POSIX sh (the proof grades it by sh's rules), or Windows cmd.exe, which the classifier does not read.
+   */
+  classify(command: string, targetType?: string, dialect?: ShellDialect): Classification;
   lint(command: string): LintResult;
   parse(command: string): ParsedScript;
   /** Size of the grammar's wasm heap (grows only: tests use it to prove trees are freed). */
@@ -31,7 +36,8 @@ export function loadClassifier(): Promise<Classifier> {
 
 export function createClassifier(parser: BashParser): Classifier {
   return {
-    classify: (command, targetType = "host") => classifyWith(parser, command, targetType),
+    classify: (command, targetType = "host", dialect = "bash") =>
+      classifyWith(parser, command, targetType, dialect),
     lint: (command) => lintParsed(command, (source) => parser.parse(source)),
     parse: (command) => parser.parse(command),
     wasmHeapBytes: () => parser.wasmHeapBytes(),
@@ -51,7 +57,12 @@ function rejected(reason: string, text: string): Classification {
  * Classifies a command line by walking every simple command of its bash parse tree and
  * taking the worst. What cannot be proven read-only is never read_only.
  */
-export function classifyWith(shared: BashParser, command: string, targetType: string): Classification {
+export function classifyWith(
+  shared: BashParser,
+  command: string,
+  targetType: string,
+  dialect: ShellDialect = "bash",
+): Classification {
   if (command.includes("\0")) return rejected("the command contains a NUL byte", command);
   if (Buffer.byteLength(command) > MAX_COMMAND_BYTES) {
     return rejected(
@@ -60,6 +71,7 @@ export function classifyWith(shared: BashParser, command: string, targetType: st
     );
   }
   if (command.trim() === "") return rejected("the command is empty", command);
+  if (dialect === "windows") return unreadWindowsCommand(command);
   // The walk and the proof both parse nested scripts (`bash -c '…'`): once per classification.
   const parser = memoized(shared);
   // Byte-exact: the parsers see exactly the text bash receives (`bash --noprofile --norc -c`).
@@ -79,7 +91,7 @@ export function classifyWith(shared: BashParser, command: string, targetType: st
     const reboots: string[] = [];
     const unproven = proveScript(
       parsed,
-      "bash",
+      dialect,
       (script) => parser.parse(script),
       0,
       programs,
@@ -119,6 +131,22 @@ export function classifyWith(shared: BashParser, command: string, targetType: st
   return unreadable
     ? { risk, reasons, segments, commands, unreadable }
     : { risk, reasons, segments, commands };
+}
+
+/**
+ * A command for a Windows guest runs under cmd.exe (policy/guest-shell.ts): the bash grammar cannot
+ * say what it does, so it is graded by the worst it could do and never rides a window — the operator
+ * reads and types each one (decide-run.ts, `unreadable`).
+ */
+function unreadWindowsCommand(command: string): Classification {
+  const reason = `${quoteSegment(command)} runs under cmd.exe on a Windows guest, which oikos does not read (destructive until the operator has read it)`;
+  return {
+    risk: "destructive",
+    reasons: [reason],
+    segments: [{ text: command, risk: "destructive", reasons: [reason], unreadable: "windows_command" }],
+    commands: [],
+    unreadable: "windows_command",
+  };
 }
 
 function memoized(parser: BashParser): BashParser {

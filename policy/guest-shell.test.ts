@@ -7,6 +7,7 @@ import {
   shellDialect,
   shellFromOstype,
   shellFromProbe,
+  shellJailReason,
 } from "./guest-shell.ts";
 
 test("ostype: Debian-family containers have bash, Alpine and unmanaged are probed, win* VMs run cmd.exe", () => {
@@ -85,4 +86,13 @@ test("recorded shell: only a known value counts, and only a probe confirms it", 
     probed: false,
   });
   assert.deepEqual(recordedShell({}), { shell: null, probed: false });
+});
+
+test("a guest without bash cannot jail: the gate treats it as a target that cannot", () => {
+  assert.equal(shellJailReason("bash"), null);
+  assert.equal(shellJailReason(null), null);
+  assert.match(shellJailReason("ash") ?? "", /busybox ash without bash.*jail runs under bash/);
+  assert.match(shellJailReason("sh") ?? "", /POSIX sh/);
+  assert.match(shellJailReason("cmd") ?? "", /Windows/);
+  assert.equal(shellJailReason("none"), null, "a guest with no shell is not runnable at all");
 });

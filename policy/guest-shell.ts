@@ -6,7 +6,7 @@
  *  - `bash`: the usual wrapper (`env … bash --noprofile --norc -c`), graded as bash, jailed when asked;
  *  - `sh` (dash, a POSIX sh) and `ash` (busybox: Alpine): `env -u ENV sh -c`, graded by the proof's
  *    POSIX dialect; no jail (it runs under bash only), so a read-only command never runs unasked;
- *  - `cmd`: a Windows guest, through the guest agent as `cmd.exe /c`: the classifier reads bash and
+ *  - `cmd`: a Windows guest, through the guest agent as `cmd.exe /d /c`: the classifier reads bash and
  *    cannot speak for cmd.exe, so every command needs the operator;
  *  - `none`: nothing oikos can start a command with: the guest is not runnable.
  */
@@ -136,4 +136,15 @@ export function shellWords(shell: GuestShell): string {
     case "none":
       return "no shell oikos can start";
   }
+}
+
+/**
+ * Why the read-only jail cannot hold a command on a guest with this shell (it runs under bash), or
+ * null: the run gate treats such a guest as one that cannot jail, so a read-only command asks the
+ * operator unless the operator allowed read-only commands unjailed there (policy/jail.ts).
+ */
+export function shellJailReason(shell: GuestShell | null): string | null {
+  if (shell === "sh" || shell === "ash" || shell === "cmd")
+    return `the guest has ${shellWords(shell)}, and the read-only jail runs under bash`;
+  return null;
 }

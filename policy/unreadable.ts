@@ -3,7 +3,12 @@
  * language the classifier does not read. Such a command is graded by the worst it could do
  * (destructive: a typed confirmation), and the approval card says so in words.
  */
-export const UNREADABLE_KINDS = ["run_time_command", "inline_program", "script_file"] as const;
+export const UNREADABLE_KINDS = [
+  "run_time_command",
+  "inline_program",
+  "script_file",
+  "windows_command",
+] as const;
 export type UnreadableKind = (typeof UNREADABLE_KINDS)[number];
 
 /** What the card says, after "oikos cannot tell what this changes: ". */
@@ -11,6 +16,7 @@ export const UNREADABLE_WORDS: Readonly<Record<UnreadableKind, string>> = {
   run_time_command: "the command it runs is only decided when it runs",
   inline_program: "it runs a program written inline for an interpreter, which oikos does not read",
   script_file: "it runs a script file whose content oikos has not read",
+  windows_command: "it runs under cmd.exe on a Windows guest, whose commands oikos does not read",
 };
 
 /** The card's line for an unreadable command. */

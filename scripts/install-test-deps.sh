@@ -4,7 +4,8 @@
 # (test-support/alertmanager starts its own on a loopback port with its own data folder; the
 # package's system service is not used); strace and the unprivileged user `oikos-oracle` for the
 # classifier's execution oracle (test-support/oracle); sudo for the plan-preview lab's login that
-# sudo makes root (test-support/sshd/sudo-lab-user.ts). With --bench, also ansible and pssh, the baselines of
+# sudo makes root (test-support/sshd/sudo-lab-user.ts); busybox for the fake Proxmox's Alpine-like
+# guests (test-support/proxmox: ash, no bash). With --bench, also ansible and pssh, the baselines of
 # test-support/bench/jobs/fanout.bench.ts. Debian/Ubuntu, run as root (CI does). Safe to run again: only what
 # is missing gets installed.
 set -eu
@@ -39,6 +40,7 @@ need prometheus-alertmanager /usr/bin/prometheus-alertmanager
 need strace /usr/bin/strace
 need util-linux /usr/bin/unshare
 need sudo /usr/bin/sudo
+need busybox /bin/busybox
 if [ "$bench" = 1 ]; then
   need ansible /usr/bin/ansible
   need pssh /usr/bin/parallel-ssh

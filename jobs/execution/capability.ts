@@ -3,8 +3,9 @@ import type { Runtime } from "../../app/runtime.ts";
 import { runsWorkers } from "../../base/process-role.ts";
 import { DbHostKeyStore } from "../../store/known-hosts.ts";
 import type { PlanPreviewer } from "../preview/previewer.ts";
+import { probeAtFirstContact } from "../proxmox/guest-probe.ts";
 import { startProxmoxJobs } from "../proxmox/start.ts";
-import { configuredSshTransport, createSshTransport } from "../ssh/create-ssh-transport.ts";
+import { configuredSshTransport, createSshTransport, lazySshRunner } from "../ssh/create-ssh-transport.ts";
 import { registerAllSweeps } from "../sweeps/default-sweeps.ts";
 import { runSweeps, type SweepContext } from "../sweeps/registry.ts";
 import { DEFAULT_HEARTBEAT_MS, startExecuteWorker } from "./execute-worker.ts";
@@ -23,8 +24,16 @@ const STALE_BEATS = 6;
  */
 export async function createRunService(runtime: Runtime): Promise<RunService> {
   const previews = runtime.config.execution.previews === "on" ? previewsFor(runtime) : undefined;
+  // a guest's first command asks its node which shell it has: SSH opened only when one is probed
+  const probes = lazySshRunner(() => runtimeSshTransport(runtime));
   return new RunService({
-    ...(previews ? { previews: previews.options, close: previews.close } : {}),
+    ...(previews ? { previews: previews.options } : {}),
+    close: async () => {
+      await Promise.all([previews?.close(), probes.close()]);
+    },
+    firstContact: async (entity, target) => {
+      await probeAtFirstContact({ db: runtime.db, runner: probes.runner }, entity, target);
+    },
     db: runtime.db,
     events: runtime.events,
     queue: runtime.queue,

@@ -10,6 +10,7 @@ import {
   type RunTargetFacts,
   UNCLASSIFIED_REFUSALS,
 } from "../../policy/decide-run.ts";
+import { recordedShell, shellDialect, shellJailReason } from "../../policy/guest-shell.ts";
 import {
   grantsUnavailableOf,
   type JailFacts,
@@ -80,6 +81,12 @@ export interface RunServiceOptions {
     /** config execution.previewMaxAgeMs: a shown preview older than this is computed again at approval. */
     maxAgeMs?: number;
   };
+  /**
+   * First contact with a Proxmox guest whose shell no probe has confirmed (jobs/proxmox/guest-probe.ts
+   * probeAtFirstContact): probes it and records what it found, before its first command is graded.
+   * Left out: the shell discovery recorded (or bash) is used as it is.
+   */
+  firstContact?: (entity: Entity, target: Target) => Promise<void>;
   /** Releases what the service holds (the previews' SSH pool); called once when the process stops. */
   close?: () => Promise<void>;
 }
@@ -162,7 +169,8 @@ export class RunService {
   /** Where a preview of a command on `slug` runs now: its route, type and jail facts (as a read-only run). */
   async previewTarget(slug: string): Promise<PreviewTarget | undefined> {
     const resolved = await resolveTarget(this.#o.db, slug, { sshUser: this.#o.sshUser });
-    if (!resolved.ok) return undefined;
+    // a preview's probes are bash, run in the jail: a guest without bash gets none
+    if (!resolved.ok || resolved.target.shell !== undefined) return undefined;
     return {
       target: resolved.target,
       targetType: resolved.entity.type,
@@ -220,12 +228,13 @@ export class RunService {
             now: this.now(),
           })
         : undefined,
-      resolveTarget(db, request.target, { sshUser: this.#o.sshUser }),
+      this.#resolveAfterFirstContact(request.target),
       this.#selfEntities(),
     ]);
     const classification = classifier.classify(
       request.command,
       resolved.ok ? resolved.entity.type : undefined,
+      shellDialect(resolved.ok ? (resolved.target.shell ?? null) : null),
     );
     const self = selfTargetsFrom(this.#o.selfTargets, selfEntities);
     const facts: RunFacts = {
@@ -436,11 +445,35 @@ export class RunService {
     return { state: "runnable", entity, candidates: parent ? [targetFactsOf(parent)] : [] };
   }
 
-  /** The jail mode for this target and what the entity records of its detection (policy/jail.ts). */
+  /**
+   * The target as it resolves, after a first-contact probe of a guest whose shell no probe has
+   * confirmed (the command is graded for the shell the guest has). A probe that fails changes nothing.
+   */
+  async #resolveAfterFirstContact(slug: string): Promise<ResolvedTarget> {
+    const resolved = await resolveTarget(this.#o.db, slug, { sshUser: this.#o.sshUser });
+    const { firstContact } = this.#o;
+    if (!firstContact || !resolved.ok || resolved.target.vmid === undefined) return resolved;
+    if (recordedShell(resolved.entity.attributes).probed) return resolved;
+    try {
+      await firstContact(resolved.entity, resolved.target);
+    } catch {
+      return resolved;
+    }
+    return resolveTarget(this.#o.db, slug, { sshUser: this.#o.sshUser });
+  }
+
+  /**
+   * The jail mode for this target and what the entity records of its detection (policy/jail.ts); a
+   * guest without bash cannot jail (policy/guest-shell.ts), whatever was detected before.
+   */
   #jailFacts(entity: Entity): JailFacts {
+    const noBash = shellJailReason(recordedShell(entity.attributes).shell);
     return {
       mode: jailModeOf(this.#o.readOnlyJail ?? "off", entity.attributes),
-      availability: jailAvailabilityOf(entity.attributes, this.now()),
+      availability:
+        noBash === null
+          ? jailAvailabilityOf(entity.attributes, this.now())
+          : { state: "unavailable", reason: noBash },
       unjailedAllowed: unjailedAllowedOf(entity.attributes),
       grantsUnavailable: grantsUnavailableOf(entity.attributes),
     };

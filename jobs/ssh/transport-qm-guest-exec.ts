@@ -43,7 +43,27 @@ export function qmGuestExecCommand(vmid: number, command: string, options: ExecO
     timeoutSeconds: seconds,
     killAfterSeconds: KILL_AFTER_SECONDS,
   });
-  const qmWait = seconds + KILL_AFTER_SECONDS + 2;
+  return qmLine(vmid, inGuest, seconds + KILL_AFTER_SECONDS + 2);
+}
+
+/**
+ * CMD_C: how a Windows guest runs a command. The guest agent starts the program it is given
+ * (CreateProcess, no shell of its own), so the command goes to cmd.exe: `/d` skips the AutoRun
+ * commands of the registry (cmd's --norc), `/c` runs the rest and ends. No env, no bash, no
+ * timeout(1) there (Windows' timeout.exe is a pause): qm stops waiting at the time limit and the
+ * host's timeout(1) backstops qm, but the process inside the guest is not killed.
+ */
+export const CMD_C = ["cmd.exe", "/d", "/c"] as const;
+
+/** The host-side line for `command` in Windows VM `vmid`: cmd.exe through the guest agent. */
+export function qmGuestWindowsCommand(vmid: number, command: string, options: ExecOptions = {}): string {
+  const { timeoutMs, jail, sudo } = resolveExecOptions(options);
+  if (jail) throw new RangeError("the read-only jail runs under bash only, not on Windows");
+  if (sudo) throw new RangeError("sudo does not exist on Windows");
+  return qmLine(vmid, [...CMD_C, command], timeoutSeconds(timeoutMs));
+}
+
+function qmLine(vmid: number, inGuest: readonly string[], qmWait: number): string {
   return remoteLine(
     timeoutWords(
       ["qm", "guest", "exec", String(vmid), "--timeout", String(qmWait), "--", ...inGuest],
@@ -53,15 +73,35 @@ export function qmGuestExecCommand(vmid: number, command: string, options: ExecO
   );
 }
 
-/**
- * Run `command` in VM `vmid` through the QEMU guest agent on its owning host and turn the agent's
- * JSON into an ExecResult. A host-side failure without that JSON is a GuestAgentError.
- */
-export async function execQmGuest(
+/** Run `command` in Windows VM `vmid` (cmd.exe through the guest agent); as execQmGuest otherwise. */
+export function execQmGuestWindows(
   host: HostRunner,
   vmid: number,
   command: string,
   options: ExecOptions = {},
+): Promise<ExecResult> {
+  return runThroughAgent(host, vmid, qmGuestWindowsCommand(vmid, command, options), options);
+}
+
+/**
+ * Run `command` in VM `vmid` through the QEMU guest agent on its owning host and turn the agent's
+ * JSON into an ExecResult. A host-side failure without that JSON is a GuestAgentError.
+ */
+export function execQmGuest(
+  host: HostRunner,
+  vmid: number,
+  command: string,
+  options: ExecOptions = {},
+): Promise<ExecResult> {
+  return runThroughAgent(host, vmid, qmGuestExecCommand(vmid, command, options), options);
+}
+
+/** Runs qm's host-side `line` and turns the agent's JSON into an ExecResult. */
+async function runThroughAgent(
+  host: HostRunner,
+  vmid: number,
+  line: string,
+  options: ExecOptions,
 ): Promise<ExecResult> {
   const { maxOutputBytes } = resolveExecOptions(options);
   // the live output is qm's JSON, not the guest's: do not stream it to the caller
@@ -73,7 +113,7 @@ export async function execQmGuest(
     shell: _shellInGuest,
     ...hostOptions
   } = options;
-  const onHost = await host.run(qmGuestExecCommand(vmid, command, options), hostOptions);
+  const onHost = await host.run(line, hostOptions);
   if (onHost.timedOut || onHost.cancelled) return onHost;
 
   let status: z.output<typeof GuestExecStatusSchema>;

@@ -11,7 +11,7 @@ import type { SshPool } from "./ssh-pool.ts";
 import type { Target } from "./target.ts";
 import { execLocal } from "./transport-local.ts";
 import { execPct } from "./transport-pct-exec.ts";
-import { execQmGuest } from "./transport-qm-guest-exec.ts";
+import { execQmGuest, execQmGuestWindows } from "./transport-qm-guest-exec.ts";
 import { execSsh } from "./transport-ssh.ts";
 
 /**
@@ -46,7 +46,14 @@ export class TransportRouter {
     return asTimedOutWhenRemoteTimerFired(withJailRead(result), timeoutMs);
   }
 
-  #route(target: Target, command: string, options: ExecOptions): Promise<ExecResult> {
+  #route(target: Target, command: string, given: ExecOptions): Promise<ExecResult> {
+    const options = withGuestShell(target, given);
+    if (target.shell === "cmd" && options.shell === undefined) {
+      // a Windows guest: cmd.exe through its guest agent, never a wrapped bash that cannot exist there
+      if (target.transport !== "qm-guest-exec")
+        throw new TransportRouteError(target.slug, "a Windows guest is reached only through its guest agent");
+      return execQmGuestWindows(this.#owningHost(target), this.#vmid(target), command, options);
+    }
     switch (target.transport) {
       case "ssh":
         if (target.ssh === undefined)
@@ -85,6 +92,21 @@ export class TransportRouter {
       throw new TransportRouteError(target.slug, `${target.transport} needs the guest's vmid`);
     return target.vmid;
   }
+}
+
+/**
+ * The shell a guest recorded without bash runs the command with (policy/guest-shell.ts): busybox ash
+ * or a POSIX sh as `sh -c`. A shell the caller names (the probe's `sh`) wins; the read-only jail needs
+ * bash, so a jailed run on such a guest is refused rather than run some other way.
+ */
+function withGuestShell(target: Target, options: ExecOptions): ExecOptions {
+  if (options.shell !== undefined || target.shell === undefined) return options;
+  if (options.jail === true)
+    throw new TransportRouteError(
+      target.slug,
+      `the read-only jail runs under bash, and ${target.slug} has ${target.shell === "cmd" ? "Windows cmd.exe" : "no bash"}`,
+    );
+  return target.shell === "cmd" ? options : { ...options, shell: "sh" };
 }
 
 /**

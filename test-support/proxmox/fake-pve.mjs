@@ -522,9 +522,15 @@ function windowsExec(kind, guest, vmid, program, args) {
     );
   if (exe !== "cmd")
     fail("Agent error: CreateProcessW() failed: The system cannot find the file specified. (error: 2)", 255);
-  if (String(args[0]).toLowerCase() !== "/c")
+  // cmd [/c|/k] [/s] [/q] [/d] [/a|/u] …: switches first, then /c and the command line
+  let at = 0;
+  while (at < args.length && /^\/[sqdau]$/i.test(String(args[at]))) at++;
+  if (String(args[at]).toLowerCase() !== "/c")
     return result(0, "Microsoft Windows [Version 10.0.22631.4169]\r\n");
-  const line = args.slice(1).join(" ").trim();
+  const line = args
+    .slice(at + 1)
+    .join(" ")
+    .trim();
   const [verb = "", ...rest] = line.split(/\s+/);
   switch (verb.toLowerCase()) {
     case "ver":
@@ -535,6 +541,14 @@ function windowsExec(kind, guest, vmid, program, args) {
       return result(0, "nt authority\\system\r\n");
     case "echo":
       return result(0, `${rest.join(" ")}\r\n`);
+    case "mkdir":
+    case "md": {
+      const dir = join(guestDir(vmid), rest.join(" ").replace(/^"|"$/g, ""));
+      if (existsSync(dir))
+        return result(1, "", `A subdirectory or file ${rest.join(" ")} already exists.\r\n`);
+      mkdirSync(dir, { recursive: true });
+      return result(0, "");
+    }
     case "type": {
       const file = join(guestDir(vmid), rest.join(" ").replace(/^"|"$/g, ""));
       if (!existsSync(file)) return result(1, "", "The system cannot find the file specified.\r\n");

@@ -3,16 +3,18 @@ import { createEventBus } from "../../../jobs/events/create.ts";
 import type { EventBus } from "../../../jobs/events/port.ts";
 import { startExecuteWorker } from "../../../jobs/execution/execute-worker.ts";
 import { RunService } from "../../../jobs/execution/run-service.ts";
+import { probeAtFirstContact } from "../../../jobs/proxmox/guest-probe.ts";
 import { createQueue } from "../../../jobs/queue/create.ts";
 import type { QueuePort } from "../../../jobs/queue/port.ts";
 import { SshPool } from "../../../jobs/ssh/ssh-pool.ts";
+import type { Target } from "../../../jobs/ssh/target.ts";
 import { TransportRouter } from "../../../jobs/ssh/transport-router.ts";
 import { connectInMemoryClient } from "../../../mcp-server/in-memory.ts";
 import { createMcpServer } from "../../../mcp-server/server.ts";
 import { loadClassifier } from "../../../policy/classify.ts";
 import type { JailMode } from "../../../policy/jail.ts";
 import { AGENT_PRINCIPAL } from "../../../policy/principal.ts";
-import { upsertEntities } from "../../../store/entities.ts";
+import { type Entity, upsertEntities } from "../../../store/entities.ts";
 import { DbHostKeyStore } from "../../../store/known-hosts.ts";
 import { KyselyJobJournal } from "../../../store/queue-journal.ts";
 import { deleteRedisKeys, redisTestPrefix, redisTestUrl } from "../../redis.ts";
@@ -44,6 +46,8 @@ export interface ExecutionStackOptions {
   maxOutputBytes?: number;
   /** execution.readOnlyJail; default off here (the lab's toolbox and state live under /tmp). */
   readOnlyJail?: JailMode;
+  /** Probe a Proxmox guest's shell at its first command, as the composition root does (jobs/proxmox/guest-probe.ts). */
+  probeGuests?: boolean;
 }
 
 /**
@@ -91,6 +95,17 @@ export async function startExecutionStack(options: ExecutionStackOptions): Promi
       selfTargets: options.selfTargets ?? [],
       sshUser: options.lab.username,
       ...(options.readOnlyJail ? { readOnlyJail: options.readOnlyJail } : {}),
+      ...(options.probeGuests
+        ? {
+            firstContact: async (entity: Entity, target: Target) => {
+              await probeAtFirstContact(
+                { db: store.db, runner: new TransportRouter({ pool }) },
+                entity,
+                target,
+              );
+            },
+          }
+        : {}),
     });
     const client = await connectInMemoryClient(
       createMcpServer({ db: store.db, principal: AGENT_PRINCIPAL, execution: service }),
