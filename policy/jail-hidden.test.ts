@@ -30,13 +30,16 @@ test("what the jail hid, from what tools print: a device, the network, a socket,
   assert.match(String(note), /^the read-only jail hid \/dev\/vda, the network, .* from this command/);
 });
 
-test("what was granted is not called hidden; nothing hidden, no note", () => {
+test("what was granted is not called hidden (a refused granted device is read-only, not hidden); nothing hidden, no note", () => {
   const granted = hiddenByJail({
     result: run("blkid: /dev/sda: Permission denied\ncurl: (7) Network is unreachable"),
     grants: [{ resource: "block_devices" }, { resource: "network" }],
     net: "host",
   });
-  assert.deepEqual(granted, { hidden: [], note: null });
+  assert.deepEqual(
+    granted.hidden.map((item) => [item.kind, item.what]),
+    [["read_only_device", "/dev/sda (granted read-only)"]],
+  );
   assert.deepEqual(hiddenByJail({ result: run("", 0), grants: [], net: "private" }), {
     hidden: [],
     note: null,
@@ -50,4 +53,55 @@ test("what was granted is not called hidden; nothing hidden, no note", () => {
     device.hidden.map((item) => item.what),
     ["/dev/sdb"],
   );
+});
+
+test("a granted device the tool tried to write, a capability, the jail's own mounts and pid: said so", () => {
+  const { hidden, note } = hiddenByJail({
+    result: {
+      exitCode: 1,
+      stdout: [
+        "Filesystem     Size  Used Avail Use% Mounted on",
+        "/dev/vda        79G  6.5G   69G   9% /",
+        "oikos-jail      64M     0   64M   0% /var/local",
+      ].join("\n"),
+      stderr: [
+        "Warning: Unable to open /dev/loop0 read-write (Permission denied).  /dev/loop0 has been opened read-only.",
+        "netlink error: Operation not permitted",
+        "fatal library error, lookup self",
+      ].join("\n"),
+    },
+    grants: [{ resource: "device", path: "/dev/loop0" }],
+    net: "host",
+  });
+  assert.deepEqual(
+    hidden.map((item) => item.kind),
+    ["read_only_device", "capability", "own_pid", "mount_table"],
+  );
+  assert.match(
+    String(note),
+    /opens \/dev\/loop0 \(granted read-only\) read-only and the tool asked to write it/,
+  );
+  assert.match(String(note), /ask for it in a plan/);
+});
+
+test("the jail's mount options alone (findmnt /) are the jail's mount table; the target's ordinary output is not", () => {
+  const findmnt = hiddenByJail({
+    result: { exitCode: 0, stdout: "/ /dev/vda ext4 ro,nodev,relatime,discard\n", stderr: "" },
+    grants: [],
+    net: "private",
+  });
+  assert.deepEqual(
+    findmnt.hidden.map((item) => item.kind),
+    ["mount_table"],
+  );
+  const plain = hiddenByJail({
+    result: {
+      exitCode: 0,
+      stdout: "/ /dev/vda ext4 rw,relatime,discard\nro,nodevice is a word\n",
+      stderr: "",
+    },
+    grants: [],
+    net: "private",
+  });
+  assert.deepEqual(plain, { hidden: [], note: null });
 });

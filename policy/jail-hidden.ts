@@ -2,11 +2,33 @@ import type { JailGrant } from "./jail-grant.ts";
 
 /**
  * Never a silent lie: what a jailed command tripped over that the jail hid from it — the network, a
- * Unix socket, a device node, the kernel log — read from what the command printed, so the result
- * says so in data and in words instead of passing an empty or partial answer off as the target's.
- * Pure: the worker hands the run's stderr, exit status, grants and network over.
+ * Unix socket, a device node, the kernel log, a capability — or where what it printed is the jail's
+ * own view rather than the target's (the mount table, its own process id), read from what the
+ * command printed, so the result says so in data and in words instead of passing an empty, partial
+ * or jail-shaped answer off as the target's. Pure: the worker hands the run's output, exit status,
+ * grants and network over.
+ *
+ *  - `network`, `socket`, `device`, `kernel_log`: not opened to this run (no grant);
+ *  - `read_only_device`: a granted device the tool tried to open for writing (parted, mke2fs -n):
+ *    the jail grants devices read-only;
+ *  - `capability`: an operation that needs a capability the jail does not hold (EPERM outside any
+ *    device: a netlink query that needs CAP_NET_ADMIN, a program with file capabilities such as
+ *    ping, which no_new_privs will not start);
+ *  - `mount_table`: the tool printed the jail's own mounts (df, findmnt, mount, /proc/mounts):
+ *    every mount read-only and nodev, and the jail's private scratch tmpfs (source `oikos-jail`);
+ *  - `own_pid`: the tool looked itself up in the machine's /proc by its pid in the jail's PID
+ *    namespace (procps: "lookup self") and found another process or none.
  */
-export const HIDDEN_KINDS = ["network", "socket", "device", "kernel_log"] as const;
+export const HIDDEN_KINDS = [
+  "network",
+  "socket",
+  "device",
+  "kernel_log",
+  "read_only_device",
+  "capability",
+  "mount_table",
+  "own_pid",
+] as const;
 export type HiddenKind = (typeof HIDDEN_KINDS)[number];
 
 export interface HiddenResource {
@@ -39,6 +61,12 @@ const SOCKET_SIGNS = [
 ];
 const DEVICE_DENIED = ["Permission denied", "Operation not permitted"];
 const KERNEL_LOG_SIGNS = ["read kernel buffer failed", "klogctl"];
+const CAPABILITY_DENIED = "Operation not permitted";
+const OWN_PID_SIGNS = ["lookup self"];
+/** The source name of the jail's scratch tmpfs (jail.bash): a mount table that lists it is the jail's. */
+export const JAIL_SCRATCH_SOURCE = "oikos-jail";
+/** Mount options every mount shows inside the jail (jail.bash remounts each one ro,nodev). */
+const JAIL_MOUNT_OPTIONS = /(^|\s)ro,nodev(,|\s|$)/;
 
 export function hiddenByJail(input: {
   result: Run;
@@ -72,21 +100,50 @@ export function hiddenByJail(input: {
       add({ kind: "socket", what: "Unix sockets (D-Bus, docker.sock …)", evidence: line });
       continue;
     }
-    const device = devicePath(line);
-    if (
-      device !== null &&
-      DEVICE_DENIED.some((sign) => line.includes(sign)) &&
-      !deviceGranted(input.grants, device)
-    ) {
-      add({ kind: "device", what: device, evidence: line });
+    if (OWN_PID_SIGNS.some((sign) => line.includes(sign))) {
+      add({ kind: "own_pid", what: "its own process (the jail's PID namespace)", evidence: line });
+      continue;
     }
+    const device = devicePath(line);
+    if (device !== null && DEVICE_DENIED.some((sign) => line.includes(sign))) {
+      if (deviceGranted(input.grants, device))
+        add({ kind: "read_only_device", what: `${device} (granted read-only)`, evidence: line });
+      else add({ kind: "device", what: device, evidence: line });
+      continue;
+    }
+    if (line.includes(CAPABILITY_DENIED))
+      add({ kind: "capability", what: "a capability the jail does not hold", evidence: line });
   }
-  if (hidden.length === 0) return { hidden, note: null };
-  const what = hidden.map((item) => item.what).join(", ");
-  return {
-    hidden,
-    note: `the read-only jail hid ${what} from this command, so its output may be empty or incomplete: ask for it in a plan (once approved it runs unjailed), or name what it needs so its proof can grant it`,
-  };
+  const table = input.result.stdout
+    .split("\n")
+    .slice(0, 2000)
+    .find((line) => line.split(/\s+/).includes(JAIL_SCRATCH_SOURCE) || JAIL_MOUNT_OPTIONS.test(line));
+  if (table !== undefined)
+    add({ kind: "mount_table", what: "the mount table", evidence: table.trim().slice(0, 300) });
+  return { hidden, note: noteOf(hidden) };
+}
+
+/** The words of what was found: what the jail hid, what it showed of its own, and the next step. */
+function noteOf(hidden: readonly HiddenResource[]): string | null {
+  if (hidden.length === 0) return null;
+  const of = (...kinds: HiddenKind[]) =>
+    hidden.filter((item) => kinds.includes(item.kind)).map((item) => item.what);
+  const parts: string[] = [];
+  const hid = of("network", "socket", "device", "kernel_log");
+  if (hid.length > 0) parts.push(`the read-only jail hid ${hid.join(", ")} from this command`);
+  const readOnly = of("read_only_device");
+  if (readOnly.length > 0)
+    parts.push(`the jail opens ${readOnly.join(", ")} read-only and the tool asked to write it`);
+  if (of("capability").length > 0) parts.push("the tool needed a capability the jail does not hold");
+  if (of("mount_table").length > 0)
+    parts.push(
+      `the mounts it printed are the jail's own: every mount reads ro,nodev and the ${JAIL_SCRATCH_SOURCE} tmpfs is the jail's scratch space, not the target's`,
+    );
+  if (of("own_pid").length > 0)
+    parts.push(
+      "it looked itself up in /proc by its pid inside the jail's PID namespace and could not find itself",
+    );
+  return `${parts.join("; ")}: its output may be empty, incomplete or the jail's rather than the target's — ask for it in a plan (once approved it runs unjailed, exactly as approved), or name what it needs so its proof can grant it`;
 }
 
 /** The first /dev/… word of a line, without the quotes and colons tools put around it. */

@@ -41,6 +41,27 @@ need strace /usr/bin/strace
 need util-linux /usr/bin/unshare
 need sudo /usr/bin/sudo
 need busybox /bin/busybox
+# the daily-diagnostics lab of the read-only jail (jobs/ssh/jail-diagnostics.test.ts): the tools its
+# rows run on real resources (a loop disk, a network namespace with nftables/iptables rules, tmux)
+need nftables /usr/sbin/nft
+need iptables /usr/sbin/iptables
+need parted /usr/sbin/parted
+need fdisk /usr/sbin/sfdisk
+need iproute2 /usr/bin/ip
+need ethtool /usr/sbin/ethtool
+need conntrack /usr/sbin/conntrack
+need tmux /usr/bin/tmux
+need lsof /usr/bin/lsof
+need psmisc /usr/bin/fuser
+need net-tools /usr/bin/netstat
+need iputils-ping /usr/bin/ping
+need curl /usr/bin/curl
+need ripgrep /usr/bin/rg
+need sysstat /usr/bin/iostat
+need pciutils /usr/bin/lspci
+need smartmontools /usr/sbin/smartctl
+need nvme-cli /usr/sbin/nvme
+need xxd /usr/bin/xxd
 if [ "$bench" = 1 ]; then
   need ansible /usr/bin/ansible
   need pssh /usr/bin/parallel-ssh

@@ -1,5 +1,5 @@
 # oikos read-only jail, last step (jail.bash runs it after setpriv): Landlock, then the seccomp
-# filter, then the ready line, then exec of the command. perl-base only: no module is loaded.
+# filter, then the ready line, then the command as a child. perl-base only: no module is loaded.
 # argv: prctl-number bpf landlock-rules unix ready-line command-words…
 #   bpf: "code,jt,jf,k;…" (jail-seccomp.ts), packed here in this machine's byte order
 #   landlock-rules: "path=all|write" lines: where files may be opened for writing (nothing else may)
@@ -43,6 +43,23 @@ if ($unix ne "1" && socket(my $probe, 1, 1, 0)) { fail("the seccomp filter did n
 
 delete $ENV{PERL_BADLANG};
 print STDERR "$ready\n";
-exec { $cmd[0] } @cmd;
-print STDERR "oikos-jail: exec $cmd[0]: $!\n";
-exit 127;
+# This perl stays PID 1 of the jail's PID namespace and the command runs as its child: a command that
+# is PID 1 believes it is the machine's init (systemd's tools then colour their output for a console)
+# and ignores every signal it has no handler for (a timeout's TERM). It hands the usual stop signals
+# on, reaps what the command leaves behind and exits as the command did (128 + signal when a signal
+# ended it); when it exits, the kernel ends whatever is still running in the namespace.
+my $child = fork;
+defined $child or fail("fork: $!");
+if ($child == 0) {
+  exec { $cmd[0] } @cmd;
+  print STDERR "oikos-jail: exec $cmd[0]: $!\n";
+  exit 127;
+}
+$SIG{$_} = sub { kill $_[0], $child } for qw(TERM INT HUP QUIT USR1 USR2 ALRM);
+for (;;) {
+  my $pid = waitpid(-1, 0);
+  if ($pid == $child) { my $status = $?; exit($status & 127 ? 128 + ($status & 127) : $status >> 8) }
+  # EINTR (4): a signal was handed on; anything else: nothing left to wait for
+  last if $pid == -1 && $! + 0 != 4;
+}
+exit 125;

@@ -11,7 +11,8 @@
 #   unix=0|1           1: Unix sockets may be made (a socket grant): every pathname socket the host
 #                      lists in /proc/net/unix, except the keep= ones, is covered with /dev/null
 #   keep=<pattern>     a granted service's socket, a bash pattern (repeatable)
-#   dev=<path>         a device node granted read-only (repeatable); block devices, nvme and sg nodes
+#   dev=<path>         a device node granted read-only (repeatable); block devices, nvme and sg nodes;
+#                      a partition brings its disk (read-only), where its partition table entry is
 #   blockdevs=1        every block device read-only (not optical or floppy drives)
 #   kmsg=1 zfs=1       /dev/kmsg (only where kernel.dmesg_restrict is 0) / /dev/zfs, read-only
 #                      (a granted node that does not exist is no error: the command finds it
@@ -35,7 +36,8 @@
 #    what it reads without the jail); then perl installs Landlock (no file opened for writing outside
 #    the scratch space and /dev/null & co — device nodes and FIFOs are not protected by a read-only
 #    mount) and the seccomp filter (socket families, io_uring, loop ioctls), prints the ready line and
-#    execs bash -c "$1".
+#    runs bash -c "$1" as its child: perl stays the PID namespace's init, so the command is not PID 1
+#    (which ignores signals it has no handler for, and which systemd's tools take for the machine's init).
 # Any failure before the ready line exits 125 with "oikos-jail:<kind>:<why>" and the command never
 # runs: unavailable (this target cannot jail), transient (try again), grant:<resource> (this grant).
 
@@ -208,7 +210,10 @@ j_o=,$j_devopts,
 j_o=${j_o//,nodev,/,}
 j_o=${j_o#,}
 j_o=${j_o%,}
+declare -A j_bound=()
 j_bind() { # a device node back with dev: read-only for the command through Landlock, not the mount
+  [[ -z ${j_bound[$1]-} ]] || return 0
+  j_bound[$1]=1
   j_fstab+="$1 $1 none bind,ro,dev,nosuid,noexec${j_o:+,$j_o} 0 0"$'\n'
 }
 for j_d in null zero full random urandom; do
@@ -221,6 +226,15 @@ for j_d in "${j_devs[@]}"; do
   [[ $j_r == /dev/* && $j_r != *[[:space:]]* ]] || j_grant device "$j_d is not a device node under /dev"
   if [[ -b $j_r ]] || { [[ -c $j_r ]] && [[ ${j_r#/dev/} == nvme+([0-9]) || ${j_r#/dev/} == sg+([0-9]) ]]; }; then
     j_bind "$j_r"
+    # a partition's own entry in the partition table (PARTLABEL, PARTUUID, its type) is on its disk:
+    # without the disk, blkid leaves those out and says nothing; so the disk too, read-only
+    j_a=${j_r#/dev/}
+    j_a=/sys/class/block/${j_a//\//!}
+    if [[ -b $j_r && -e $j_a/partition ]] && j_a=$("$j_readlink" -e -- "$j_a/.."); then
+      j_a=/dev/${j_a##*/}
+      j_a=${j_a//!//}
+      [[ -b $j_a ]] && j_bind "$j_a"
+    fi
   else
     j_grant device "$j_d is not a disk (only block devices, NVMe controllers and SCSI generic nodes are granted)"
   fi
