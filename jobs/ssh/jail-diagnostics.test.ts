@@ -33,7 +33,13 @@ const run = promisify(execFile);
 const root = process.getuid?.() === 0;
 
 /** Normalisers of fields that move between two runs whatever the jail does. */
-const digits = (text: string) => text.replace(/\d+([.,]\d+)*/g, "0").replace(/ +/g, " ");
+/** Figures become 0 and column padding (which follows the figures' widths) one space. */
+const digits = (text: string) =>
+  text
+    .replace(/\d+([.,]\d+)*/g, "0")
+    .split("\n")
+    .map((line) => line.replace(/ +/g, " ").trim())
+    .join("\n");
 const lines = (text: string) => text.split("\n");
 const VOLATILE: Record<string, (text: string) => string> = {
   // clocks, load averages, memory and CPU figures, I/O counters
