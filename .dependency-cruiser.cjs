@@ -32,8 +32,9 @@ const SEAM_WIRING = [
 const MAY_IMPORT = {
   policy: [],
   store: [
-    // pure: the risk and jail types, refusals, the typed-phrase normaliser, the routing keys, a guest's shell
-    "^policy/(risk|jail|jail-grant|jail-hidden|decide-run|refusals|typed-phrase|routing|guest-shell)\\.ts$",
+    // pure: the risk and jail types, refusals, the typed-phrase normaliser, the routing keys, a guest's shell,
+    // the entity types' checks and the runbooks' symptom match (#33)
+    "^policy/(risk|jail|jail-grant|jail-hidden|decide-run|refusals|typed-phrase|routing|guest-shell|entity-types|runbook-match)\\.ts$",
     "^policy/preview/types\\.ts$",
   ],
   jobs: ["^policy/", "^store/"],

@@ -6,6 +6,7 @@ import {
   type SessionStatus,
   TERMINAL_EXECUTION_STATUS_VALUES,
   type TerminalExecutionStatus,
+  TOUCH_VIAS,
 } from "./statuses.ts";
 
 // Domain events: what happened, for whoever renders or reacts (bot cards, continuations). They
@@ -58,6 +59,13 @@ export const domainEventSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("agent.typing"), sessionId: id, active: z.boolean() }),
   z.object({ type: z.literal("task.completed"), sessionId: id, outcome: z.enum(OUTCOMES) }),
   z.object({ type: z.literal("session.status"), sessionId: id, status: z.enum(SESSION_STATUSES) }),
+  /** A task touched an entity for the first time: its `involves` edge was written (store/task-graph.ts). */
+  z.object({
+    type: z.literal("entity.touched"),
+    sessionId: id,
+    entitySlug: id,
+    via: z.enum(TOUCH_VIAS),
+  }),
 ]);
 
 export type DomainEvent = z.infer<typeof domainEventSchema>;
@@ -140,4 +148,8 @@ export function taskCompleted(fields: Fields<"task.completed">): DomainEventOf<"
 
 export function sessionStatus(sessionId: string, status: SessionStatus): DomainEventOf<"session.status"> {
   return { type: "session.status", sessionId, status };
+}
+
+export function entityTouched(fields: Fields<"entity.touched">): DomainEventOf<"entity.touched"> {
+  return { type: "entity.touched", ...fields };
 }

@@ -1,10 +1,14 @@
 import { isDeepStrictEqual } from "node:util";
 import type { Kysely } from "kysely";
 import { z } from "zod";
+import { checkEntityType } from "../policy/entity-types.ts";
 import { type Executor, recordAudit, type WriteContext } from "./audit.ts";
+import type { DomainEvent } from "./domain-events.ts";
+import { listEntityTypes } from "./entity-types.ts";
 import type { Database, Entity, JsonObject } from "./schema.ts";
 
 import { ENTITY_STATES, ENTITY_TRANSPORTS, type EntityState } from "./statuses.ts";
+import { touchEntities } from "./task-graph.ts";
 
 export type { Entity } from "./schema.ts";
 
@@ -51,7 +55,16 @@ export async function upsertEntities(
   const parsed = inputs.map((input) => entityInputSchema.parse(input));
   await db.transaction().execute(async (tx) => {
     const batchSlugs = new Set(parsed.map((input) => input.slug));
+    const types = await listEntityTypes(tx);
     for (const input of parsed) {
+      const typeCheck = checkEntityType(types, input.type, "write");
+      if (!typeCheck.ok) {
+        result.failed.push({
+          slug: input.slug,
+          reason: `${typeCheck.reason} ${typeCheck.nextStep.replace(/\.$/, "")}`,
+        });
+        continue;
+      }
       const parent = input.parentSlug ?? null;
       if (parent && !batchSlugs.has(parent) && !(await findEntity(tx, parent))) {
         result.failed.push({ slug: input.slug, reason: `parent ${parent} does not exist` });
@@ -171,6 +184,8 @@ async function recordAttributeChanges(
 export interface AttributeUpdateResult {
   changed: string[];
   attributes: JsonObject;
+  /** `entity.touched` when a task wrote back about this entity for the first time; the caller publishes it. */
+  events: DomainEvent[];
 }
 
 /**
@@ -200,14 +215,18 @@ export async function updateEntityAttributes(
       subject: slug,
       details: { changed },
     });
-    if (context.sessionId) {
-      await tx
-        .updateTable("sessions")
-        .set({ entity_writeback: true, updated_at: new Date() })
-        .where("id", "=", context.sessionId)
-        .execute();
-    }
-    return { changed, attributes: merged };
+    if (!context.sessionId) return { changed, attributes: merged, events: [] };
+    await tx
+      .updateTable("sessions")
+      .set({ entity_writeback: true, updated_at: new Date() })
+      .where("id", "=", context.sessionId)
+      .execute();
+    const touched = await touchEntities(tx, {
+      sessionId: context.sessionId,
+      slugs: [slug],
+      via: "writeback",
+    });
+    return { changed, attributes: merged, events: touched.events };
   });
 }
 
@@ -233,12 +252,18 @@ export async function liveEntityIdentities(
     .selectFrom("entities")
     .select(["slug", "name", "attributes"])
     .where("state", "!=", "destroyed")
+    .where("type", "!=", "task")
     .execute();
 }
 
 /** The slugs of every entity that is not destroyed. */
 export async function liveEntitySlugs(db: Executor): Promise<string[]> {
-  const rows = await db.selectFrom("entities").select("slug").where("state", "!=", "destroyed").execute();
+  const rows = await db
+    .selectFrom("entities")
+    .select("slug")
+    .where("state", "!=", "destroyed")
+    .where("type", "!=", "task")
+    .execute();
   return rows.map((row) => row.slug);
 }
 
@@ -262,7 +287,8 @@ export async function listEntities(
   page: { offset: number; limit: number },
 ): Promise<{ entities: Entity[]; hasMore: boolean }> {
   let query = db.selectFrom("entities").selectAll();
-  if (filter.type) query = query.where("type", "=", filter.type);
+  // tasks are entities too (store/task-graph.ts), listed only when asked for by type
+  query = query.where("type", filter.type ? "=" : "!=", filter.type ?? "task");
   if (filter.state) query = query.where("state", "=", filter.state);
   else if (!filter.includeDestroyed) query = query.where("state", "!=", "destroyed");
   if (filter.query) {

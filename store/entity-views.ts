@@ -30,6 +30,8 @@ export async function selectEntities(db: Executor, selector: EntitySelector): Pr
   if (selector.by === "state") query = query.where("state", "=", selector.state);
   else query = query.where("state", "!=", "destroyed");
   if (selector.by === "type") query = query.where("type", "=", selector.type);
+  // tasks are entities too (store/task-graph.ts), listed only when asked for by type
+  else query = query.where("type", "!=", "task");
   if (selector.by === "group") {
     const group = selector.group;
     query = query.where((eb) =>

@@ -34,6 +34,8 @@ export async function healthSummary(
       ),
     ])
     .where("entities.state", "!=", "destroyed")
+    // a task entity is a record of work done, not a fact that ages
+    .where("entities.type", "!=", "task")
     .groupBy(["entities.slug", "entities.updated_at"])
     .as("last_change");
   const stale = await db

@@ -1,9 +1,11 @@
 import { type Kysely, type SqlBool, sql } from "kysely";
 import { type Executor, recordAudit, type WriteContext } from "./audit.ts";
+import type { DomainEvent } from "./domain-events.ts";
 import { supersedeSameSubject } from "./knowledge-supersede.ts";
 import type { Database } from "./schema.ts";
 
 import type { KnowledgeKind } from "./statuses.ts";
+import { touchEntities } from "./task-graph.ts";
 
 export { KNOWLEDGE_KINDS, type KnowledgeKind } from "./statuses.ts";
 
@@ -30,7 +32,14 @@ export interface KnowledgeInput {
 }
 
 export type UpsertKnowledgeResult =
-  | { status: "created" | "updated"; slug: string; about: string[]; superseded?: string[] }
+  | {
+      status: "created" | "updated";
+      slug: string;
+      about: string[];
+      superseded?: string[];
+      /** `entity.touched` for the entities a task wrote about for the first time; the caller publishes them. */
+      events: DomainEvent[];
+    }
   | { status: "unknown_entities"; slugs: string[] };
 
 /**
@@ -99,7 +108,16 @@ export async function upsertKnowledge(
       status === "created"
         ? await supersedeSameSubject(tx, { id, slug, kind: input.kind, about: linked }, context)
         : [];
-    return { status, slug, about: linked, ...(superseded.length > 0 ? { superseded } : {}) };
+    const touched = context.sessionId
+      ? await touchEntities(tx, { sessionId: context.sessionId, slugs: about, via: "knowledge" })
+      : undefined;
+    return {
+      status,
+      slug,
+      about: linked,
+      ...(superseded.length > 0 ? { superseded } : {}),
+      events: touched?.events ?? [],
+    };
   });
 }
 

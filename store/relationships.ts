@@ -1,7 +1,9 @@
 import type { Kysely } from "kysely";
 import { type Executor, recordAudit, type WriteContext } from "./audit.ts";
+import type { DomainEvent } from "./domain-events.ts";
 import { findEntity } from "./entities.ts";
 import type { Database } from "./schema.ts";
+import { touchEntities } from "./task-graph.ts";
 
 export interface RelationshipType {
   name: string;
@@ -30,7 +32,7 @@ export interface RelationshipInput {
 
 /** Outcome of create_relationship; refusals are data the caller turns into a message. */
 export type CreateRelationshipResult =
-  | { status: "created" | "exists" }
+  | { status: "created" | "exists"; events: DomainEvent[] }
   | { status: "unknown_entity"; slug: string }
   | { status: "invalid_type"; validTypes: RelationshipType[] }
   | {
@@ -77,13 +79,21 @@ export async function createRelationship(
       .onConflict((oc) => oc.columns(["source_slug", "target_slug", "type"]).doNothing())
       .returning("id")
       .executeTakeFirst();
-    if (!inserted) return { status: "exists" };
+    const touched = context.sessionId
+      ? await touchEntities(tx, {
+          sessionId: context.sessionId,
+          slugs: [input.source, input.target],
+          via: "writeback",
+        })
+      : undefined;
+    const events = touched?.events ?? [];
+    if (!inserted) return { status: "exists", events };
     await recordAudit(tx, context, {
       action: "relationship.create",
       subject: `${input.source} ${input.type} ${input.target}`,
       details: { ...input },
     });
-    return { status: "created" };
+    return { status: "created", events };
   });
 }
 

@@ -45,6 +45,29 @@ export interface EntitiesTable {
   parent_slug: string | null;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** migrations/0360: set on entities the agent discovered (propose_entities); stale_since once not seen. */
+  discovered_at: NullableTimestamp;
+  last_seen_at: NullableTimestamp;
+  stale_since: NullableTimestamp;
+}
+
+/** migrations/0360: the entity types every entity write is validated against. */
+export interface EntityTypesTable {
+  name: string;
+  description: string;
+  runnable: Generated<boolean>;
+  proposable: Generated<boolean>;
+}
+
+/** migrations/0360: each time an execution's output showed a discovered entity. */
+export interface EntitySightingsTable {
+  id: Generated<string>;
+  entity_slug: string;
+  session_id: string;
+  execution_id: string;
+  command: string;
+  evidence: string;
+  seen_at: Timestamp;
 }
 
 export interface EntityAttributeChangesTable {
@@ -506,6 +529,8 @@ export interface ScheduleRunsTable {
 export interface Database {
   entities: EntitiesTable;
   entity_attribute_changes: EntityAttributeChangesTable;
+  entity_types: EntityTypesTable;
+  entity_sightings: EntitySightingsTable;
   relationship_types: RelationshipTypesTable;
   relationships: RelationshipsTable;
   knowledge: KnowledgeTable;

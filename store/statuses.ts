@@ -99,6 +99,14 @@ export type KnowledgeKind = (typeof KNOWLEDGE_KINDS)[number];
 export const ENTITY_STATES = ["active", "stopped", "destroyed", "unknown"] as const;
 export type EntityState = (typeof ENTITY_STATES)[number];
 
+/**
+ * Which gate recorded that a task touched an entity (store/task-graph.ts): a command for it passed
+ * the run gate (`run`), knowledge about it was written (`knowledge`), its attributes or edges were
+ * written back (`writeback`), or the agent's discovery saw it (`discovery`).
+ */
+export const TOUCH_VIAS = ["run", "knowledge", "writeback", "discovery"] as const;
+export type TouchVia = (typeof TOUCH_VIAS)[number];
+
 /** How commands reach an entity: directly, through its host (pct exec / qm guest exec), locally, or not at all. */
 export const ENTITY_TRANSPORTS = ["ssh", "pct-exec", "qm-guest-exec", "local", "none"] as const;
 export type EntityTransport = (typeof ENTITY_TRANSPORTS)[number];

@@ -34,6 +34,7 @@ import { createExecutionAwaitingApproval } from "../../store/execution-approval.
 import { createExecution, type Execution, newExecutionId } from "../../store/executions.ts";
 import { loadSessionFacts } from "../../store/run-gate-facts.ts";
 import { type Session, takePreplanSlot } from "../../store/sessions.ts";
+import { touchEntities } from "../../store/task-graph.ts";
 import type { EventBus } from "../events/port.ts";
 import type { PlanPreviewer, PreviewTarget } from "../preview/previewer.ts";
 import { QueueClosedError } from "../queue/errors.ts";
@@ -324,6 +325,7 @@ export class RunService {
     }
     // Renderers react to this; `run` must not wait for them.
     void this.#o.events.publish(executionQueued(execution)).catch(() => {});
+    await this.#touched(gated.session.id, request.target);
     return execution;
   }
 
@@ -370,6 +372,7 @@ export class RunService {
       return again;
     }
     const outcome = { executionId: made.executionId, approvalId: made.approvalId };
+    await this.#touched(gated.session.id, request.target);
     // Computed (bounded in time) before the card is asked for, so the card is posted with it.
     await this.previews
       ?.previewNewApproval({
@@ -396,6 +399,20 @@ export class RunService {
       reason: redact(decision.reason),
       phrase,
     };
+  }
+
+  /**
+   * The task touched its target: a command for it passed the gate (store/task-graph.ts). Written
+   * here, by the gate, never by the model; the first touch publishes `entity.touched`.
+   */
+  async #touched(sessionId: string, target: string): Promise<void> {
+    const touched = await touchEntities(this.#o.db, {
+      sessionId,
+      slugs: [target],
+      via: "run",
+      at: this.now(),
+    });
+    for (const event of touched.events) void this.#o.events.publish(event).catch(() => {});
   }
 
   async #recordClassification(

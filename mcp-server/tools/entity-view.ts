@@ -25,3 +25,15 @@ export async function unknownEntity(deps: ToolDeps, slug: string): Promise<ToolR
 export function ageInDays(since: Date, now: Date): number {
   return Math.max(0, Math.floor((now.getTime() - since.getTime()) / 86_400_000));
 }
+
+/** When the agent discovered an entity, when it was last seen, and since when it is stale (not seen). */
+export function discoveryOf(entity: Entity): Record<string, unknown> {
+  if (!entity.discovered_at) return {};
+  return {
+    discovered: {
+      at: entity.discovered_at.toISOString(),
+      last_seen_at: entity.last_seen_at?.toISOString() ?? null,
+      ...(entity.stale_since ? { stale_since: entity.stale_since.toISOString() } : {}),
+    },
+  };
+}

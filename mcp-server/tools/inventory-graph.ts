@@ -12,16 +12,16 @@ import {
 } from "../../store/relationships.ts";
 import { defineTool } from "../define-tool.ts";
 import { nextCursor, pageFrom, pageInput } from "../pagination.ts";
-import type { ToolDeps } from "../tool-deps.ts";
 import { ok, refused } from "../tool-result.ts";
 import { unknownEntity } from "./entity-view.ts";
+import { publish, type TaskToolDeps } from "./task-deps.ts";
 
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 const BLAST_MAX_DEPTH = 6;
 const BLAST_MAX_NODES = 200;
 
 /** Relationship tools: read edges, walk dependents, add validated edges. */
-export function registerGraphTools(server: McpServer, deps: ToolDeps): void {
+export function registerGraphTools(server: McpServer, deps: TaskToolDeps): void {
   defineTool(
     server,
     deps,
@@ -104,6 +104,7 @@ export function registerGraphTools(server: McpServer, deps: ToolDeps): void {
       switch (result.status) {
         case "created":
         case "exists":
+          for (const event of result.events) await publish(deps, event);
           return ok({ ...args, status: result.status });
         case "unknown_entity":
           return unknownEntity(deps, result.slug);

@@ -15,18 +15,21 @@ import { healthSummary } from "../../store/health-summary.ts";
 import { entityKnowledge } from "../../store/knowledge.ts";
 import { getRelations } from "../../store/relationships.ts";
 import { sessionIdentity } from "../../store/sessions.ts";
+import { taskSlug, tasksThatTouched } from "../../store/task-graph.ts";
 import { defineTool } from "../define-tool.ts";
 import { nextCursor, pageFrom, pageInput } from "../pagination.ts";
-import { now, type ToolDeps } from "../tool-deps.ts";
+import { now } from "../tool-deps.ts";
 import { ok, refused } from "../tool-result.ts";
-import { ageInDays, entityRow, unknownEntity } from "./entity-view.ts";
+import { ageInDays, discoveryOf, entityRow, unknownEntity } from "./entity-view.ts";
 import { registerGraphTools } from "./inventory-graph.ts";
+import { publish, type TaskToolDeps } from "./task-deps.ts";
 
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 const STALE_AFTER_DAYS = 30;
+const RECENT_TASKS = 5;
 
 /** Inventory tools: who am I, what exists, how it is connected, and attribute writeback. */
-export function registerInventoryTools(server: McpServer, deps: ToolDeps): void {
+export function registerInventoryTools(server: McpServer, deps: TaskToolDeps): void {
   defineTool(
     server,
     deps,
@@ -128,7 +131,8 @@ export function registerInventoryTools(server: McpServer, deps: ToolDeps): void 
     {
       description:
         "One entity with its attributes, the age in days of each attribute (old facts may be wrong: verify " +
-        "before relying on them), relation counts and linked knowledge titles.",
+        "before relying on them), relation counts, linked knowledge titles, and the last tasks that touched it " +
+        "(goal, how they ended, the knowledge they wrote): start an incident from what earlier tasks found.",
       inputSchema: { slug: z.string().describe("entity slug, e.g. lxc:gitea") },
       annotations: READ_ONLY,
       access: "records",
@@ -141,6 +145,7 @@ export function registerInventoryTools(server: McpServer, deps: ToolDeps): void 
       const outgoing = await getRelations(deps.db, slug, { direction: "out" }, { offset: 0, limit: 200 });
       const incoming = await getRelations(deps.db, slug, { direction: "in" }, { offset: 0, limit: 200 });
       const knowledge = await entityKnowledge(deps.db, slug, { offset: 0, limit: 10 });
+      const tasks = entity.type === "task" ? [] : await tasksThatTouched(deps.db, slug, RECENT_TASKS);
       return ok({
         ...entityRow(entity),
         attributes: entity.attributes,
@@ -152,6 +157,17 @@ export function registerInventoryTools(server: McpServer, deps: ToolDeps): void 
         ),
         relations: { outgoing: outgoing.relations.length, incoming: incoming.relations.length },
         knowledge: knowledge.entries.map((k) => ({ slug: k.slug, kind: k.kind, title: k.title })),
+        ...discoveryOf(entity),
+        recent_tasks: tasks.map((t) => ({
+          task: taskSlug(t.sessionId),
+          goal: t.goal,
+          status: t.status,
+          outcome: t.outcome,
+          ...(t.summary ? { summary: t.summary } : {}),
+          last_touched_at: t.lastTouchedAt.toISOString(),
+          touches: t.touches,
+          knowledge: t.knowledge.map((k) => k.slug),
+        })),
       });
     },
   );
@@ -196,6 +212,7 @@ export function registerInventoryTools(server: McpServer, deps: ToolDeps): void 
       }
       const result = await updateEntityAttributes(deps.db, slug, attributes, write);
       if (!result) return unknownEntity(deps, slug);
+      for (const event of result.events) await publish(deps, event);
       return ok({ slug, changed: result.changed, attributes: result.attributes });
     },
   );

@@ -16,15 +16,16 @@ import {
 import { defineTool } from "../define-tool.ts";
 import { nextCursor, pageFrom, pageInput } from "../pagination.ts";
 import { unknownSlugMessage } from "../suggest.ts";
-import { now, type ToolDeps } from "../tool-deps.ts";
+import { now } from "../tool-deps.ts";
 import { ok, refused } from "../tool-result.ts";
 import { entityHints } from "./entity-hints.ts";
 import { unknownEntity } from "./entity-view.ts";
+import { publish, type TaskToolDeps } from "./task-deps.ts";
 
 const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 
 /** Knowledge tools: find what was learned before, read it, and write back what was learned now. */
-export function registerKnowledgeTools(server: McpServer, deps: ToolDeps): void {
+export function registerKnowledgeTools(server: McpServer, deps: TaskToolDeps): void {
   defineTool(
     server,
     deps,
@@ -172,7 +173,9 @@ export function registerKnowledgeTools(server: McpServer, deps: ToolDeps): void 
           ),
         );
       }
-      return ok(result);
+      const { events, ...written } = result;
+      for (const event of events) await publish(deps, event);
+      return ok(written);
     },
   );
 }

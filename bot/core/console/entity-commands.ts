@@ -2,6 +2,7 @@ import { closeMatches } from "../../../policy/close-matches.ts";
 import { jailStatusLine } from "../../../policy/jail.ts";
 import type { Db } from "../../../store/db.ts";
 import { attributeChangedAt, findEntity, listEntitySlugs } from "../../../store/entities.ts";
+import { entityNeighbourhood } from "../../../store/entity-neighbourhood.ts";
 import {
   entitySelector,
   lastTouched,
@@ -10,10 +11,12 @@ import {
 } from "../../../store/entity-views.ts";
 import { entityKnowledge } from "../../../store/knowledge.ts";
 import { getRelations } from "../../../store/relationships.ts";
+import { tasksThatTouched } from "../../../store/task-graph.ts";
 import { type BotCommand, defineCommand } from "../bot-commands.ts";
 import { optionalWord, word } from "../command-args.ts";
 import { riskBadge } from "../risk-badge.ts";
 import { ago, short, when } from "./ago.ts";
+import { neighbourhoodLines, recentTaskLines } from "./entity-history.ts";
 
 const SHOWN_ATTRIBUTES = 25;
 
@@ -22,7 +25,8 @@ export function entityCommand(db: Db, clock: () => Date = () => new Date()): Bot
   return defineCommand({
     name: "entity",
     args: { slug: word("slug", "the entity, e.g. `lxc:gitea` or `host:nas`") },
-    summary: "one entity: facts, relationships, state, recent executions, knowledge and runbooks",
+    summary:
+      "one entity: facts, its neighbourhood (owners, what runs on it), relationships, recent executions, the last tasks that touched it, knowledge and runbooks",
     permission: "operator",
     examples: ["!entity lxc:gitea"],
     async run(_ctx, { slug }) {
@@ -33,6 +37,11 @@ export function entityCommand(db: Db, clock: () => Date = () => new Date()): Bot
         `\`${entity.slug}\` — ${entity.name} (${entity.type}), state ${entity.state}, reached by ${entity.transport}${entity.parent_slug ? ` via \`${entity.parent_slug}\`` : ""}`,
       ];
       out.push(jailStatusLine(entity.slug, entity.attributes, now));
+      if (entity.discovered_at)
+        out.push(
+          `Discovered ${ago(entity.discovered_at, now)}${entity.last_seen_at ? `, last seen ${ago(entity.last_seen_at, now)}` : ""}${entity.stale_since ? `; stale: not seen since ${ago(entity.stale_since, now)}` : ""}`,
+        );
+      out.push(...neighbourhoodLines(slug, await entityNeighbourhood(db, slug)));
       const touched = (await lastTouched(db, [slug])).get(slug);
       if (touched?.ranAt)
         out.push(`Last audited ${when(touched.ranAt, now)}: \`${short(touched.ranCommand, 60)}\``);
@@ -46,7 +55,12 @@ export function entityCommand(db: Db, clock: () => Date = () => new Date()): Bot
         }
         if (facts.length > SHOWN_ATTRIBUTES) out.push(`  … ${facts.length - SHOWN_ATTRIBUTES} more`);
       } else out.push("Facts: none recorded.");
-      const { relations } = await getRelations(db, slug, { direction: "both" }, { offset: 0, limit: 30 });
+      // the tasks' `involves` edges are listed as recent tasks below
+      const relations = (
+        await getRelations(db, slug, { direction: "both" }, { offset: 0, limit: 60 })
+      ).relations
+        .filter((r) => r.type !== "involves")
+        .slice(0, 30);
       if (relations.length > 0) {
         out.push(`Relationships (${relations.length}):`);
         for (const r of relations) out.push(`  \`${r.source}\` ${r.type} \`${r.target}\``);
@@ -61,6 +75,7 @@ export function entityCommand(db: Db, clock: () => Date = () => new Date()): Bot
           );
         }
       }
+      if (entity.type !== "task") out.push(...recentTaskLines(await tasksThatTouched(db, slug), now));
       const { entries } = await entityKnowledge(db, slug, { offset: 0, limit: 10 });
       if (entries.length > 0) {
         out.push("Knowledge:");
