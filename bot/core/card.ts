@@ -23,6 +23,11 @@ export interface Card {
   status?: string;
   /** How to answer, in words: the fallback for clients without buttons or reactions. */
   hint?: string;
+  /**
+   * The exact words an operator types in this card's thread to approve it (a destructive approval).
+   * A chat without threads of its own (the terminal) tells how to send them into this thread.
+   */
+  phrase?: string;
   /** Buttons (Slack) while the card is undecided; empty once decided. */
   actions?: { id: CardAction; label: string; style?: "primary" | "danger" }[];
   /**

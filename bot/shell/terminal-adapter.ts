@@ -23,6 +23,8 @@ const TERMINAL_HELP = [
   "  !react <emoji> [#n]                react to card #n (default: the latest waiting card)",
   "  !as <user>                         act as another user (to try permissions)",
   "  !new                               start a new thread (a new task)",
+  "  !reply #n <text>                   say <text> in the thread of message #n (e.g. a typed phrase",
+  "                                     for a card in an older thread)",
 ].join("\n");
 /** Shown once when a person starts the terminal chat: the first thing to try. */
 const GREETING = "Type a message to start a task, !help for the commands; Ctrl-D ends the chat.";
@@ -47,6 +49,8 @@ export class TerminalAdapter implements ChatAdapter {
   readonly #waitingCards: string[] = [];
   /** Threads that are sessions (started by a message, not a command): their replies are indented. */
   readonly #threads = new Set<string>();
+  /** The thread each message shown here is in (`!reply #n` answers in it). */
+  readonly #threadOf = new Map<string, string | null>();
 
   constructor(options: TerminalAdapterOptions) {
     this.#options = options;
@@ -90,11 +94,15 @@ export class TerminalAdapter implements ChatAdapter {
   async post(room: string, thread: string | null, message: Outbound): Promise<MessageRef> {
     const messageId = this.#nextId();
     const n = this.#number(messageId);
+    this.#threadOf.set(messageId, thread);
     if ("text" in message) {
       this.#print("", thread, message.text);
       return { platform: this.platform, room, messageId, thread };
     }
     this.#print(`[#${n}]`, thread, cardToText(message.card));
+    // a typed phrase for a thread that is not the one the next message goes to: say how to reach it
+    if (message.card.phrase && thread !== null && thread !== this.#thread)
+      this.#print("", thread, `(in this terminal: \`!reply #${n} ${message.card.phrase}\`)`);
     if ("card" in message) {
       if (message.card.reactions?.length) this.#waitingCards.push(messageId);
       if (message.card.kind === "summary" && thread === this.#thread) this.#thread = null;
@@ -131,6 +139,10 @@ export class TerminalAdapter implements ChatAdapter {
       this.#say("Next message starts a new thread.");
       return;
     }
+    if (head === "!reply") {
+      await this.#reply(sink, words[1], line.replace(/^\S+\s+\S+\s*/, ""));
+      return;
+    }
     if (head === "+1" || head === "-1" || head === "!react") {
       const key = head === "+1" ? "+1" : head === "-1" ? "-1" : (words[1] ?? "");
       const ref = head === "!react" ? words[2] : undefined;
@@ -157,6 +169,33 @@ export class TerminalAdapter implements ChatAdapter {
     // `!help` alone lists the terminal's own commands too; `!help <command>` is about that command.
     if (command?.name === "help" && command.words.length === 1)
       this.#options.output.write(`${TERMINAL_HELP}\n`);
+  }
+
+  /** `!reply #n <text>`: a message in the thread of message #n, whichever thread is current. */
+  async #reply(sink: InboundSink, ref: string | undefined, text: string): Promise<void> {
+    if (!ref || !text) {
+      this.#say("Usage: !reply #n <text>");
+      return;
+    }
+    const target = this.#numbers.get(Number(ref.replace(/^#/, "")));
+    if (target === undefined) {
+      this.#say(`There is no message ${ref}.`);
+      return;
+    }
+    // a message outside any thread (a command's answer) starts a thread of its own, as on Matrix
+    const thread = this.#threadOf.get(target) ?? target;
+    const messageId = this.#nextId();
+    this.#threadOf.set(messageId, thread);
+    await sink({
+      kind: "message",
+      platform: this.platform,
+      room: ROOM,
+      eventId: messageId,
+      messageId,
+      user: this.#user,
+      thread,
+      text,
+    });
   }
 
   async #react(sink: InboundSink, key: string, ref: string | undefined): Promise<void> {

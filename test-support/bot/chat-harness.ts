@@ -8,9 +8,11 @@ import { ChatCore } from "../../bot/core/chat-core.ts";
 import { consoleCommands } from "../../bot/core/console/console-commands.ts";
 import type { ChatCoreDeps } from "../../bot/core/core-deps.ts";
 import { helpCommand } from "../../bot/core/help-command.ts";
+import { rollbackAnswer, rollbackCommand } from "../../bot/core/rollback-command.ts";
 import { routingCommand } from "../../bot/core/routing-command.ts";
 import { createEventBus } from "../../jobs/events/create.ts";
 import type { EventBus } from "../../jobs/events/port.ts";
+import { type RollbackDeps, requestRollback } from "../../jobs/proxmox/rollback.ts";
 import { createQueue } from "../../jobs/queue/create.ts";
 import type { QueuePort } from "../../jobs/queue/port.ts";
 import { parseConsent } from "../../policy/consent.ts";
@@ -52,19 +54,31 @@ export async function createChatHarness(
     modelConfigured?: boolean;
     /** The preview gate at approval (issue #15), as bot/capability.ts wires it from the run service. */
     previewAtApproval?: ChatCoreDeps["previewAtApproval"];
+    /**
+     * Another stack's store, queue and event bus (an execute worker on a fake Proxmox cluster): the
+     * harness uses them and leaves closing them to their owner.
+     */
+    shared?: { store: TestStore; queue: QueuePort; events: EventBus };
+    /** ⏪ and `!oikos rollback` as bot/capability.ts wires them, reading snapshots through `runner`. */
+    rollback?: Pick<RollbackDeps, "runner" | "targets">;
   } = {},
 ): Promise<ChatHarness> {
-  const store = await createTestStore();
+  const { shared } = options;
+  const store = shared?.store ?? (await createTestStore());
   const db = store.db;
-  const queue = await createQueue({ journal: new KyselyJobJournal(db) });
+  const queue = shared?.queue ?? (await createQueue({ journal: new KyselyJobJournal(db) }));
   // The Redis event bus when REDIS_URL is set (a channel prefix of its own), else in-process.
   const redisUrl = redisTestUrl();
-  const events = await createEventBus(redisUrl ? { redisUrl, prefix: redisTestPrefix(import.meta.url) } : {});
+  const events =
+    shared?.events ??
+    (await createEventBus(redisUrl ? { redisUrl, prefix: redisTestPrefix(import.meta.url) } : {}));
+  const rollbackDeps = options.rollback ? { db, events, ...options.rollback } : undefined;
   const commands = new CommandRegistry();
   commands.add(helpCommand(commands));
   const roomAccess = new RoomAccess(access);
   commands.add(sweepCommand(queue)).add(approvalsCommand(db)).add(cancelCommand(db)).add(routingCommand(db));
   for (const command of consoleCommands(db)) commands.add(command);
+  if (rollbackDeps) commands.add(rollbackCommand(rollbackDeps));
   const logger = silentLogger();
   const deps: ChatCoreDeps = {
     db,
@@ -80,6 +94,12 @@ export async function createChatHarness(
         .id,
     answerQuestion: async (input) => (await answerOpenQuestion(db, input)) !== undefined,
     ...(options.previewAtApproval ? { previewAtApproval: options.previewAtApproval } : {}),
+    ...(rollbackDeps
+      ? {
+          requestRollback: async (executionId: string, by: string) =>
+            rollbackAnswer(await requestRollback(rollbackDeps, { executionId, by })),
+        }
+      : {}),
   };
   const adapters = new Map<string, ChatAdapter>();
   const core = new ChatCore(deps, adapters);
@@ -100,6 +120,7 @@ export async function createChatHarness(
     commands,
     async close() {
       unsubscribe();
+      if (shared) return;
       await queue.close({ graceMs: 100 });
       await events.close();
       await store.dispose();

@@ -56,6 +56,7 @@ export async function buildApprovalCard(
       const phrase = approval.required_phrase ?? `confirm ${target}`;
       // A code span: Matrix shows <code>, Slack a code span, the terminal backticks (normaliseTypedPhrase drops them).
       card.hint = `This is destructive. To approve, reply in this thread with exactly: \`${phrase}\` (👍 or a button will not do). React ❌ to deny.`;
+      card.phrase = phrase;
       card.actions = [{ id: "deny", label: "Deny", style: "danger" }];
       card.reactions = ["❌"];
     } else {

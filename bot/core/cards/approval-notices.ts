@@ -18,6 +18,7 @@ export async function buildReminderCard(db: Db, approvalId: string, now: Date): 
     hint: a.required_phrase
       ? `Reply in this thread with exactly \`${a.required_phrase}\` to approve, or react ❌ on the approval card to deny.`
       : "React ✅ or ❌ on the approval card above, or reply “approve” / “deny” in this thread.",
+    ...(a.required_phrase ? { phrase: a.required_phrase } : {}),
   };
 }
 
