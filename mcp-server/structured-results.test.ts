@@ -333,7 +333,10 @@ describe("typed tool results over stdio (oikos mcp --stdio)", () => {
       assert.equal(structured.code, "no_session");
       // A person at an outside client reads what to do, not the agent's "wiring fault".
       const text = (result.content as { type: string; text: string }[])[0]!.text;
-      assert.match(text, /^Refused \(no_session\): this tool call carries no oikos session id.*start_session/);
+      assert.match(
+        text,
+        /^Refused \(no_session\): this tool call carries no oikos session id.*start_session/,
+      );
       assert.match(text, /--tool-metadata oikos\/session=<id>/);
       assert.equal(structured.next_step, REFUSALS.no_session.forClient);
       assert.doesNotMatch(text, /wiring fault/);

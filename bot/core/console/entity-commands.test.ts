@@ -98,8 +98,14 @@ describe("entity and knowledge commands without a model", () => {
     assert.match(answer, /🟢 read-only `gitea --version` — completed, exit 0/);
     assert.match(answer, /runbook: Upgrade gitea in its container \(`upgrade-gitea-in-its-container`/);
     assert.match(answer, /Tree: `host:nas` › \*\*`lxc:gitea`\*\*/);
-    assert.match(answer, /Recent tasks \(1\):\n {2}⏳ planning — \(no goal\) \(`!task [0-9a-f-]+`, 1 touch, just now\)/);
-    assert.match(answer, /wrote: investigation `nas-disk-swap-what-fixed-it`, runbook `upgrade-gitea-in-its-container`/);
+    assert.match(
+      answer,
+      /Recent tasks \(1\):\n {2}⏳ planning — \(no goal\) \(`!task [0-9a-f-]+`, 1 touch, just now\)/,
+    );
+    assert.match(
+      answer,
+      /wrote: investigation `nas-disk-swap-what-fixed-it`, runbook `upgrade-gitea-in-its-container`/,
+    );
     assert.doesNotMatch(answer, /involves/, "a task's edge is shown as the task, not as a relationship");
     assert.match(
       await c.ask("shell", "operator", "entity host:nas"),
