@@ -405,6 +405,7 @@ export async function runsOfPlan(db: Executor, sessionId: string, generation: nu
       "risk",
       "jailed",
       "jail_grants",
+      "jail_hidden",
       "finished_at",
       "snapshot",
     ])

@@ -73,6 +73,52 @@ describe("read-only runs in the read-only jail: detection, records, the required
     assert.equal(view.jail_engine, "unshare");
   });
 
+  test("grants end to end: the proof's grant opens exactly that, and a spec's `unjailed` runs outside by name — recorded, shown, audited", async () => {
+    const session = await createTestSession(ssh.stack, "s-jail-grants");
+    const granted = await ssh.run(session, { target: "host:alpha", command: "ip -br link show lo" });
+    const json = granted.json as Json;
+    assert.equal(json.kind, "finished", granted.text);
+    assert.match(
+      unframe(String(json.stdout)),
+      /^lo\s+UNKNOWN/,
+      "the host's loopback, seen through the netlink grant",
+    );
+    assert.equal(json.jail, "jailed (granted: network configuration (netlink, read))");
+    const row = await getExecution(db(), String(json.execution_id));
+    assert.deepEqual(row?.jail_grants, [{ resource: "netlink" }]);
+    const [audited] = await auditOf(ssh, "execution.jail", String(json.execution_id));
+    assert.deepEqual((audited?.details as Json | undefined)?.grants, [{ resource: "netlink" }]);
+    const status = await callTool(
+      ssh.client,
+      "get_execution_status",
+      { execution_id: json.execution_id },
+      session,
+    );
+    assert.deepEqual((status.json as Json).jail_grants, ["network configuration (netlink, read)"]);
+
+    const outside = await ssh.run(session, { target: "host:alpha", command: "iptables -S" });
+    const sent = outside.json as Json;
+    assert.ok(sent.execution_id, outside.text);
+    const unjailedRow = await getExecution(db(), String(sent.execution_id));
+    assert.equal(unjailedRow?.jail_plan, "off");
+    assert.equal(unjailedRow?.jailed, false);
+    assert.equal(unjailedRow?.jail_note, "unjailed: needs CAP_NET_ADMIN (proven by spec iptables)");
+    const [note] = await auditOf(ssh, "execution.jail", String(sent.execution_id));
+    assert.equal(
+      (note?.details as Json | undefined)?.note,
+      "unjailed: needs CAP_NET_ADMIN (proven by spec iptables)",
+    );
+    const view = await callTool(
+      ssh.client,
+      "get_execution_status",
+      { execution_id: sent.execution_id },
+      session,
+    );
+    assert.deepEqual((view.json as Json).jail_grants, [
+      "unjailed: needs CAP_NET_ADMIN (proven by spec iptables)",
+    ]);
+  });
+
   test("a target recorded unable to jail: nothing runs unasked (the operator is asked), never a silent fallback", async () => {
     await updateEntityAttributes(
       db(),

@@ -1,4 +1,4 @@
-import { describeStoredGrants } from "../../../policy/jail-grant.ts";
+import { describeStoredGrants, jailGrantsSchema } from "../../../policy/jail-grant.ts";
 import { readExecutionSnapshot, snapshotSubject } from "../../../store/execution-snapshot.ts";
 import type { Card } from "../card.ts";
 import { clock, tailOf } from "../card.ts";
@@ -25,6 +25,36 @@ export interface ExecutionView {
   jailed?: boolean | null;
   /** The grants it ran with (executions.jail_grants), shown beside "jailed". */
   jail_grants?: unknown;
+  /** What the jail hid from it (executions.jail_hidden, policy/jail-hidden.ts), shown beside "jailed". */
+  jail_hidden?: unknown;
+}
+
+/**
+ * Where a read-only run ran, in a person's words: "🔒 jailed (granted: …)", with what the jail hid
+ * or showed of its own when it did; "🔓 unjailed: needs X (proven by spec Y)" when its proof sent it
+ * outside the jail by name; "not jailed" otherwise (approved, the jail off, the operator's allowance).
+ */
+export function jailLineOf(execution: ExecutionView): string | null {
+  if (execution.risk !== "read_only") return null;
+  const grants = jailGrantsSchema.safeParse(execution.jail_grants ?? []);
+  const list = grants.success ? grants.data : [];
+  if (execution.jailed === true) {
+    const granted = describeStoredGrants(list.filter((grant) => grant.resource !== "unjailed"));
+    const hidden = (Array.isArray(execution.jail_hidden) ? execution.jail_hidden : [])
+      .map((item: unknown) =>
+        typeof item === "object" && item !== null && "what" in item ? String(item.what) : null,
+      )
+      .filter((what): what is string => what !== null);
+    return [
+      granted.length > 0 ? `🔒 jailed (granted: ${granted.join(", ")})` : "🔒 jailed",
+      ...(hidden.length > 0 ? [`⚠️ the jail hid or showed its own: ${hidden.join(", ")}`] : []),
+    ].join(" · ");
+  }
+  if (execution.jailed === false) {
+    const unjailed = describeStoredGrants(list.filter((grant) => grant.resource === "unjailed"));
+    return unjailed.length > 0 ? `🔓 ${unjailed.join("; ")}` : "not jailed";
+  }
+  return null;
 }
 
 /**
@@ -72,11 +102,8 @@ export function executionProgress(execution: ExecutionView): { line: string; out
     default:
       line = `❌ ${execution.status}${execution.exit_code !== null ? `, exit ${execution.exit_code}` : ""}${took}${execution.status_reason ? ` — ${execution.status_reason}` : ""}`;
   }
-  if (execution.risk === "read_only" && execution.jailed === true) {
-    const grants = describeStoredGrants(execution.jail_grants);
-    line += grants.length > 0 ? ` · 🔒 jailed (granted: ${grants.join(", ")})` : " · 🔒 jailed";
-  }
-  if (execution.risk === "read_only" && execution.jailed === false) line += " · not jailed";
+  const jail = jailLineOf(execution);
+  if (jail !== null) line += ` · ${jail}`;
   const text = [execution.stdout ?? "", execution.stderr ?? ""].filter((s) => s.trim()).join("\n");
   if (!text.trim()) return { line };
   const { tail, omittedLines } = tailOf(text);
