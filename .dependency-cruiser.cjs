@@ -55,7 +55,7 @@ const MAY_IMPORT = {
     "^jobs/(retry|keyed-semaphore)\\.ts$",
     "^jobs/execution/(execution-view|output-frame)\\.ts$",
     // secrets out of model context, which results end a turn, who the agent is and how it names a session
-    "^policy/(redact|tool-outcome|refusal-identity|principal)\\.ts$",
+    "^policy/(redact|tool-outcome|refusal-identity|turn-budget|principal)\\.ts$",
   ],
   bot: [
     "^store/",

@@ -1,5 +1,6 @@
 import type { DomainEvent } from "../jobs/events/types.ts";
 import type { QueuePort } from "../jobs/queue/port.ts";
+import { DEFAULT_TURN_BUDGET } from "../policy/turn-budget.ts";
 import type { Db } from "../store/db.ts";
 import { DEFAULT_RETRY, type RetryPolicy } from "./model-call.ts";
 import type { ModelPort } from "./model-port.ts";
@@ -15,6 +16,10 @@ export interface AgentLogger {
 export interface AgentOptions {
   /** Tool-call rounds per turn before the forced no-tools status report. Default 12. */
   maxIterations: number;
+  /** Tool calls per turn (policy/turn-budget.ts). Default 40. */
+  maxToolCallsPerTurn: number;
+  /** Refused tool calls per turn before oikos stops it and asks the operator. Default 6. */
+  maxRefusalsPerTurn: number;
   /** Messages replayed to the model. Default 30. */
   historyLimit: number;
   retry: RetryPolicy;
@@ -23,7 +28,9 @@ export interface AgentOptions {
 }
 
 export const DEFAULT_AGENT_OPTIONS: AgentOptions = {
-  maxIterations: 12,
+  maxIterations: DEFAULT_TURN_BUDGET.modelCalls,
+  maxToolCallsPerTurn: DEFAULT_TURN_BUDGET.toolCalls,
+  maxRefusalsPerTurn: DEFAULT_TURN_BUDGET.refusals,
   historyLimit: 30,
   retry: DEFAULT_RETRY,
   leaseMs: 20_000,

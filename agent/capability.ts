@@ -70,7 +70,12 @@ export const agentCapability: Capability = {
       }),
       tools: gateway,
       soul: await loadSoul(),
-      options: { ...DEFAULT_AGENT_OPTIONS, maxIterations: config.model.maxIterations },
+      options: {
+        ...DEFAULT_AGENT_OPTIONS,
+        maxIterations: config.model.maxIterations,
+        maxToolCallsPerTurn: config.model.maxToolCallsPerTurn,
+        maxRefusalsPerTurn: config.model.maxRefusalsPerTurn,
+      },
       logger,
     };
     const jobs = registerAgentJobs(runtime, deps, { concurrency: config.model.concurrentTurns });

@@ -4,7 +4,7 @@ import { appendMessage } from "../store/messages.ts";
 import { call } from "../test-support/agent/script.ts";
 import { GITEA, harnessForSuite } from "../test-support/agent/suite-harness.ts";
 import { match } from "../test-support/scripted-model/index.ts";
-import { REPEATED_REFUSAL_NOTE } from "./repeated-refusal.ts";
+import { REPEATED_REFUSAL_NOTE } from "./operator-hold.ts";
 import { requestTurn } from "./turn-runner.ts";
 
 const DESTROYED = { slug: "lxc:old-wiki", type: "lxc", name: "old-wiki", state: "destroyed" as const };

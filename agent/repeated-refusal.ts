@@ -4,9 +4,7 @@ import type { RefusalShown } from "../policy/refusal-identity.ts";
 import { agentMessage } from "../store/domain-events.ts";
 import { appendMessage } from "../store/messages.ts";
 import { type AgentDeps, clockOf } from "./agent-deps.ts";
-
-/** The marker of the note that tells the model why its turn ended (not input: it starts no turn). */
-export const REPEATED_REFUSAL_NOTE = "turn-ended:repeated-refusal";
+import { REPEATED_REFUSAL_NOTE } from "./operator-hold.ts";
 
 /**
  * The model sent a call the gates had already refused in this turn, with the same arguments, and was

@@ -1,5 +1,5 @@
 import { agentMessage, agentTyping, questionAnswered, sessionStatus } from "../store/domain-events.ts";
-import { appendMessage, hasNote, listMessages, noteSinceOperator } from "../store/messages.ts";
+import { appendMessage, hasNote, listMessages } from "../store/messages.ts";
 import { currentPlan, nextOpenStep } from "../store/plans.ts";
 import { answerOpenQuestion, openQuestion } from "../store/questions.ts";
 import { markAnswered, markPlanDecided, reopenSession } from "../store/session-lifecycle.ts";
@@ -13,7 +13,7 @@ import {
   turnOwner,
 } from "../store/turn-lease.ts";
 import { type AgentDeps, clockOf } from "./agent-deps.ts";
-import { REPEATED_REFUSAL_NOTE } from "./repeated-refusal.ts";
+import { heldForOperator } from "./operator-hold.ts";
 import { runTurn, type TurnEnd, TurnInterrupted, type TurnSignals } from "./turn.ts";
 import { isDeadOwner, newTurnOwner } from "./turn-owner.ts";
 
@@ -163,16 +163,12 @@ async function prepareSession(deps: AgentDeps, sessionId: string, reason: TurnRo
     const status = (await getSession(deps.db, sessionId))?.status;
     return status === "planning" || status === "executing";
   }
-  // A turn ended on a repeated refusal waits for the operator: results arriving meanwhile are kept in
-  // the transcript, but only the operator's next message (or decision) calls the model again.
+  // A turn ended on a repeated refusal or a spent budget waits for the operator: results arriving
+  // meanwhile are kept in the transcript, but only the operator's next message (or decision) calls the model.
   if ((reason === "continue" || reason === "merged") && (await heldForOperator(deps, sessionId)))
     return false;
   const seen = session.seen_message_id === null ? 0n : BigInt(session.seen_message_id);
   return (await listMessages(deps.db, sessionId)).some((m) => BigInt(m.id) > seen && isInput(m));
-}
-
-async function heldForOperator(deps: AgentDeps, sessionId: string): Promise<boolean> {
-  return noteSinceOperator(deps.db, sessionId, REPEATED_REFUSAL_NOTE);
 }
 
 /** What the model must respond to: operator messages, continuation and decision notes (not its own output or fault notes). */

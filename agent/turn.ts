@@ -2,11 +2,20 @@ import { redact } from "../policy/redact.ts";
 import {
   type RefusalIdentity,
   RefusalLedger,
+  type RefusalShown,
   refusalIdentityOf,
   refusalKey,
   refusalsOf,
 } from "../policy/refusal-identity.ts";
 import { operatorNoteOf, outcomeEndsTurn } from "../policy/tool-outcome.ts";
+import {
+  BUDGET_CONFIG_KEYS,
+  type BudgetSpent,
+  budgetSpent,
+  NOTHING_SPENT,
+  type TurnBudget,
+  type TurnSpending,
+} from "../policy/turn-budget.ts";
 import { agentMessage } from "../store/domain-events.ts";
 import {
   appendMessage,
@@ -17,6 +26,7 @@ import {
 import { getSession, markMessageSeen } from "../store/sessions.ts";
 import { recordTokenUsage } from "../store/token-usage.ts";
 import { type AgentDeps, clockOf, realSleep } from "./agent-deps.ts";
+import { endOnSpentBudget } from "./budget-spent.ts";
 import { settleDanglingCalls } from "./dangling-calls.ts";
 import { toChatMessages } from "./history.ts";
 import { callModel } from "./model-call.ts";
@@ -30,7 +40,8 @@ export type TurnEnd =
   | "answered" // the model replied with text and no tool calls
   | "stopped" // a tool ended the turn (plan or execution awaiting approval, question, completion)
   | "repeated_refusal" // a call refused earlier in the turn was sent again and refused the same way
-  | "exhausted" // iterations used up; a status report was produced
+  | "exhausted" // model calls (iterations) used up; a status report was produced
+  | "budget_spent" // the turn's tool calls or refusals used up; oikos told the operator (policy/turn-budget.ts)
   | "model_failed" // every attempt failed; the session stays resumable
   | "lease_lost";
 
@@ -63,31 +74,50 @@ export async function runTurn(
   await settleDanglingCalls(deps, sessionId);
   // Refused calls count from the operator's last word: a repeat in a later turn (a continuation) is one too.
   const refusals = new RefusalLedger(await refusalKeysSinceOperator(deps.db, sessionId));
-  for (let iteration = 0; iteration < deps.options.maxIterations; iteration++) {
+  const budget = turnBudgetOf(deps.options);
+  const spent: TurnSpending = { ...NOTHING_SPENT };
+  const refused: RefusalShown[] = [];
+  for (;;) {
+    const over = budgetSpent(spent, budget);
+    if (over === "modelCalls") break;
+    if (over) {
+      await endOnSpentBudget(deps, sessionId, over, budget, refused);
+      return "budget_spent";
+    }
     // The checkpoint: every tool result of the last round is stored, so another process can go on from here.
     if (options.stopping?.aborted) throw new TurnInterrupted("oikos is stopping");
     if (options.renew && !(await options.renew())) return "lease_lost";
     const replied = await withTurnSlot(deps, options, () => modelRound(deps, sessionId, tools, options));
+    spent.modelCalls += 1;
     if (!replied) return "model_failed";
     const { calls } = replied;
     if (calls.length === 0) return "answered";
-    let stop: string | null = null;
-    let repeated = false;
+    let notRun: string | null = null;
+    let end: TurnEnd | null = null;
     for (const call of calls) {
-      if (stop) {
-        await persistToolResult(deps, sessionId, call, `Not run: the turn ended after ${stop}.`);
+      const overNow: BudgetSpent | null = notRun ? null : budgetSpent(spent, budget);
+      if (overNow === "toolCalls" || overNow === "refusals") {
+        notRun = `Not run: this turn's budget (${BUDGET_CONFIG_KEYS[overNow]}) is spent.`;
+      }
+      if (notRun) {
+        await persistToolResult(deps, sessionId, call, notRun);
         continue;
       }
+      spent.toolCalls += 1;
       const { args, result } = await executeCall(deps, sessionId, call);
       const identity = args ? refusalIdentityOf(call.name, args, result.structured) : null;
       await persistToolResult(deps, sessionId, call, result.text, identity);
       // Told "still running": the result comes back by a continuation, not by waiting here.
       await oweResults(deps, sessionId, unfinishedExecutions(result.structured));
+      if (identity) {
+        spent.refusals += 1;
+        refused.push(...refusalsOf(result.structured));
+      }
       // The same call refused the same way a second time: the model did not act on the refusal, and
       // asking it again would not change that. The typed identity decides, never the wording.
       if (identity && refusals.record(identity) === "repeated") {
-        stop = call.name;
-        repeated = true;
+        notRun = `Not run: the turn ended after ${call.name}.`;
+        end = "repeated_refusal";
         await endOnRepeatedRefusal(
           deps,
           sessionId,
@@ -101,12 +131,13 @@ export async function runTurn(
       // (approval requested, plan awaiting approval, question, completion) or a refusal whose code
       // says so (policy/tool-outcome.ts). The wording is never read.
       if (outcomeEndsTurn(result.structured)) {
-        stop = call.name;
+        notRun = `Not run: the turn ended after ${call.name}.`;
+        end = "stopped";
         const note = operatorNoteOf(result.structured);
         if (note) await deps.events.publish(agentMessage({ sessionId, text: note, final: true }));
       }
     }
-    if (stop) return repeated ? "repeated_refusal" : "stopped";
+    if (end) return end;
   }
   await withTurnSlot(deps, options, () => statusReport(deps, sessionId));
   return "exhausted";
@@ -279,6 +310,14 @@ async function persistToolResult(
   );
 }
 
+function turnBudgetOf(options: AgentDeps["options"]): TurnBudget {
+  return {
+    modelCalls: options.maxIterations,
+    toolCalls: options.maxToolCallsPerTurn,
+    refusals: options.maxRefusalsPerTurn,
+  };
+}
+
 /** Iterations used up: one no-tools call so the turn never ends silently. */
 async function statusReport(deps: AgentDeps, sessionId: string): Promise<void> {
   const messages = await buildMessages(deps, sessionId);
@@ -296,7 +335,11 @@ async function statusReport(deps: AgentDeps, sessionId: string): Promise<void> {
     { sessionId, role: "assistant", content: text, author: "agent" },
     clockOf(deps),
   );
-  await deps.events.publish(agentMessage({ sessionId, text, final: true }));
+  // The model's own words, then oikos's: why the turn stopped and what the operator can do.
+  const why =
+    `(oikos stopped this turn after ${deps.options.maxIterations} rounds of tool calls, the most one turn may ` +
+    `make: ${BUDGET_CONFIG_KEYS.modelCalls}. Reply "continue" to let it go on.)`;
+  await deps.events.publish(agentMessage({ sessionId, text: `${text}\n\n${why}`, final: true }));
 }
 
 /** Remembers the newest message the model was shown, so input stored during the call still counts as new. */

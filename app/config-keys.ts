@@ -89,8 +89,20 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     path: "model.maxIterations",
     env: "OIKOS_MODEL_MAX_ITERATIONS",
-    doc: "Tool-call rounds in one agent turn before a forced status report",
+    doc: "Tool-call rounds (model calls) in one agent turn before a forced status report",
     defaultText: "12",
+  },
+  {
+    path: "model.maxToolCallsPerTurn",
+    env: "OIKOS_MODEL_MAX_TOOL_CALLS",
+    doc: "Tool calls in one agent turn: when they are spent oikos ends the turn itself, tells the operator why, and waits for their reply",
+    defaultText: "40",
+  },
+  {
+    path: "model.maxRefusalsPerTurn",
+    env: "OIKOS_MODEL_MAX_REFUSALS",
+    doc: "Refused tool calls in one agent turn (each a different refusal: a repeated one ends the turn at once): when they are spent oikos ends the turn, tells the operator what was refused, and waits for their reply",
+    defaultText: "6",
   },
   {
     path: "model.concurrentTurns",

@@ -10,6 +10,7 @@ import { DEFAULT_MAX_CONNECTIONS } from "../jobs/ssh/pool-limits.ts";
 import { mcpSchema } from "../mcp-server/config.ts";
 import { DEFAULT_JAIL_MODE, JAIL_MODES } from "../policy/jail.ts";
 import { SNAPSHOT_BEFORE_MODES, SNAPSHOT_FAILURE_MODES } from "../policy/snapshot-before.ts";
+import { DEFAULT_TURN_BUDGET } from "../policy/turn-budget.ts";
 import { CONFIG_KEYS } from "./config-keys.ts";
 
 const csv = z.preprocess(
@@ -83,7 +84,9 @@ export const ConfigSchema = z.object({
       apiKey: z.string().min(1).optional(),
       name: z.string().min(1).default("gpt-4.1-mini"),
       timeoutMs: int(1000, 3_600_000).default(120_000),
-      maxIterations: int(1, 100).default(12),
+      maxIterations: int(1, 100).default(DEFAULT_TURN_BUDGET.modelCalls),
+      maxToolCallsPerTurn: int(1, 1000).default(DEFAULT_TURN_BUDGET.toolCalls),
+      maxRefusalsPerTurn: int(1, 100).default(DEFAULT_TURN_BUDGET.refusals),
       concurrentTurns: int(1, 256).default(DEFAULT_CONCURRENT_TURNS),
     })
     .prefault({}),

@@ -171,18 +171,18 @@ export async function refusalKeysSinceOperator(db: Kysely<Database>, sessionId: 
   return rows.flatMap((row) => (row.refusal_key === null ? [] : [row.refusal_key]));
 }
 
-/** Whether a system note with this marker was stored after the operator's newest message. */
+/** Whether a system note with one of these markers was stored after the operator's newest message. */
 export async function noteSinceOperator(
   db: Kysely<Database>,
   sessionId: string,
-  marker: string,
+  markers: readonly string[],
 ): Promise<boolean> {
   const note = await db
     .selectFrom("messages")
     .select((eb) => eb.fn.max("id").as("id"))
     .where("session_id", "=", sessionId)
     .where("role", "=", "system")
-    .where("name", "=", marker)
+    .where("name", "in", markers)
     .executeTakeFirst();
   if (!note?.id) return false;
   const operator = await lastOperatorMessage(db, sessionId);
