@@ -144,7 +144,7 @@ const TABLE = {
   unknown_execution: {
     nextStep: "use the execution_id that run (or run_many) returned in this session",
     endsTurn: false,
-    producers: ["mcp-server/tools/execution.ts"],
+    producers: ["mcp-server/tools/execution.ts", "mcp-server/tools/discovery.ts"],
   },
   already_finished: {
     nextStep: "read its result with get_execution_status",
@@ -286,6 +286,17 @@ const TABLE = {
     nextStep: "If the direction is reversed, swap source and target.",
     endsTurn: false,
     producers: ["mcp-server/tools/inventory-graph.ts"],
+  },
+  // ── propose_entities (mcp-server/tools/discovery.ts) ──
+  no_discovery_evidence: {
+    nextStep: "Wait for the execution to finish and name it again.",
+    endsTurn: false,
+    producers: ["mcp-server/tools/discovery.ts"],
+  },
+  nothing_discovered: {
+    nextStep: "Fix what each refusal names and propose again.",
+    endsTurn: false,
+    producers: ["mcp-server/tools/discovery.ts"],
   },
   // ── change_routing (mcp-server/tools/routing.ts) ──
   routing_change_invalid: {

@@ -27,6 +27,8 @@ export const TOOL_OUTCOME_KINDS = {
   step_updated: { endsTurn: false },
   question_asked: { endsTurn: true },
   task_completed: { endsTurn: true },
+  // propose_entities (a new target's routing is asked as approval_requested)
+  entities_proposed: { endsTurn: false },
   // any tool: policy/refusals.ts decides per code
   refused: { endsTurn: false },
 } as const satisfies Record<string, { endsTurn: boolean; tellsOperator?: true }>;

@@ -20,6 +20,7 @@ import { defineTool } from "../define-tool.ts";
 import { nextCursor, pageFrom, pageInput } from "../pagination.ts";
 import { now } from "../tool-deps.ts";
 import { ok, refused } from "../tool-result.ts";
+import { registerDiscoveryTools } from "./discovery.ts";
 import { ageInDays, discoveryOf, entityRow, unknownEntity } from "./entity-view.ts";
 import { registerGraphTools } from "./inventory-graph.ts";
 import { publish, type TaskToolDeps } from "./task-deps.ts";
@@ -218,4 +219,5 @@ export function registerInventoryTools(server: McpServer, deps: TaskToolDeps): v
   );
 
   registerGraphTools(server, deps);
+  registerDiscoveryTools(server, deps);
 }
