@@ -33,8 +33,8 @@ const MAY_IMPORT = {
   policy: [],
   store: [
     // pure: the risk and jail types, refusals, the typed-phrase normaliser, the routing keys, a guest's shell,
-    // the entity types' checks and the runbooks' symptom match (#33)
-    "^policy/(risk|jail|jail-grant|jail-hidden|decide-run|refusals|typed-phrase|routing|guest-shell|entity-types|runbook-match)\\.ts$",
+    // the entity types' checks, what discovery writes and the runbooks' symptom match (#33)
+    "^policy/(risk|jail|jail-grant|jail-hidden|decide-run|refusals|typed-phrase|routing|guest-shell|entity-types|discovery|runbook-match)\\.ts$",
     "^policy/preview/types\\.ts$",
   ],
   jobs: ["^policy/", "^store/"],
