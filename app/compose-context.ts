@@ -1,4 +1,5 @@
 import type { ProcessRole } from "../base/process-role.ts";
+import type { AdapterStatusBoard } from "../bot/adapter-status.ts";
 import type { CommandRegistry, Roles } from "../bot/core/bot-commands.ts";
 import type { RunService } from "../jobs/execution/run-service.ts";
 import type { CommandIO } from "./command-module.ts";
@@ -16,8 +17,8 @@ export interface ComposeContext {
   httpRoutes: Record<string, HttpHandler>;
   metrics: Metrics;
   roles: Roles;
-  /** Chat adapters started by capabilities, named for `!status`. */
-  chatAdapters: string[];
+  /** The configured chat platforms and where each stands (for `!status`, `/metrics`, the log). */
+  chatAdapters: AdapterStatusBoard;
   /** This process serves the terminal chat on stdin/stdout. */
   terminalAttached: boolean;
   /** Runs the terminal chat on these streams until input ends; set by the chat capability (bot/). */

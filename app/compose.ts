@@ -1,5 +1,6 @@
 import { agentCapability } from "../agent/capability.ts";
 import type { ProcessRole } from "../base/process-role.ts";
+import { AdapterStatusBoard } from "../bot/adapter-status.ts";
 import { chatCapability } from "../bot/capability.ts";
 import { CommandRegistry, type Roles } from "../bot/core/bot-commands.ts";
 import { helpCommand } from "../bot/core/help-command.ts";
@@ -48,7 +49,7 @@ export async function compose(runtime: Runtime, role: ProcessRole): Promise<Comp
     httpRoutes: {},
     metrics: createMetrics(),
     roles,
-    chatAdapters: [],
+    chatAdapters: new AdapterStatusBoard(),
     terminalAttached: false,
     runService: () => {
       runService ??= createRunService(runtime);
@@ -56,6 +57,7 @@ export async function compose(runtime: Runtime, role: ProcessRole): Promise<Comp
     },
   };
   registerQualityMetrics(ctx.metrics.registry, runtime.db);
+  ctx.chatAdapters.onChange((platform, status) => ctx.metrics.chatAdapterState(platform, status.state));
   ctx.commands.add(helpCommand(ctx.commands));
   ctx.commands.add(statusCommand(runtime, ctx));
   const started: ({ name: string } & CapabilityHandle)[] = [];

@@ -375,6 +375,12 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     defaultText: "false",
   },
   {
+    path: "chat.slack.apiUrl",
+    env: "SLACK_API_URL",
+    doc: "Base URL of Slack's Web API (ending in `/api/`) when not Slack's own `https://slack.com/api/`: an egress proxy, or a test double",
+    defaultText: "(unset)",
+  },
+  {
     path: "alerts.maxBodyBytes",
     env: "OIKOS_ALERTS_MAX_BODY_BYTES",
     doc: "Largest alert webhook body accepted (bigger: 413)",

@@ -177,6 +177,8 @@ export const ConfigSchema = z.object({
           operatorGroup: z.string().min(1).optional(),
           channels: csv.default([]),
           requireMention: bool.default(false),
+          /** Where the Web API is (a proxy, or a test double); Slack's own by default. */
+          apiUrl: url.optional(),
         })
         .prefault({}),
     })

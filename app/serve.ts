@@ -59,7 +59,7 @@ export async function serve(io: CommandIO, options: ServeOptions): Promise<numbe
       await Promise.race([runTerminal(io), stopSignal.promise]);
     } else {
       runtime.logger.info(
-        { adapters: composition.ctx.chatAdapters, http: http?.url ?? null },
+        { adapters: composition.ctx.chatAdapters.connected(), http: http?.url ?? null },
         "oikos running headless until SIGTERM or SIGINT",
       );
       await stopSignal.promise;

@@ -52,7 +52,7 @@ after(async () => {
 });
 
 test("password login, admin commands in the room, logout at stop", async () => {
-  assert.ok(composition.ctx.chatAdapters.includes("matrix"));
+  assert.ok(composition.ctx.chatAdapters.connected().includes("matrix"));
   assert.ok(composition.ctx.commands.get("sweep"));
   assert.ok(composition.ctx.commands.get("approvals"));
   assert.ok(composition.ctx.commands.get("cancel"));
@@ -62,7 +62,7 @@ test("password login, admin commands in the room, logout at stop", async () => {
   const status = await eventually("status answer", () =>
     double.sentBy(BOT).find((e) => String(e.content.body).includes("oikos status")),
   );
-  assert.match(String(status.content.body), /chat: .*matrix/);
+  assert.match(String(status.content.body), /chat: .*matrix connected/);
   stopped = true;
   await composition.stop();
   assert.deepEqual(

@@ -93,11 +93,22 @@ export const chatCapability: Capability = {
     });
     const unsubscribe = renderer.subscribe(events);
     registerAlertThreads(runtime, adapters, renderer);
-    const started =
-      ctx.role === "all" ? await startConfiguredAdapters(runtime, adapters, (e) => core.handle(e)) : [];
-    ctx.chatAdapters.push(...started.map((a) => a.platform));
-    // Cards that a failed post or a crash left unposted (pending plans, approvals, questions).
-    if (started.length > 0) await renderer.renderUnposted();
+    // Each configured platform connects in the background: one that is down or refuses is retried
+    // while the terminal, /mcp, alerts and the queue serve; a card left unposted goes out once it is up.
+    const platforms =
+      ctx.role === "all"
+        ? await startConfiguredAdapters(runtime, {
+            board: ctx.chatAdapters,
+            sink: (e) => core.handle(e),
+            onConnected: async (adapter) => {
+              adapters.set(adapter.platform, adapter);
+              await renderer.renderUnposted([adapter.platform]);
+            },
+            onDisconnected: (adapter) => {
+              adapters.delete(adapter.platform);
+            },
+          })
+        : undefined;
     ctx.runTerminal = async (io) => {
       const terminal = new TerminalAdapter({
         input: io.stdin,
@@ -114,17 +125,8 @@ export const chatCapability: Capability = {
         adapters.delete(terminal.platform);
       }
     };
-    let adaptersStopped = false;
     const stopAdapters = async () => {
-      if (adaptersStopped) return;
-      adaptersStopped = true;
-      for (const adapter of [...started].reverse()) {
-        try {
-          await adapter.stop();
-        } catch (error) {
-          logger.warn({ err: error, platform: adapter.platform }, "chat adapter failed to stop");
-        }
-      }
+      await platforms?.stop();
     };
     return {
       // No chat event is taken once a stop begins: one that arrives later is handled after the restart.

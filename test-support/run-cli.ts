@@ -46,6 +46,8 @@ export interface SpawnedCli {
     match?: (line: Record<string, unknown>) => boolean,
   ): Promise<Record<string, unknown>>;
   kill(signal: NodeJS.Signals): void;
+  /** Types into the child's stdin (spawned with `stdin: "pipe"`). */
+  write(text: string): void;
 }
 
 /** Starts `oikos <args>` as a long-running child process and watches its JSON log on stderr. */
@@ -114,6 +116,9 @@ export function spawnCli(
     },
     kill(signal) {
       if (!done) child.kill(signal);
+    },
+    write(text) {
+      child.stdin?.write(text);
     },
   };
 }

@@ -101,10 +101,10 @@ export class CardRenderer {
   /**
    * At start-up: posts the cards of pending plans, approvals and questions that have none on
    * their session's platform (a post that failed, or a crash between claiming and posting), so
-   * consent always has a card to answer. Call after the adapters started.
+   * consent always has a card to answer. Call when an adapter connects (`only`: its platform).
    */
-  async renderUnposted(): Promise<void> {
-    const platforms = [...this.#adapters.keys()];
+  async renderUnposted(only?: readonly string[]): Promise<void> {
+    const platforms = [...this.#adapters.keys()].filter((p) => !only || only.includes(p));
     if (platforms.length === 0) return;
     const subjects = await pendingCardSubjects(this.#db, platforms);
     const work: Promise<void>[] = [];

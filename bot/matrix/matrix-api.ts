@@ -57,9 +57,15 @@ export function newTxnId(): string {
 }
 
 export class MatrixSyncError extends OikosError {
-  constructor(message: string, logMessage: string) {
+  /** The homeserver's answer, when it answered with an error. */
+  readonly statusCode: number | undefined;
+  readonly errcode: string | undefined;
+
+  constructor(message: string, logMessage: string, answer: { statusCode?: number; errcode?: string } = {}) {
     super("matrix_sync_failed", message, { logMessage });
     this.name = "MatrixSyncError";
+    this.statusCode = answer.statusCode;
+    this.errcode = answer.errcode;
   }
 }
 
@@ -95,6 +101,10 @@ export class SdkMatrixApi implements MatrixApi {
       throw new MatrixSyncError(
         "The Matrix homeserver refused to sync; check MATRIX_ACCESS_TOKEN.",
         `sync ${response.status}: ${JSON.stringify(body).slice(0, 300)}`,
+        {
+          statusCode: response.status,
+          ...(typeof body.errcode === "string" ? { errcode: body.errcode } : {}),
+        },
       );
     }
     const parsed = syncResponseSchema.safeParse(body);

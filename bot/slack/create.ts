@@ -1,7 +1,33 @@
 import type { Runtime } from "../../app/runtime.ts";
 import { ConfigError } from "../../base/errors.ts";
+import type { AdapterLauncher } from "../adapter-supervisor.ts";
 import { servingSince } from "./serving-since.ts";
 import { SlackAdapter } from "./slack-adapter.ts";
+import { diagnoseSlackStart } from "./start-failure.ts";
+
+/**
+ * The Slack adapter's launcher from config; undefined when Slack is not configured. A
+ * configuration that cannot work (Socket Mode without its token, HTTP mode without the signing
+ * secret) throws now, before anything starts; each launch builds a fresh adapter and starts it.
+ */
+export function slackLauncher(runtime: Runtime): AdapterLauncher | undefined {
+  const make = () => createSlackAdapter(runtime);
+  if (!make()) return undefined;
+  return {
+    platform: "slack",
+    diagnose: diagnoseSlackStart,
+    async launch(sink) {
+      const adapter = make()!;
+      try {
+        await adapter.start(sink);
+      } catch (error) {
+        await adapter.stop().catch(() => {});
+        throw error;
+      }
+      return adapter;
+    },
+  };
+}
 
 /** The Slack adapter from config; undefined when Slack is not configured. */
 export function createSlackAdapter(runtime: Runtime): SlackAdapter | undefined {
@@ -27,6 +53,7 @@ export function createSlackAdapter(runtime: Runtime): SlackAdapter | undefined {
       Object.values(config.chat.rooms).some((room) => room.operatorGroup !== undefined),
     logger,
     servingSince: (now) => servingSince(runtime.db, now),
+    ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}),
     ...(slack.appToken ? { appToken: slack.appToken } : {}),
     ...(slack.signingSecret ? { signingSecret: slack.signingSecret } : {}),
   });

@@ -119,6 +119,50 @@ export function messageToInbound(raw: unknown, ctx: InboundContext): Inbound | u
   };
 }
 
+const editSchema = z.looseObject({
+  type: z.literal("message"),
+  subtype: z.literal("message_changed"),
+  channel: z.string().min(1),
+  channel_type: z.string().optional(),
+  ts: ts.optional(),
+  message: z.looseObject({
+    user: z.string().optional(),
+    bot_id: z.string().optional(),
+    text: z.string().optional(),
+    ts,
+    thread_ts: ts.optional(),
+  }),
+});
+
+export interface EditedMessage {
+  channel: string;
+  user: string;
+  thread: string | null;
+  /** The new text, decoded. */
+  text: string;
+}
+
+/**
+ * A person's edit of their own message in a served channel (`message_changed`). Edits are never
+ * requests — an answer changed after the fact must not approve anything — but the adapter tells
+ * the person when the new text reads as an answer, so they send it again instead of waiting.
+ */
+export function editedMessage(raw: unknown, ctx: InboundContext): EditedMessage | undefined {
+  const parsed = editSchema.safeParse(raw);
+  if (!parsed.success) return undefined;
+  const e = parsed.data;
+  const m = e.message;
+  if (m.bot_id || !m.user || m.user === ctx.selfId || typeof m.text !== "string") return undefined;
+  if (isDirectMessage(e.channel, e.channel_type) || !ctx.served(e.channel)) return undefined;
+  if (!isLive(e.ts, ctx)) return undefined;
+  return {
+    channel: e.channel,
+    user: m.user,
+    thread: m.thread_ts && m.thread_ts !== m.ts ? m.thread_ts : null,
+    text: decodeSlackText(m.text, { selfId: ctx.selfId }),
+  };
+}
+
 /** `reaction_added` on a message in a served channel; the skin tone is not part of the reaction. */
 export function reactionToInbound(
   raw: unknown,

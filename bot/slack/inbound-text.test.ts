@@ -41,3 +41,26 @@ test("mentionsUser finds the encoded mention only", () => {
   assert.ok(!mentionsUser("hi @UBOT and <@UBOTX>", "UBOT"));
   assert.ok(!mentionsUser("hi", ""));
 });
+
+test("Slack's emoji shortcodes count as the same assent and denial as their Unicode", async () => {
+  const { parseConsent } = await import("../../policy/consent.ts");
+  const same: [wire: string, unicode: string][] = [
+    [":+1:", "👍"],
+    [":+1::skin-tone-2:", "👍"],
+    [":thumbsup::skin-tone-6:", "👍"],
+    [":white_check_mark:", "✅"],
+    ["go ahead :+1:", "go ahead 👍"],
+    [":x:", "❌"],
+    [":-1:", "👎"],
+    [":thumbsdown:", "👎"],
+  ];
+  for (const [wire, unicode] of same) {
+    const decoded = decodeSlackText(wire);
+    assert.equal(decoded, unicode, wire);
+    assert.deepEqual(parseConsent(decoded), parseConsent(unicode), wire);
+    assert.notEqual(parseConsent(decoded).kind, "none", wire);
+  }
+  // Other shortcodes, and colons that are no shortcode, stay as typed.
+  assert.equal(decodeSlackText("deploy :shipit: at 10:30:00"), "deploy :shipit: at 10:30:00");
+  assert.equal(decodeSlackText("host:x:+1"), "host:x:+1");
+});

@@ -1,3 +1,5 @@
+import { decodeEmojiShortcodes } from "./emoji-shortcodes.ts";
+
 /**
  * Slack's encoded message text as the plain text the person typed, decoded once at the adapter
  * boundary so the core, consent parsing and the model never see Slack's wire format. Slack
@@ -13,12 +15,13 @@
  *   <!subteam^S123|@ops>                      → @ops
  *   <!date^1392734382^{date}|Feb 18, 2014>    → Feb 18, 2014
  *   &amp; &lt; &gt;                           → & < >
+ *   :+1: :+1::skin-tone-2: :white_check_mark:  → 👍 👍 ✅   (emoji-shortcodes.ts)
  */
 export function decodeSlackText(text: string, options: { selfId?: string } = {}): string {
   let out = "";
   let last = 0;
   for (const match of text.matchAll(/<([^<>\n]*)>/g)) {
-    out += decodeEntities(text.slice(last, match.index));
+    out += decodeEmojiShortcodes(decodeEntities(text.slice(last, match.index)));
     last = match.index + match[0].length;
     const decoded = decodeSequence(match[1]!, options.selfId);
     if (decoded === null) {
@@ -28,7 +31,7 @@ export function decodeSlackText(text: string, options: { selfId?: string } = {})
     }
     out += decoded;
   }
-  out += decodeEntities(text.slice(last));
+  out += decodeEmojiShortcodes(decodeEntities(text.slice(last)));
   return out.trim();
 }
 

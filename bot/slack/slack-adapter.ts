@@ -1,7 +1,9 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { App, LogLevel, type Receiver } from "@slack/bolt";
+import { WebClient } from "@slack/web-api";
 import type { Logger } from "../../base/logger.ts";
+import { parseConsent } from "../../policy/consent.ts";
 import type {
   AnswerVisibility,
   ChatAdapter,
@@ -10,7 +12,7 @@ import type {
   MessageRef,
   Outbound,
 } from "../core/chat-adapter.ts";
-import type { InboundContext } from "./inbound-events.ts";
+import type { EditedMessage, InboundContext } from "./inbound-events.ts";
 import { checkGrantedScopes } from "./scope-check.ts";
 import { SlackCalls } from "./slack-calls.ts";
 import { SlackCallError } from "./slack-errors.ts";
@@ -51,6 +53,9 @@ export interface SlackAdapterOptions {
 }
 
 const GROUP_CACHE_MS = 60_000;
+
+export const EDIT_NOT_READ =
+  "An edited message does not count as an answer: oikos reads only new messages. Send your answer again as a new message (or use the card's buttons).";
 /** A slash command's response_url works for 30 minutes (and 5 answers). */
 const RESPONDER_TTL_MS = 30 * 60_000;
 
@@ -73,6 +78,7 @@ export class SlackAdapter implements ChatAdapter {
   readonly #calls: SlackCalls;
   readonly #outbound: SlackOutbound;
   #selfId = "";
+  #botId = "";
   #liveSince: number | undefined;
   #sink: InboundSink | undefined;
   #server: Server | undefined;
@@ -87,17 +93,21 @@ export class SlackAdapter implements ChatAdapter {
 
   constructor(options: SlackAdapterOptions) {
     this.#options = options;
+    const clientOptions = {
+      ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
+      // Rate limits are ours (SlackCalls): the SDK would pause every call behind one 429.
+      rejectRateLimitedCalls: true,
+      retryConfig: { retries: 2, factor: 2, minTimeout: 500, maxTimeout: 4_000 },
+      timeout: 30_000,
+    };
+    // Bolt given a `token` calls auth.test in its constructor and awaits it nowhere: one failing
+    // answer was an unhandled rejection that ended the process. Here Bolt gets an `authorize`
+    // that answers from our own auth.test in start(), which the caller awaits and retries.
     const common = {
-      token: options.botToken,
+      authorize: async () => ({ botToken: options.botToken, botId: this.#botId, botUserId: this.#selfId }),
       logLevel: LogLevel.WARN,
       logger: boltLogger(options.logger),
-      clientOptions: {
-        ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl } : {}),
-        // Rate limits are ours (SlackCalls): the SDK would pause every call behind one 429.
-        rejectRateLimitedCalls: true,
-        retryConfig: { retries: 2, factor: 2, minTimeout: 500, maxTimeout: 4_000 },
-        timeout: 30_000,
-      },
+      clientOptions,
     };
     if (options.receiver) this.#app = new App({ ...common, receiver: options.receiver });
     else if (options.mode === "socket") {
@@ -109,7 +119,12 @@ export class SlackAdapter implements ChatAdapter {
       });
       this.#app = new App({ ...common, receiver });
     } else this.#app = new App({ ...common, signingSecret: options.signingSecret ?? "" });
-    this.#calls = new SlackCalls(this.#app.client, {
+    const client = new WebClient(options.botToken, {
+      ...clientOptions,
+      // Its "http request failed" lines are the retries of one call: the call's own failure is what counts.
+      logger: boltLogger(options.logger, "debug"),
+    });
+    this.#calls = new SlackCalls(client, {
       logger: options.logger,
       ...(options.maxRateLimitWaitMs !== undefined ? { maxWaitMs: options.maxRateLimitWaitMs } : {}),
     });
@@ -118,6 +133,7 @@ export class SlackAdapter implements ChatAdapter {
       logger: options.logger,
       context: () => this.#context(),
       deliver: (event) => this.#later(event),
+      edited: (edit) => this.#onEdit(edit),
       command: (event, respond) => {
         this.#rememberResponder(event.eventId, respond);
         this.#later(event);
@@ -150,14 +166,19 @@ export class SlackAdapter implements ChatAdapter {
     this.#sink = sink;
     const auth = await this.#calls.call("auth.test", {});
     this.#selfId = String((auth as { user_id?: string }).user_id ?? "");
+    this.#botId = String((auth as { bot_id?: string }).bot_id ?? "");
     this.#missingScopes = checkGrantedScopes(auth, {
       operatorGroup: this.#options.usesUserGroups ?? false,
       logger: this.#options.logger,
     });
-    if (this.#options.receiver) await this.#app.start();
-    else if (this.#options.mode === "http")
-      this.#server = (await this.#app.start(this.#options.port ?? 3000)) as Server;
-    else await this.#app.start();
+    try {
+      if (this.#options.receiver) await this.#app.start();
+      else if (this.#options.mode === "http")
+        this.#server = (await this.#app.start(this.#options.port ?? 3000)) as Server;
+      else await this.#app.start();
+    } catch (error) {
+      throw receiverStartError(error, this.#options.mode);
+    }
   }
 
   /** Resolves when the work started by deliveries so far has finished. */
@@ -260,6 +281,21 @@ export class SlackAdapter implements ChatAdapter {
     this.#responders.set(eventId, { respond, at: now });
   }
 
+  /** An edit that reads as an answer: the person is told (only they see it) that it did not count. */
+  #onEdit(edit: EditedMessage): void {
+    if (parseConsent(edit.text).kind === "none") return;
+    const told = this.#outbound
+      .postEphemeral(edit.channel, edit.user, { text: EDIT_NOT_READ }, edit.thread)
+      .catch((error: unknown) =>
+        this.#options.logger.warn(
+          { err: error },
+          "slack: could not tell that an edited answer does not count",
+        ),
+      );
+    this.#pending.add(told);
+    void told.finally(() => this.#pending.delete(told));
+  }
+
   /** Runs after the ack; the work is tracked so stop() can wait for it. */
   #later(event: Inbound): void {
     const sink = this.#sink;
@@ -275,12 +311,19 @@ export class SlackAdapter implements ChatAdapter {
   }
 }
 
-function boltLogger(logger: Logger) {
+/** Socket Mode opens its connection with the app token (apps.connections.open): Slack's refusal by name. */
+function receiverStartError(error: unknown, mode: "socket" | "http"): unknown {
+  const slackError = (error as { data?: { error?: unknown } }).data?.error;
+  if (mode !== "socket" || typeof slackError !== "string") return error;
+  return new SlackCallError({ method: "apps.connections.open", slackError, cause: error });
+}
+
+function boltLogger(logger: Logger, ceiling?: "debug") {
   let level = LogLevel.WARN;
   const write =
     (fn: "debug" | "info" | "warn" | "error") =>
     (...msg: unknown[]) =>
-      logger[fn](
+      logger[ceiling ?? fn](
         { component: "slack-bolt" },
         msg.map((m) => (m instanceof Error ? m.message : String(m))).join(" "),
       );

@@ -116,6 +116,40 @@ for (const mode of ["http", "socket"] as const)
       }
     });
 
+    test("a typed :+1::skin-tone-2: approves like 👍; an edit into an answer does not count and its writer is told", async () => {
+      const planStatus = async (sessionId: string) =>
+        (
+          await bot.h.store.db
+            .selectFrom("plans")
+            .select("status")
+            .where("session_id", "=", sessionId)
+            .executeTakeFirstOrThrow()
+        ).status;
+      const root = (await bot.double.userMessage(ALICE, CHANNEL, "check the nas fans")).ts;
+      const session = await eventually("session", () => sessionByThread(bot, root));
+      await proposePlan(bot.h, session.id, [
+        { title: "Read the fan speeds", target: "host:nas", risk: "config_mutation" },
+      ]);
+      await eventually("plan card", () =>
+        bot.double.botThread(CHANNEL, root).find((m) => m.text.includes("Plan")),
+      );
+      const draft = await bot.double.userMessage(ALICE, CHANNEL, "hmm, let me look", { threadTs: root });
+      await bot.adapter.idle();
+      await bot.double.userEdit(ALICE, CHANNEL, draft.ts, ":white_check_mark:");
+      await eventually("the writer told that the edit does not count", () =>
+        bot.double.ephemeral.find(
+          (e) => e.user === ALICE && e.text.includes("edited message does not count"),
+        ),
+      );
+      await bot.adapter.idle();
+      assert.equal(await planStatus(session.id), "proposed", "an edit approves nothing");
+      await bot.double.userMessage(ALICE, CHANNEL, ":+1::skin-tone-2:", { threadTs: root });
+      await eventually(
+        "plan approved by the typed shortcode",
+        async () => (await planStatus(session.id)) === "approved",
+      );
+    });
+
     test("a reaction with a skin tone counts like the plain one", async () => {
       const root = (await bot.double.userMessage(ALICE, CHANNEL, "check the ups")).ts;
       const session = await eventually("session", () => sessionByThread(bot, root));

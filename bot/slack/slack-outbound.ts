@@ -95,11 +95,17 @@ export class SlackOutbound {
   }
 
   /** Ephemeral message to one user in a channel (when a response_url is gone). */
-  async postEphemeral(room: string, user: string, message: Outbound): Promise<void> {
+  async postEphemeral(room: string, user: string, message: Outbound, thread?: string | null): Promise<void> {
     for (const part of render(message)) {
       await this.#calls.call(
         "chat.postEphemeral",
-        { channel: room, user, text: part.text, blocks: part.blocks },
+        {
+          channel: room,
+          user,
+          text: part.text,
+          blocks: part.blocks,
+          ...(thread ? { thread_ts: thread } : {}),
+        },
         { key: `chat.postEphemeral:${room}` },
       );
     }

@@ -4,6 +4,8 @@ import type { Inbound } from "../core/chat-adapter.ts";
 import {
   buttonToInbound,
   commandToInbound,
+  type EditedMessage,
+  editedMessage,
   type InboundContext,
   isDirectMessage,
   messageToInbound,
@@ -18,6 +20,8 @@ export interface RouteHandlers {
   context(): InboundContext;
   /** Hands an event to the core (after the ack). */
   deliver(event: Inbound): void;
+  /** A person edited a message in a served channel (edits are not requests). */
+  edited(edit: EditedMessage): void;
   /** A served `/oikos` command, with its way back. */
   command(event: Inbound & { kind: "command" }, respond: Respond): void;
 }
@@ -37,7 +41,12 @@ export function notServedHere(channel: string): string {
 export function registerSlackRoutes(app: App, h: RouteHandlers): void {
   const onMessage = async ({ event }: { event: unknown }) => {
     const inbound = messageToInbound(event, h.context());
-    if (inbound) h.deliver(inbound);
+    if (inbound) {
+      h.deliver(inbound);
+      return;
+    }
+    const edit = editedMessage(event, h.context());
+    if (edit) h.edited(edit);
   };
   app.event("message", onMessage);
   // Sent besides `message` for a mention (when subscribed); same channel and ts, so one event.

@@ -1,5 +1,5 @@
 import { isSecretKeyName, keyWords } from "./key-names.ts";
-import { isPlaceholderValue } from "./values.ts";
+import { isPlaceholderValue, readsAsProse } from "./values.ts";
 
 /**
  * `key = value` in every notation operators' output carries — env files, YAML, INI, TOML, JSON, PHP
@@ -127,12 +127,20 @@ function accepted(key: string, text: string, start: number, end: number): [numbe
   if (!isSecretKeyName(key)) return null;
   const value = text.slice(start, end);
   if (isPlaceholderValue(value)) return null;
+  // `token: check SLACK_BOT_TOKEN (…)`: after a colon and a space, a sentence is no secret.
+  if (/:[ \t]+$/.test(text.slice(Math.max(0, start - 8), start)) && readsAsProse(restOfLine(text, start)))
+    return null;
   const last = keyWords(key).at(-1);
   // Counts and limits: `max_tokens: 4096`, `token: 3`.
   if ((last === "token" || last === "tokens") && /^\d+$/.test(value)) return null;
   // nsswitch.conf: `passwd: files systemd` names where accounts come from.
   if (/^passwd$/i.test(key) && NSSWITCH_SOURCES.test(value)) return null;
   return [start, end];
+}
+
+function restOfLine(text: string, start: number): string {
+  const end = text.indexOf("\n", start);
+  return text.slice(start, end < 0 ? Math.min(text.length, start + 256) : Math.min(end, start + 256));
 }
 
 const NSSWITCH_SOURCES =

@@ -1,5 +1,5 @@
 import type { Candidate, HomelabRule } from "./rule.ts";
-import { isPlaceholderValue } from "./values.ts";
+import { isPlaceholderValue, readsAsProse } from "./values.ts";
 
 const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}";
 
@@ -216,7 +216,8 @@ export const FORMAT_RULES: readonly HomelabRule[] = [
     keywords: ["authorization"],
     pattern:
       /^[ \t>]*(?:proxy-)?authorization:[ \t]*(?:(?:bearer|basic|token|bot|negotiate|ntlm|apikey|sso-key)[ \t]+)?(?<secret>[^\r\n]{1,4096})|\b(?:proxy-)?authorization["']?[ \t]*[:=][ \t]*["']?(?:(?:bearer|basic|token|digest|bot|negotiate|ntlm|apikey|sso-key)[ \t]+)?(?<secret>[^\s"',;]{1,4096})/im,
-    accept: ({ secret }) => !isPlaceholderValue(secret),
+    // `Authorization: Bearer <token> is required (…)`: our own advice names the header, it holds none.
+    accept: ({ secret }) => !isPlaceholderValue(secret) && !readsAsProse(secret),
     examples: [
       {
         text: '> Authorization: Digest username="bob", response="6629fae49393a05397450978507c4ef1"',

@@ -65,3 +65,26 @@ const PLACEHOLDER_SHAPES: readonly RegExp[] = [
   /^\$ANSIBLE_VAULT;/,
   /^ENC\[/, // sops
 ];
+
+/**
+ * A sentence where a secret would sit: oikos's own advice and ordinary prose after a colon —
+ * `the bot token: check SLACK_BOT_TOKEN (…)`, `Bot password: logs in at start`, `Bearer <token> is
+ * required`. `rest` is the text from the value to the end of its line. A value that opens with a
+ * placeholder or a word of English prose and goes on with more words is read as a sentence; a
+ * password is rarely an English sentence opening with one of these words after `key: `, and the
+ * callers ask only after a colon and a space, never after `=`.
+ */
+export function readsAsProse(rest: string): boolean {
+  return PROSE_OPENING.test(rest);
+}
+
+const PROSE_OPENING = new RegExp(
+  `^(?:<[^<>\\s]{1,40}>|(?:${[
+    // what advice tells someone to do
+    "check|set|see|use|add|run|reinstall|invite|create|generate|rotate|update|paste|copy|give|ask|read|configure|open|remove",
+    // how a sentence goes on after "token:" or "password:"
+    "logs?|never|not|no|is|are|was|were|must|should|will|can|cannot|the|a|an|to|from|in|on|at|for|with|without|by|of|and|or|it|this|that|its|your|our|their|when|if|unless|only",
+    "missing|required|needed|invalid|expired|refused|rejected|wrong|unknown",
+  ].join("|")}))[ \t]+[A-Za-z(<"'\`]`,
+  "i",
+);

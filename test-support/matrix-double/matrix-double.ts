@@ -142,6 +142,18 @@ export class MatrixDouble {
     });
   }
 
+  /** The homeserver goes down: connections are refused (ECONNREFUSED) until `listenAgain`, its state kept. */
+  async stopListening(): Promise<void> {
+    this.#server.closeAllConnections();
+    await new Promise<void>((resolve) => this.#server.close(() => resolve()));
+  }
+
+  /** Back up on the same address. */
+  async listenAgain(): Promise<void> {
+    const port = Number(new URL(this.#url).port);
+    await new Promise<void>((resolve) => this.#server.listen(port, "127.0.0.1", resolve));
+  }
+
   async close(): Promise<void> {
     this.#abort.abort();
     this.#server.closeAllConnections();

@@ -416,4 +416,29 @@ export const LOOKALIKE_SAMPLES: readonly LookalikeSample[] = [
     form: "sha256 image ids in pvesm",
     text: "local:iso/debian-12.5.0-amd64-netinst.iso  iso  658505728\nlocal:vztmpl/debian-12-standard_12.2-1_amd64.tar.zst  vztmpl  126129827",
   },
+  // oikos's own advice, which the log redactor once turned into [REDACTED] (issue 36).
+  {
+    form: "oikos advice: Slack bot token",
+    text: "slack refused oikos (token_revoked): Slack refused the bot token: check SLACK_BOT_TOKEN (reinstall the app to get a new one).",
+  },
+  {
+    form: "oikos advice: Slack app token",
+    text: "Slack refused the app-level token: check SLACK_APP_TOKEN (xapp-…, scope connections:write) and that Socket Mode is on in the app's settings.",
+  },
+  {
+    form: "oikos advice: Matrix credentials",
+    text: "The homeserver rejects the bot's credentials: check MATRIX_ACCESS_TOKEN (a token from a logout or a deactivated account no longer works).",
+  },
+  {
+    form: "oikos advice: configuration table",
+    text: "| MATRIX_PASSWORD | (unset) | Bot password: logs in at start, logs out at stop (no token stored) (secret: never logged) |",
+  },
+  {
+    form: "oikos advice: MCP bearer",
+    text: "Authorization: Bearer <token> is required (OIKOS_MCP_TOKEN or one of mcp.tokens).",
+  },
+  {
+    form: "oikos advice: sudo",
+    text: "sudo -n never asks for a password: without a rule that lets the login run it, sudo fails and nothing runs.",
+  },
 ];

@@ -301,6 +301,47 @@ export class SlackDouble {
     return { ts, text, eventId, delivery };
   }
 
+  /**
+   * `user` edits their message `ts` to `typed`: the app gets `message_changed` (docs.slack.dev,
+   * events "message_changed": the new message with `edited`, the previous one, hidden).
+   */
+  async userEdit(user: string, channel: string, ts: string, typed: string): Promise<Delivery> {
+    const room = this.workspace.channelForUser(channel, user);
+    const message = this.workspace.message(room.id, ts);
+    if (!message || message.user !== user) throw new Error(`no message ${ts} of ${user} in ${channel}`);
+    const directory = {
+      users: this.workspace.users,
+      channels: new Map([...this.workspace.channels.values()].map((c) => [c.name, c.id])),
+    };
+    const { text, elements } = encodeTyped(typed, directory);
+    const previous = message.text;
+    message.text = text;
+    message.history?.push({ text });
+    const channelType = room.isPrivate ? ("group" as const) : ("channel" as const);
+    const common = {
+      channel: room.id,
+      channelType,
+      user,
+      ts,
+      clientMsgId: clientMsgId(),
+      ...(message.thread_ts ? { threadTs: message.thread_ts } : {}),
+    };
+    const edited = userMessageEvent({
+      type: "message",
+      ...common,
+      text,
+      blocks: [richTextBlock(elements, randomBytes(3).toString("base64url"))],
+    });
+    const event = messageChangedEvent({
+      channel: room.id,
+      channelType,
+      message: { ...edited, edited: { user, ts: this.workspace.nextTs() } },
+      previous: userMessageEvent({ type: "message", ...common, text: previous, blocks: [] }),
+      eventTs: this.workspace.nextTs(),
+    });
+    return this.#event(event, newEventId(), room.isPrivate ? "message.groups" : "message.channels", room);
+  }
+
   async userReaction(user: string, channel: string, ts: string, name: string): Promise<Delivery> {
     const room = this.workspace.channelForUser(channel, user);
     this.reactions.push({ channel, ts, name, user });
