@@ -105,3 +105,55 @@ test("the jail's mount options alone (findmnt /) are the jail's mount table; the
   });
   assert.deepEqual(plain, { hidden: [], note: null });
 });
+
+test("exit 0 and nothing printed, for a device the command names and the jail did not grant: hidden, though no line says so", () => {
+  const silent = { exitCode: 0, stdout: "", stderr: "" };
+  const { hidden, note } = hiddenByJail({
+    result: silent,
+    command: "blkid /dev/vda",
+    grants: [],
+    net: "private",
+  });
+  assert.deepEqual(
+    hidden.map((item) => [item.kind, item.what, item.evidence]),
+    [["device", "/dev/vda", "it exited 0 and printed nothing"]],
+  );
+  assert.match(String(note), /hid \/dev\/vda/);
+  const redirected = hiddenByJail({
+    result: silent,
+    command: "dd if=/dev/sdb of=/dev/null count=1 2>/dev/null",
+    grants: [],
+    net: "private",
+  });
+  assert.deepEqual(
+    redirected.hidden.map((item) => item.what),
+    ["/dev/sdb"],
+  );
+  // granted, or it printed something, or it failed: nothing is made up
+  for (const [result, grants] of [
+    [silent, [{ resource: "device", path: "/dev/vda" }]],
+    [{ exitCode: 0, stdout: '/dev/vda: TYPE="ext4"\n', stderr: "" }, []],
+    [{ exitCode: 2, stdout: "", stderr: "" }, []],
+  ] as const)
+    assert.deepEqual(hiddenByJail({ result, command: "blkid /dev/vda", grants, net: "private" }).hidden, []);
+  const file = hiddenByJail({
+    result: { exitCode: 0, stdout: "/dev/loop0: writable, no read permission\n", stderr: "" },
+    grants: [],
+    net: "private",
+  });
+  assert.deepEqual(
+    file.hidden,
+    [],
+    "stdout is the command's answer: read only for a device the command names",
+  );
+  const named = hiddenByJail({
+    result: { exitCode: 0, stdout: "/dev/loop0: writable, no read permission\n", stderr: "" },
+    command: "file -s /dev/loop0",
+    grants: [],
+    net: "private",
+  });
+  assert.deepEqual(
+    named.hidden.map((item) => [item.kind, item.what]),
+    [["device", "/dev/loop0"]],
+  );
+});

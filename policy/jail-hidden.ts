@@ -59,7 +59,7 @@ const SOCKET_SIGNS = [
   "Cannot connect to the Docker daemon",
   "failed to connect to the hypervisor",
 ];
-const DEVICE_DENIED = ["Permission denied", "Operation not permitted"];
+const DEVICE_DENIED = ["Permission denied", "Operation not permitted", "no read permission"];
 const KERNEL_LOG_SIGNS = ["read kernel buffer failed", "klogctl"];
 const CAPABILITY_DENIED = "Operation not permitted";
 const OWN_PID_SIGNS = ["lookup self"];
@@ -70,6 +70,11 @@ const JAIL_MOUNT_OPTIONS = /(^|\s)ro,nodev(,|\s|$)/;
 
 export function hiddenByJail(input: {
   result: Run;
+  /**
+   * The command as it ran: a device it names that was not granted, when it exited 0 and printed
+   * nothing at all (blkid's answer for a device it could not open), was hidden though no line says so.
+   */
+  command?: string;
   grants: readonly JailGrant[];
   /** The jail's network: its own (`private`) or the host's (a network or netlink grant). */
   net: "private" | "host";
@@ -113,6 +118,22 @@ export function hiddenByJail(input: {
     }
     if (line.includes(CAPABILITY_DENIED))
       add({ kind: "capability", what: "a capability the jail does not hold", evidence: line });
+  }
+  // devices the command names that were not granted: hidden when it printed nothing at all and
+  // exited 0 (blkid), or when its answer on stdout says it could not read one (file -s)
+  const named = (input.command ?? "")
+    .split(/[\s=<>|;&'"]+/)
+    .map(devicePath)
+    .filter((device): device is string => device !== null && !deviceGranted(input.grants, device));
+  const silent =
+    input.result.exitCode === 0 && input.result.stdout.trim() === "" && input.result.stderr.trim() === "";
+  for (const device of named) {
+    const said = input.result.stdout
+      .split("\n")
+      .slice(0, 2000)
+      .find((line) => line.includes(device) && DEVICE_DENIED.some((sign) => line.includes(sign)));
+    if (silent) add({ kind: "device", what: device, evidence: "it exited 0 and printed nothing" });
+    else if (said !== undefined) add({ kind: "device", what: device, evidence: said.trim().slice(0, 300) });
   }
   const table = input.result.stdout
     .split("\n")

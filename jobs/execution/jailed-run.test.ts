@@ -142,4 +142,24 @@ describe("runUnderJailPlan on this machine (root, local transport): what the jai
       );
     assert.match(String(run.note), /^the read-only jail hid .*the network.* from this command/);
   });
+
+  test("what the jail shows of its own (the mount table) and a capability it does not hold are said too", async () => {
+    const mounts = await runUnderJailPlan(router, target, "findmnt -no OPTIONS /", {}, "require", null);
+    assert.equal(mounts.jailed, true);
+    assert.match(mounts.result.stdout, /^ro,nodev/, "the jail's own mount options");
+    assert.deepEqual(
+      mounts.hidden.map((item) => item.kind),
+      ["mount_table"],
+    );
+    assert.match(String(mounts.note), /the mounts it printed are the jail's own/);
+    if (!existsSync("/usr/bin/ping")) return;
+    const ping = await runUnderJailPlan(router, target, "ping -c 1 127.0.0.1", {}, "require", null, [
+      { resource: "network" },
+    ]);
+    assert.equal(ping.jailed, true);
+    assert.ok(
+      ping.hidden.some((item) => item.kind === "capability"),
+      `${JSON.stringify(ping.hidden)} ${ping.result.stderr}`,
+    );
+  });
 });

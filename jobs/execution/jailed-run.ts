@@ -78,7 +78,7 @@ export async function runUnderJailPlan(
     if (jail === undefined)
       return { result, jailed: null, note: null, reason: null, ...none, attempts: attempt };
     if (jail.state === "jailed") {
-      const hidden = hiddenByJail({ result, grants, net: jail.facts.net });
+      const hidden = hiddenByJail({ result, grants, net: jail.facts.net, command });
       const notes = [jailRefusalNote(result), hidden.note].filter((note): note is string => note !== null);
       const note = notes.length === 0 ? null : notes.join("; ");
       return {

@@ -43,8 +43,9 @@ const digits = (text: string) =>
 const lines = (text: string) => text.split("\n");
 const VOLATILE: Record<string, (text: string) => string> = {
   // clocks, load averages, memory and CPU figures, I/O counters
-  uptime: digits,
-  w: digits,
+  // (and the count of logged-in users, whose plural follows the figure)
+  uptime: (text) => digits(text).replace(/\busers\b/g, "user"),
+  w: (text) => digits(text).replace(/\busers\b/g, "user"),
   "free -h": digits,
   "vmstat 1 5": digits,
   "iostat -x 1 3": digits,

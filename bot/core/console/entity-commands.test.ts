@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { upsertEntities } from "../../../store/entities.ts";
+import { updateEntityAttributes, upsertEntities } from "../../../store/entities.ts";
 import { createExecution, transitionExecution } from "../../../store/executions.ts";
 import { upsertKnowledge } from "../../../store/knowledge.ts";
 import { createRelationship } from "../../../store/relationships.ts";
@@ -176,4 +176,32 @@ describe("entity and knowledge commands without a model", () => {
       assert.match(answer, /I only take instructions from this room's operators/);
       assert.doesNotMatch(answer, /1\.21\.3|Upgrade gitea/);
     });
+
+  test("`entity <slug>` shows a target that cannot jail, with the operator's one-command choice, and the choice once made", async () => {
+    const db = c.h.store.db;
+    await upsertEntities(
+      db,
+      [
+        {
+          slug: "host:nojail",
+          type: "host",
+          name: "no jail",
+          attributes: {
+            jail: "unavailable: user namespaces are switched off here (user.max_user_namespaces = 0)",
+            "jail.checked_at": new Date().toISOString(),
+          },
+        },
+      ],
+      { by: "oikos" },
+    );
+    assert.match(
+      await c.ask("matrix", "operator", "entity host:nojail"),
+      /Read-only jail: cannot run here \(user namespaces are switched off here \(user\.max_user_namespaces = 0\)\); read-only commands ask for approval — to let them run unjailed: `!oikos routing host:nojail jail\.unjailed_read_only=allowed`/,
+    );
+    await updateEntityAttributes(db, "host:nojail", { "jail.unjailed_read_only": "allowed" }, { by: "@op" });
+    assert.match(
+      await c.ask("slack", "operator", "entity host:nojail"),
+      /the operator allowed read-only commands unjailed \(revoke: `!oikos routing host:nojail jail\.unjailed_read_only=`\)/,
+    );
+  });
 });
