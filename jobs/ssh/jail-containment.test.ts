@@ -184,6 +184,18 @@ function containmentSuite(name: string, skip: string | false, setup: () => Promi
       );
     });
 
+    test("output is bounded: a flood keeps its head and tail (test-sized: 64 KiB), says it was cut, and stops at the time limit", async () => {
+      const flood = "yes oikos-flood-line";
+      const result = await jailed(flood, { maxOutputBytes: 64 * 1024, timeoutMs: 1_500 });
+      assertJailed(result, "flood");
+      assert.equal(result.timedOut, true, "the flood ran until its time limit");
+      assert.equal(result.truncated, true);
+      assert.ok(result.outputBytes > 1024 * 1024, `only ${result.outputBytes} bytes were produced`);
+      assert.ok(result.stdout.length <= 80 * 1024, `${result.stdout.length} characters kept`);
+      await settle();
+      assert.deepEqual(await running("oikos-flood-line"), [], "the flood is still running");
+    });
+
     test("nothing is left running: background jobs, setsid, nohup, double forks", async () => {
       const marker = `sleep 309${asRoot ? 1 : 2}${process.pid % 100}`;
       const result = await jailed(
