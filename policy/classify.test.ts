@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { loadClassifier } from "./classify.ts";
+import { CORPUS } from "../test-support/classifier-corpus/index.ts";
+import { loadBashParser } from "./bash-parser.ts";
+import { createClassifier, loadClassifier } from "./classify.ts";
+import { createDualParser } from "./dual-parser.ts";
 import type { Risk } from "./risk.ts";
+import { loadSecondParser } from "./second-parser.ts";
 
 const classifier = await loadClassifier();
 
@@ -250,4 +254,32 @@ test("a guest's shell decides the grading: POSIX rules on sh/ash, nothing read o
     assert.equal(result.unreadable, "windows_command", command);
   }
   assert.equal(classifier.classify("", "vm", "windows").risk, "reject");
+});
+
+test("inspect: the classification and the lint of classify and lint apart, from one parse of the command", async () => {
+  const dual = createDualParser(await loadBashParser(), loadSecondParser());
+  const parsed: string[] = [];
+  const counting = createClassifier({
+    parse(source) {
+      parsed.push(source);
+      return dual.parse(source);
+    },
+    wasmHeapBytes: () => dual.wasmHeapBytes(),
+  });
+  // every 7th corpus line, and the shapes that parse nested scripts or fail the lint
+  const sample = [
+    ...CORPUS.filter((_, index) => index % 7 === 0).map((entry) => entry.command),
+    "bash -c 'ls /' && sh -c 'cat /etc/hostname'",
+    "echo 'unbalanced",
+    "ls \\",
+    "",
+  ];
+  for (const command of sample) {
+    parsed.length = 0;
+    const both = counting.inspect(command, "host");
+    const once = new Set(parsed);
+    assert.equal(parsed.length, once.size, `${command}: a source parsed twice in one inspect`);
+    assert.deepEqual(both.classification, classifier.classify(command, "host"), command);
+    assert.deepEqual(both.lint, classifier.lint(command), command);
+  }
 });

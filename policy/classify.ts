@@ -21,9 +21,19 @@ export interface Classifier {
    */
   classify(command: string, targetType?: string, dialect?: ShellDialect): Classification;
   lint(command: string): LintResult;
+  /**
+   * classify and lint from one parse (each parser reads the command once): what the run gate asks
+   * of every command. The same results as the two calls apart.
+   */
+  inspect(command: string, targetType?: string, dialect?: ShellDialect): Inspection;
   parse(command: string): ParsedScript;
   /** Size of the grammar's wasm heap (grows only: tests use it to prove trees are freed). */
   wasmHeapBytes(): number;
+}
+
+export interface Inspection {
+  classification: Classification;
+  lint: LintResult;
 }
 
 let loaded: Promise<Classifier> | undefined;
@@ -39,6 +49,13 @@ export function createClassifier(parser: BashParser): Classifier {
     classify: (command, targetType = "host", dialect = "bash") =>
       classifyWith(parser, command, targetType, dialect),
     lint: (command) => lintParsed(command, (source) => parser.parse(source)),
+    inspect: (command, targetType = "host", dialect = "bash") => {
+      const once = memoized(parser);
+      return {
+        classification: classifyWith(once, command, targetType, dialect),
+        lint: lintParsed(command, (source) => once.parse(source)),
+      };
+    },
     parse: (command) => parser.parse(command),
     wasmHeapBytes: () => parser.wasmHeapBytes(),
   };

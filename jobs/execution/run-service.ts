@@ -232,7 +232,8 @@ export class RunService {
       this.#resolveAfterFirstContact(request.target),
       this.#selfEntities(),
     ]);
-    const classification = classifier.classify(
+    // One parse of the command serves both the classification and the lint.
+    const { classification, lint } = classifier.inspect(
       request.command,
       resolved.ok ? resolved.entity.type : undefined,
       shellDialect(resolved.ok ? (resolved.target.shell ?? null) : null),
@@ -243,7 +244,7 @@ export class RunService {
       targetSlug: request.target,
       session: runSessionFacts(request.sessionId, loaded),
       target: await this.#targetFacts(request.target, resolved, classification),
-      lint: classifier.lint(request.command),
+      lint,
       classification,
       readOnlyOnly: options.readOnlyOnly ?? false,
       affectsSelf:
