@@ -11,7 +11,7 @@ import { matrixDoubleForFile } from "../test-support/oikos-process/marker-task.t
 // in-process queue) with the Matrix double and the scripted model, stopped at awkward moments with
 // SIGKILL and SIGTERM and started again: the approved command runs exactly once, the task ends as it
 // would have, and the operator is told once. A representative part of the fault matrix (the embedded
-// process starts slowly); app/fault-matrix.test.ts runs all of it on Postgres + Redis.
+// process starts slowly); app/fault-matrix-sigkill.test.ts and -sigterm.test.ts run all of it on Postgres + Redis.
 const double = matrixDoubleForFile();
 
 const EMBEDDED_CELLS: readonly [FaultSignal, FaultPointName][] = [

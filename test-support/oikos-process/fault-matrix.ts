@@ -215,8 +215,10 @@ export async function runFault(
   const env = {
     ...point.env,
     OIKOS_SHUTDOWN_GRACE_MS: String(GRACE_MS),
-    // A killed worker's BullMQ jobs are recovered once its lock expires: seconds, as README advises where wanted.
-    ...(kind === "postgres+redis" ? { OIKOS_QUEUE_LOCK_MS: "5000" } : {}),
+    // A killed worker's BullMQ jobs are recovered once its lock expires: seconds, as README advises where
+    // wanted. Only a kill needs it: a stopped worker hands its jobs back, and a 5 s lock on a loaded
+    // machine can miss a renewal (the job is then failed by BullMQ, a fault the cell did not inject).
+    ...(kind === "postgres+redis" && signal === "SIGKILL" ? { OIKOS_QUEUE_LOCK_MS: "5000" } : {}),
   };
   let child = startOikos(task, env);
   let release: (() => Promise<void>) | undefined;

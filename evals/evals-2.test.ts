@@ -1,0 +1,3 @@
+import { describeFastShard } from "./fast-subset.ts";
+
+await describeFastShard(1);
