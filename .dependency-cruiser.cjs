@@ -54,8 +54,8 @@ const MAY_IMPORT = {
     "^jobs/sweeps/registry\\.ts$",
     "^jobs/(retry|keyed-semaphore)\\.ts$",
     "^jobs/execution/(execution-view|output-frame)\\.ts$",
-    // secrets out of model context, which results end a turn, who the agent is and how it names a session
-    "^policy/(redact|tool-outcome|refusal-identity|turn-budget|principal)\\.ts$",
+    // secrets out of model context, which results end a turn, who the agent is and how it names a session; the symptom a pattern's tasks share (#33)
+    "^policy/(redact|tool-outcome|refusal-identity|turn-budget|principal|runbook-match)\\.ts$",
   ],
   bot: [
     "^store/",

@@ -1,6 +1,7 @@
+import { sharedSymptom } from "../policy/runbook-match.ts";
 import type { Db } from "../store/db.ts";
 import { type FeedbackRow, feedbackSince } from "../store/feedback.ts";
-import { type PatternKind, upsertPattern } from "../store/learning.ts";
+import { type PatternKind, type TaskFacts, taskFacts, upsertPattern } from "../store/learning.ts";
 
 /** Feedback older than this is not looked at. */
 export const LEARN_WINDOW_MS = 30 * 24 * 60 * 60_000;
@@ -86,6 +87,7 @@ export async function learnFromFeedback(db: Db, now = new Date()): Promise<Learn
     const sessions = new Set(group.rows.map((r) => r.sessionId));
     if (sessions.size < MIN_OCCURRENCES) continue;
     const lastSeenAt = new Date(Math.max(...group.rows.map((r) => r.createdAt.getTime())));
+    const link = linkOf(await taskFacts(db, [...sessions]));
     const status = await upsertPattern(db, {
       kind: group.kind,
       key,
@@ -94,19 +96,49 @@ export async function learnFromFeedback(db: Db, now = new Date()): Promise<Learn
           ? `Recurring root cause (${sessions.size} tasks): ${sample}`
           : `Repeated fix (${sessions.size} tasks): ${sample}`,
       occurrences: sessions.size,
-      suggestedRunbook: suggestRunbook(group.kind, sample, group.rows),
+      suggestedRunbook: suggestRunbook(group.kind, sample, group.rows, link),
       lastSeenAt,
+      ...link,
     });
     report.patterns.push({ kind: group.kind, key, occurrences: sessions.size, status });
   }
   return report;
 }
 
-function suggestRunbook(kind: PatternKind, sample: string, rows: FeedbackRow[]): string {
+/**
+ * What a pattern's runbook is linked to: the entities at least MIN_OCCURRENCES of its tasks touched
+ * (their `involves` edges) and the symptom their goals share (policy/runbook-match.ts).
+ */
+function linkOf(tasks: TaskFacts[]): { entitySlugs: string[]; symptom: string[] } {
+  const count = new Map<string, number>();
+  for (const task of tasks) for (const slug of task.entities) count.set(slug, (count.get(slug) ?? 0) + 1);
+  const needed = Math.min(MIN_OCCURRENCES, tasks.length);
+  return {
+    entitySlugs: [...count]
+      .filter(([, n]) => n >= needed)
+      .map(([slug]) => slug)
+      .sort(),
+    symptom: sharedSymptom(
+      tasks.flatMap((t) => (t.goal ? [t.goal] : [])),
+      MIN_OCCURRENCES,
+    ),
+  };
+}
+
+function suggestRunbook(
+  kind: PatternKind,
+  sample: string,
+  rows: FeedbackRow[],
+  link: { entitySlugs: string[]; symptom: string[] },
+): string {
   const title = kind === "root_cause" ? `Runbook: when ${sample}` : `Runbook: ${sample}`;
+  const linked =
+    link.entitySlugs.length > 0
+      ? `\nFor: ${link.entitySlugs.join(", ")}${link.symptom.length > 0 ? `, when a task says: ${link.symptom.join(" ")}` : ""}\n`
+      : "";
   const seen = rows
     .slice(-5)
     .map((r) => `- session ${r.sessionId} (${r.outcome}): ${(r.notes ?? "").slice(0, 200)}`)
     .join("\n");
-  return `${title}\n\nSeen in:\n${seen}\n\nWrite the steps that worked as a runbook (upsert_knowledge kind runbook) linked to the entities involved.`;
+  return `${title}\n${linked}\nSeen in:\n${seen}\n\nWrite the steps that worked as a runbook (upsert_knowledge kind runbook) linked to the entities involved.`;
 }

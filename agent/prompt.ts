@@ -1,7 +1,9 @@
 import { readFile } from "node:fs/promises";
 import type { Db } from "../store/db.ts";
+import { lastOperatorMessage } from "../store/messages.ts";
 import { currentPlan, nextOpenStep } from "../store/plans.ts";
 import { openQuestion } from "../store/questions.ts";
+import { offerRunbooks } from "../store/runbooks.ts";
 import type { Session } from "../store/sessions.ts";
 
 const SOUL_URL = new URL("../SOUL.md", import.meta.url);
@@ -35,5 +37,27 @@ export async function systemPrompt(db: Db, soul: string, session: Session, now: 
   }
   const question = await openQuestion(db, session.id);
   if (question) lines.push(`Open question to the operator: "${question.prompt}" — wait for the answer.`);
+  lines.push(...(await runbookLines(db, session)));
   return `${soul.trim()}\n\n${lines.join("\n")}`;
+}
+
+/**
+ * Adopted runbooks for what this task touches, when its goal (or the operator's last words) shows
+ * the symptom they came from: offered (and counted) by the store, read by the agent first.
+ */
+async function runbookLines(db: Db, session: Session): Promise<string[]> {
+  const said = (await lastOperatorMessage(db, session.id))?.content ?? "";
+  const offered = await offerRunbooks(db, { sessionId: session.id, text: `${session.goal ?? ""}\n${said}` });
+  return offered.map((r) => {
+    const ended = Object.entries(r.use.outcomes)
+      .filter(([, n]) => n > 0)
+      .map(([outcome, n]) => `${n} ${outcome}`)
+      .join(", ");
+    const use =
+      r.use.offered > 0 ? ` Offered to ${r.use.offered} earlier task(s)${ended ? `: ${ended}` : ""}.` : "";
+    return (
+      `Adopted runbook for ${r.entity} when "${r.symptom.join(" ")}": ${r.title} (\`${r.slug}\`) — read it with ` +
+      `get_knowledge_content before you plan, and follow it unless what you see differs.${use}`
+    );
+  });
 }

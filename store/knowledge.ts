@@ -29,6 +29,8 @@ export interface KnowledgeInput {
   kind: KnowledgeKind;
   about: string[];
   tags: string[];
+  /** An adopted runbook's symptom words (policy/runbook-match.ts): it is offered when a task on its entities says them. */
+  symptom?: string[];
 }
 
 export type UpsertKnowledgeResult =
@@ -73,6 +75,7 @@ export async function upsertKnowledge(
       content: input.content,
       tags: JSON.stringify(tags),
       session_id: context.sessionId ?? null,
+      ...(input.symptom ? { symptom: JSON.stringify(input.symptom) } : {}),
     };
     const id = existing
       ? (

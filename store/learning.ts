@@ -1,4 +1,5 @@
 import type { Executor } from "./audit.ts";
+import { taskSlug } from "./task-graph.ts";
 
 export type PatternKind = "root_cause" | "fix";
 
@@ -10,6 +11,9 @@ export interface PatternInput {
   occurrences: number;
   suggestedRunbook: string | null;
   lastSeenAt: Date;
+  /** The entities the pattern's tasks touched (at least two of them), and the symptom their goals share. */
+  entitySlugs: string[];
+  symptom: string[];
 }
 
 export interface PatternRow extends PatternInput {
@@ -33,6 +37,8 @@ export async function upsertPattern(db: Executor, input: PatternInput): Promise<
       occurrences: input.occurrences,
       suggested_runbook: input.suggestedRunbook,
       last_seen_at: input.lastSeenAt,
+      entity_slugs: JSON.stringify(input.entitySlugs),
+      symptom: JSON.stringify(input.symptom),
     })
     .onConflict((oc) =>
       oc.columns(["kind", "key"]).doUpdateSet({
@@ -40,6 +46,8 @@ export async function upsertPattern(db: Executor, input: PatternInput): Promise<
         occurrences: input.occurrences,
         suggested_runbook: input.suggestedRunbook,
         last_seen_at: input.lastSeenAt,
+        entity_slugs: JSON.stringify(input.entitySlugs),
+        symptom: JSON.stringify(input.symptom),
       }),
     )
     .execute();
@@ -61,5 +69,42 @@ export async function listPatterns(db: Executor): Promise<PatternRow[]> {
     occurrences: row.occurrences,
     suggestedRunbook: row.suggested_runbook,
     lastSeenAt: row.last_seen_at,
+    entitySlugs: row.entity_slugs,
+    symptom: row.symptom,
+  }));
+}
+
+export interface TaskFacts {
+  sessionId: string;
+  goal: string | null;
+  /** The entities the task touched (its `involves` edges). */
+  entities: string[];
+}
+
+/** The goal and the touched entities of each of these tasks (what a pattern links its runbook to). */
+export async function taskFacts(db: Executor, sessionIds: readonly string[]): Promise<TaskFacts[]> {
+  if (sessionIds.length === 0) return [];
+  const sessions = await db
+    .selectFrom("sessions")
+    .select(["id", "goal"])
+    .where("id", "in", [...sessionIds])
+    .execute();
+  const edges = await db
+    .selectFrom("relationships")
+    .select(["source_slug", "target_slug"])
+    .where("type", "=", "involves")
+    .where(
+      "source_slug",
+      "in",
+      sessionIds.map((id) => taskSlug(id)),
+    )
+    .execute();
+  return sessions.map((s) => ({
+    sessionId: s.id,
+    goal: s.goal,
+    entities: edges
+      .filter((e) => e.source_slug === taskSlug(s.id))
+      .map((e) => e.target_slug)
+      .sort(),
   }));
 }

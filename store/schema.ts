@@ -109,6 +109,8 @@ export interface KnowledgeTable {
   superseded_by: string | null;
   created_by: string | null;
   session_id: string | null;
+  /** migrations/0361: an adopted runbook's symptom words (policy/runbook-match.ts), null otherwise. */
+  symptom: ColumnType<string[] | null, string | null | undefined, string | null>;
   search: ColumnType<string, never, never>;
   created_at: Timestamp;
   updated_at: Timestamp;
@@ -370,6 +372,17 @@ export interface PatternsTable {
   suggested_runbook: string | null;
   last_seen_at: Timestamp;
   created_at: Timestamp;
+  /** migrations/0361: the entities the pattern's tasks touched, and the words their goals share. */
+  entity_slugs: Json<string[]>;
+  symptom: Json<string[]>;
+}
+
+/** migrations/0361: an adopted runbook offered to a task (once per task). */
+export interface RunbookOffersTable {
+  knowledge_id: string;
+  session_id: string;
+  entity_slug: string;
+  offered_at: Timestamp;
 }
 
 export interface AuditLogTable {
@@ -549,6 +562,7 @@ export interface Database {
   classifications: ClassificationsTable;
   feedback: FeedbackTable;
   patterns: PatternsTable;
+  runbook_offers: RunbookOffersTable;
   audit_log: AuditLogTable;
   token_usage: TokenUsageTable;
   chat_events: ChatEventsTable;

@@ -2,6 +2,7 @@ import { alertGroupOfSession } from "../../../store/alert-groups.ts";
 import type { Db } from "../../../store/db.ts";
 import { runsOfPlan } from "../../../store/executions.ts";
 import { planWithSteps } from "../../../store/plans.ts";
+import { runbooksOfferedTo } from "../../../store/runbooks.ts";
 import type { Card } from "../card.ts";
 import { riskBadge, stepIcon } from "../risk-badge.ts";
 import { resolvedWhilePending } from "./alert-card.ts";
@@ -37,6 +38,8 @@ export async function buildPlanCard(
     title: generation > 1 ? `📋 Revised plan (v${generation})` : "📋 Plan",
     lines: lines.length > 0 ? lines : ["(no steps)"],
   };
+  for (const runbook of await runbooksOfferedTo(db, sessionId))
+    card.lines.push(`📘 runbook offered for \`${runbook.entity}\`: ${runbook.title} (\`${runbook.slug}\`)`);
   const lastFinished = executions.filter((e) => e.finished_at !== null && e.step_seq !== null).at(-1);
   const output = lastFinished ? executionProgress(lastFinished).output : undefined;
   if (lastFinished && output) card.output = { ...output, label: `output of step ${lastFinished.step_seq}` };

@@ -27,6 +27,8 @@ describe("patterns and adopting a suggested runbook", () => {
       occurrences: 3,
       suggestedRunbook: `${RUNBOOK}\n\nSeen in:\n- unexport, chown, re-export\n\nWrite the steps that worked.`,
       lastSeenAt: new Date(),
+      entitySlugs: [],
+      symptom: [],
     });
   });
   after(async () => {

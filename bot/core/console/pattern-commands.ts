@@ -1,6 +1,8 @@
 import type { Db } from "../../../store/db.ts";
+import { findEntities } from "../../../store/entities.ts";
 import { getKnowledge, knowledgeSlug, upsertKnowledge } from "../../../store/knowledge.ts";
 import { listPatterns, type PatternRow } from "../../../store/learning.ts";
+import { runbookUseBySlug } from "../../../store/runbooks.ts";
 import { type BotCommand, type CommandCard, defineCommand } from "../bot-commands.ts";
 import { type Card, clock } from "../card.ts";
 import { short } from "./ago.ts";
@@ -36,8 +38,18 @@ export async function patternCard(db: Db, pattern: PatternRow): Promise<Card> {
     ],
   };
   if (runbook) card.lines.push(`suggested runbook: ${runbook.title}`);
-  if (adopted) card.status = `✅ adopted as runbook \`${adopted}\`: the agent finds it when it searches`;
-  else if (runbook) {
+  if (pattern.entitySlugs.length > 0)
+    card.lines.push(
+      `for ${pattern.entitySlugs.map((s) => `\`${s}\``).join(", ")}${pattern.symptom.length > 0 ? ` when a task says “${pattern.symptom.join(" ")}”` : ""}`,
+    );
+  if (adopted) {
+    card.status = `✅ adopted as runbook \`${adopted}\`: the agent finds it when it searches`;
+    const use = await runbookUseBySlug(db, adopted);
+    if (use && use.offered > 0)
+      card.lines.push(
+        `offered to ${use.offered} task(s): ${use.outcomes.success} success, ${use.outcomes.partial} partial, ${use.outcomes.failure} failure`,
+      );
+  } else if (runbook) {
     card.hint =
       "React ✅ to adopt the suggested runbook into the knowledge graph (the agent then finds it first).";
     card.actions = [{ id: "approve", label: "Adopt runbook", style: "primary" }];
@@ -75,14 +87,18 @@ export async function adoptPattern(db: Db, patternId: string, by: string): Promi
   if (!pattern || !runbook) return { status: "nothing" };
   const existing = await adoptedAs(db, pattern);
   if (existing) return { status: "already", slug: existing, card: await patternCard(db, pattern) };
+  // Linked to the entities its tasks touched (those still in the graph) and their shared symptom, so it is
+  // offered to the next task on them that says the same (store/runbooks.ts).
+  const about = (await findEntities(db, pattern.entitySlugs)).map((e) => e.slug);
   const written = await upsertKnowledge(
     db,
     {
       title: runbook.title,
       content: runbook.content,
       kind: "runbook",
-      about: [],
+      about,
       tags: ["pattern", pattern.kind],
+      ...(pattern.symptom.length > 0 ? { symptom: pattern.symptom } : {}),
     },
     { by },
   );
