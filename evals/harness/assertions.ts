@@ -3,6 +3,7 @@ import type { Database } from "../../store/schema.ts";
 import type { Homelab } from "../lab/homelab.ts";
 import { checkAbsent, type PlaceTexts } from "./absent.ts";
 import { checkCount } from "./count.ts";
+import { checkGraph } from "./graph-expectations.ts";
 import { checkFiles, checkPreviews } from "./lab-files.ts";
 import type { Expectation } from "./manifest.ts";
 import { checkPlans, checkSessions } from "./thread-expectations.ts";
@@ -147,6 +148,7 @@ export async function evaluate(expect: Expectation, facts: Facts): Promise<strin
   }
 
   await checkPlans(db, expect.plans ?? [], sessionOf, failures);
+  await checkGraph(db, expect.graph, sessionOf, failures);
 
   if (expect.approvals) {
     const a = expect.approvals;

@@ -6,6 +6,7 @@ import { KNOWLEDGE_KINDS } from "../../store/statuses.ts";
 import { absentSpec } from "./absent.ts";
 import { scenarioConfig } from "./config-step.ts";
 import { count } from "./count.ts";
+import { graphSpec } from "./graph-expectations.ts";
 import { entity, host } from "./host-schema.ts";
 import { expectFiles, previewsSpec } from "./lab-files.ts";
 import { labStep } from "./lab-step.ts";
@@ -168,6 +169,8 @@ const expectation = z
     /** What is left non-terminal at the end, by kind (evals/harness/stuck.ts); `none` for nothing. */
     stuck: stuckSpec.optional(),
     script_drift: z.boolean().default(false),
+    /** What the tasks left on the knowledge graph (evals/harness/graph-expectations.ts). */
+    graph: graphSpec.optional(),
   })
   .strict();
 export type Expectation = z.infer<typeof expectation>;
@@ -196,6 +199,8 @@ export const scenarioSchema = z
           content: z.string(),
           about: z.array(z.string()).default([]),
           tags: z.array(z.string()).default([]),
+          /** An adopted runbook's symptom words: offered to a task on its entities that says them. */
+          symptom: z.array(z.string()).optional(),
         }),
       )
       .default([]),
