@@ -220,13 +220,26 @@ export async function bindAlertThread(
     .execute();
 }
 
-/** A digest of the damped updates was posted: the count starts again. */
-export async function markAlertGroupPosted(db: Kysely<Database>, id: string, now: Date): Promise<void> {
-  await db
+/**
+ * Claims the digest of the `held` damped updates a handler read: the count starts again only if it
+ * is still `held` (one conditional update). Two digest runs of one group (a stalled job run again,
+ * a second worker) read the same count; only the one whose claim succeeds posts. False: another
+ * post covered them, or more were held meanwhile (read again).
+ */
+export async function claimAlertDigest(
+  db: Kysely<Database>,
+  id: string,
+  held: number,
+  now: Date,
+): Promise<boolean> {
+  if (held <= 0) return false;
+  const result = await db
     .updateTable("alert_groups")
     .set({ unposted: 0, last_posted_at: now, updated_at: now })
     .where("id", "=", id)
-    .execute();
+    .where("unposted", "=", held)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 export async function alertsOfGroup(db: Kysely<Database>, groupId: string) {
@@ -349,4 +362,33 @@ export async function claimInvestigationSlots(
       skipped: Number(skipped.numUpdatedRows),
     };
   });
+}
+
+/**
+ * What tells the alerts of one group apart (a group Alertmanager keyed by `alertname` only holds
+ * one alert per host): for each alert, its labels whose value is not the same in every alert of the
+ * group, in the order the alert gives them. One alert, or alerts with the same labels: nothing.
+ * Pure: the alert card (stored alerts) and the agent's brief (a notification) both show it.
+ */
+export function labelsThatDiffer(
+  alerts: readonly { labels: Record<string, string> }[],
+): Record<string, string>[] {
+  const keys = new Set(alerts.flatMap((alert) => Object.keys(alert.labels)));
+  const differ = new Set(
+    [...keys].filter((key) => new Set(alerts.map((alert) => alert.labels[key])).size > 1),
+  );
+  return alerts.map((alert) =>
+    Object.fromEntries(Object.entries(alert.labels).filter(([key]) => differ.has(key))),
+  );
+}
+
+/** The labels every alert of the group carries with the same value. */
+export function labelsInCommon(
+  alerts: readonly { labels: Record<string, string> }[],
+): Record<string, string> {
+  const [first, ...rest] = alerts;
+  if (!first) return {};
+  return Object.fromEntries(
+    Object.entries(first.labels).filter(([key, value]) => rest.every((alert) => alert.labels[key] === value)),
+  );
 }

@@ -5,7 +5,7 @@ import {
   bindAlertThread,
   countInvestigating,
   getAlertGroup,
-  markAlertGroupPosted,
+  claimAlertDigest,
 } from "../../store/alert-groups.ts";
 import type { Db } from "../../store/db.ts";
 import { appendMessage, hasPlatformEvent } from "../../store/messages.ts";
@@ -60,13 +60,12 @@ export class AlertThreads {
       await this.#open(adapter, group);
       return;
     }
-    if (job.update === "digest") {
-      // Updates held back by the minimum interval, in one post; nothing when a later post covered them.
-      if (group.unposted === 0) return;
-      await markAlertGroupPosted(db, group.id, new Date());
-    }
-    await this.#refreshRoot(adapter, group);
-    const text = await this.#updateText(group, job.update);
+    // Updates held back by the minimum interval, in one post; nothing when a later post (or another
+    // run of this digest) covered them: only the run whose claim succeeds posts.
+    const shown = job.update === "digest" ? await this.#claimDigest(group) : group;
+    if (!shown) return;
+    await this.#refreshRoot(adapter, shown);
+    const text = await this.#updateText(shown, job.update);
     await adapter.post(group.room, group.thread, { text });
     if (job.update === "resolved") {
       await appendMessage(db, {
@@ -77,6 +76,17 @@ export class AlertThreads {
       });
       await this.#deps.refreshPlans(adapter, group.session_id);
     }
+  }
+
+  /** The group as read when this run claimed its held updates, or undefined: nothing to post. */
+  async #claimDigest(read: AlertGroup): Promise<AlertGroup | undefined> {
+    let group: AlertGroup | undefined = read;
+    // a damped delivery may add one between the read and the claim: read again (a few times at most)
+    for (let attempt = 0; group && group.unposted > 0 && attempt < 5; attempt++) {
+      if (await claimAlertDigest(this.#deps.db, group.id, group.unposted, new Date())) return group;
+      group = await getAlertGroup(this.#deps.db, group.id);
+    }
+    return undefined;
   }
 
   async #open(adapter: ChatAdapter, group: AlertGroup): Promise<void> {

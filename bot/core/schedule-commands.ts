@@ -46,19 +46,19 @@ export function scheduleCommands(control: ScheduleControl): BotCommand[] {
   const change = (verb: "pause" | "resume") =>
     defineCommand({
       name: `schedules ${verb}`,
-      args: { name: word("name", "the schedule's name (see `!schedules`)") },
+      args: { name: word("name", "the schedule's name (see `!oikos schedules`)") },
       summary:
         verb === "pause" ? "stop a schedule from firing until resumed" : "let a paused schedule fire again",
       permission: "admin",
-      examples: [`!schedules ${verb} weekly-audit`],
+      examples: [`!oikos schedules ${verb} weekly-audit`],
       async run(ctx, { name }) {
         const result =
           verb === "pause" ? await control.pause(name, ctx.user) : await control.resume(name, ctx.user);
-        if (result === "unknown") return `There is no schedule \`${name}\`; \`!schedules\` lists them.`;
+        if (result === "unknown") return `There is no schedule \`${name}\`; \`!oikos schedules\` lists them.`;
         if (result === "unchanged")
           return `Schedule \`${name}\` is already ${verb === "pause" ? "paused" : "running"}.`;
         return verb === "pause"
-          ? `Schedule \`${name}\` paused: it will not fire until an admin resumes it (\`!schedules resume ${name}\`).`
+          ? `Schedule \`${name}\` paused: it will not fire until an admin resumes it (\`!oikos schedules resume ${name}\`).`
           : `Schedule \`${name}\` resumed.`;
       },
     });

@@ -59,3 +59,31 @@ test("secrets in annotations never reach the brief (the model's context)", () =>
   assert.ok(!brief.includes("ghp_0123456789abcdefghijABCDEFGHIJ012345"), brief);
   assert.match(brief, /\[REDACTED\]/);
 });
+
+test("a group of several alerts: what they share once, then each alert by what differs and its entity", () => {
+  const alert = (instance: string, summary: string) => ({
+    fingerprint: instance,
+    status: "firing" as const,
+    labels: { alertname: "DiskFull", severity: "warning", instance },
+    annotations: { summary },
+    startsAt: null,
+    endsAt: null,
+    generatorUrl: null,
+  });
+  const grouped: AlertNotification = {
+    ...notification({}),
+    title: "DiskFull",
+    labels: { alertname: "DiskFull" },
+    alerts: [alert("nas:9100", "/volume1 at 97%"), alert("pve1:9100", "rpool at 91%")],
+  };
+  const brief = alertBrief({ name: "prom", kind: "alertmanager" }, grouped, {
+    slugs: ["vm:nas", "host:pve1"],
+    unmatched: [],
+    perAlert: [["vm:nas"], ["host:pve1"]],
+  });
+  const labelsLine = brief.split("\n").find((line) => line.startsWith("Labels: "));
+  assert.equal(labelsLine, "Labels: alertname=DiskFull, severity=warning", "not the first alert's instance");
+  assert.match(brief, /2 alerts in this group \(2 firing\), what differs between them:/);
+  assert.match(brief, /^- firing: instance=nas:9100 → vm:nas — \/volume1 at 97%$/m);
+  assert.match(brief, /^- firing: instance=pve1:9100 → host:pve1 — rpool at 91%$/m);
+});

@@ -1,4 +1,5 @@
 import { redact } from "../../policy/redact.ts";
+import { labelsInCommon, labelsThatDiffer } from "../../store/alert-groups.ts";
 import type { EntityMatch } from "./match-entities.ts";
 import type { AlertNotification } from "./notification.ts";
 
@@ -21,15 +22,22 @@ export function alertBrief(
   const started = firing.map((a) => a.startsAt).filter((d): d is Date => d !== null);
   if (started.length > 0)
     lines.push(`Firing since ${new Date(Math.min(...started.map(Number))).toISOString()}.`);
-  lines.push(`Labels: ${labelText(notification.labels, notification.alerts[0]?.labels)}`);
+  const { alerts } = notification;
+  // one alert: its own labels; a group: only what every alert shares (what differs is listed per alert)
+  const shared = alerts.length > 1 ? labelsInCommon(alerts) : alerts[0]?.labels;
+  lines.push(`Labels: ${labelText(notification.labels, shared)}`);
   for (const [key, value] of Object.entries(notification.annotations)) lines.push(`${key}: ${value}`);
-  if (notification.alerts.length > 1) {
-    lines.push(`${notification.alerts.length} alerts in this group (${firing.length} firing):`);
-    for (const alert of notification.alerts.slice(0, 10)) {
+  if (alerts.length > 1) {
+    const differ = labelsThatDiffer(alerts);
+    lines.push(`${alerts.length} alerts in this group (${firing.length} firing), what differs between them:`);
+    alerts.slice(0, 10).forEach((alert, at) => {
+      const own = differ[at]!;
+      const which = labelText(Object.keys(own).length > 0 ? own : alert.labels);
+      const named = match.perAlert?.[at] ?? [];
       lines.push(
-        `- ${alert.status}: ${labelText(alert.labels)}${alert.annotations.summary ? ` — ${alert.annotations.summary}` : ""}`,
+        `- ${alert.status}: ${which}${named.length > 0 ? ` → ${named.join(", ")}` : " → no entity"}${alert.annotations.summary ? ` — ${alert.annotations.summary}` : ""}`,
       );
-    }
+    });
   }
   if (notification.truncated > 0)
     lines.push(`(${notification.truncated} more alerts were left out by the sender.)`);

@@ -12,7 +12,7 @@ import type { Db } from "../../store/db.ts";
 import type { AlertSourceKind, AlertsConfig } from "../config.ts";
 import { alertBrief } from "./brief.ts";
 import { decide } from "./decide.ts";
-import { loadEntityIdentities, matchEntities } from "./match-entities.ts";
+import { loadEntityIdentities, matchAlertGroup } from "./match-entities.ts";
 import type { AlertNotification, ParsedDelivery } from "./notification.ts";
 import { routeAlert } from "./routing.ts";
 
@@ -176,8 +176,11 @@ async function open(
   now: Date,
 ): Promise<AlertGroup | undefined> {
   const route = routeAlert(deps.config.routes, source.name, notification);
-  const labels = { ...(notification.alerts[0]?.labels ?? {}), ...notification.labels };
-  const match = matchEntities(labels, await loadEntityIdentities(deps.db));
+  const match = matchAlertGroup(
+    notification.labels,
+    notification.alerts,
+    await loadEntityIdentities(deps.db),
+  );
   return insertAlertGroup(
     deps.db,
     {

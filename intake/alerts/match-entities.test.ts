@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { type EntityIdentity, keysOf, matchEntities } from "./match-entities.ts";
+import { type EntityIdentity, keysOf, matchAlertGroup, matchEntities } from "./match-entities.ts";
 
 const entities: EntityIdentity[] = [
   {
@@ -40,4 +40,23 @@ test("what matched nothing is reported; labels that name nothing are not guessed
   const result = matchEntities({ instance: "10.9.9.9:9100", job: "node", alertname: "gitea" }, entities);
   assert.deepEqual(result.slugs, []);
   assert.deepEqual(result.unmatched, ["instance=10.9.9.9:9100", "job=node"]);
+});
+
+test("a group of alerts (keyed by alertname only) names every alert's entity, not the first one's", () => {
+  const alerts = [
+    { labels: { alertname: "DiskFull", instance: "10.20.0.14:9100" } },
+    { labels: { alertname: "DiskFull", instance: "pve1:9100" } },
+    { labels: { alertname: "DiskFull", instance: "nas.home.arpa:9100" } },
+    { labels: { alertname: "DiskFull", instance: "10.9.9.9:9100" } },
+  ];
+  const common = { alertname: "DiskFull" };
+  const first = matchEntities({ ...alerts[0]!.labels, ...common }, entities);
+  assert.deepEqual(first.slugs, ["lxc:gitea"], "what one alert's labels name");
+  const group = matchAlertGroup(common, alerts, entities);
+  assert.deepEqual(group.slugs, ["lxc:gitea", "host:pve1", "vm:nas"]);
+  assert.deepEqual(group.perAlert, [["lxc:gitea"], ["host:pve1"], ["vm:nas"], []]);
+  assert.deepEqual(group.unmatched, ["instance=10.9.9.9:9100"]);
+  // one alert, or none: as before
+  assert.deepEqual(matchAlertGroup(common, [alerts[1]!], entities).slugs, ["host:pve1"]);
+  assert.deepEqual(matchAlertGroup({ instance: "pve1" }, [], entities).slugs, ["host:pve1"]);
 });

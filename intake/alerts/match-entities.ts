@@ -9,10 +9,12 @@ import { liveEntityIdentities } from "../../store/entities.ts";
  * both sides. A label that names no entity is reported, so the thread can say what did not match.
  */
 export interface EntityMatch {
-  /** Matched slugs, strongest label first, without repeats (at most MAX_MATCHES). */
+  /** Matched slugs, strongest label first, without repeats (at most MAX_MATCHES per alert). */
   slugs: string[];
   /** label=value pairs that were tried and matched nothing. */
   unmatched: string[];
+  /** For a group of alerts: the slugs each alert's own labels matched, in the alerts' order. */
+  perAlert?: string[][];
 }
 
 /** Labels that name a machine or a service, in order of how surely they do. */
@@ -80,6 +82,25 @@ export function matchEntities(
     for (const slug of [...found].sort()) if (!slugs.includes(slug)) slugs.push(slug);
   }
   return { slugs: slugs.slice(0, MAX_MATCHES), unmatched };
+}
+
+/** The most entities one alert group names (a group keyed by alertname can cover many hosts). */
+const MAX_GROUP_MATCHES = 12;
+
+/**
+ * The entities a group of alerts names: each alert's own labels with what the group shares, so a
+ * group Alertmanager keyed by `alertname` only names every host it covers, not the first alert's.
+ */
+export function matchAlertGroup(
+  common: Record<string, string>,
+  alerts: readonly { labels: Record<string, string> }[],
+  entities: readonly EntityIdentity[],
+): EntityMatch {
+  if (alerts.length === 0) return matchEntities(common, entities);
+  const perAlert = alerts.map((alert) => matchEntities({ ...alert.labels, ...common }, entities));
+  const slugs = [...new Set(perAlert.flatMap((match) => match.slugs))].slice(0, MAX_GROUP_MATCHES);
+  const unmatched = [...new Set(perAlert.flatMap((match) => match.unmatched))];
+  return { slugs, unmatched, perAlert: perAlert.map((match) => match.slugs) };
 }
 
 /** Loads the identities of every entity that is not destroyed (a homelab has hundreds, not millions). */

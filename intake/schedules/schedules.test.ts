@@ -168,7 +168,9 @@ for (const adapter of adapters) {
         ),
       );
       assert.match(await command(ONCALL, `!oikos schedules pause ${QUIET}`), /for admins/);
-      assert.match(await command(OPERATOR, `!oikos schedules pause ${QUIET}`), /paused/);
+      const pausedReply = await command(OPERATOR, `!oikos schedules pause ${QUIET}`);
+      assert.match(pausedReply, /paused/);
+      assert.ok(pausedReply.includes(`(\`!oikos schedules resume ${QUIET}\`)`), pausedReply);
       const paused = (await runs(QUIET)).length;
       await new Promise((resolve) => setTimeout(resolve, 2_500));
       assert.ok(

@@ -1,10 +1,17 @@
-import { type AlertGroup, alertsOfGroup } from "../../../store/alert-groups.ts";
+import {
+  type AlertGroup,
+  alertsOfGroup,
+  labelsInCommon,
+  labelsThatDiffer,
+} from "../../../store/alert-groups.ts";
 import type { Db } from "../../../store/db.ts";
 import { type Card, clock } from "../card.ts";
 import { mentionsOf } from "../mentions.ts";
 
 const SHOWN_LABELS = 8;
 const SHOWN_ALERTS = 6;
+/** Labels shown on one alert's line: those that tell it apart from the group's other alerts. */
+const SHOWN_DIFFERING = 3;
 
 /**
  * The root message of an alert thread: what fires, where it comes from, which entities it names
@@ -16,7 +23,9 @@ export async function buildAlertCard(db: Db, group: AlertGroup, waitingBehind: n
   const firing = alerts.filter((a) => a.status === "firing");
   const icon = group.status === "resolved" ? "✅" : severityIcon(group.severity);
   const lines: string[] = [];
-  const labels = Object.entries({ ...(alerts[0]?.labels ?? {}), ...group.labels });
+  // one alert: its labels; a group: what its alerts share (what differs is on each alert's line)
+  const shared = alerts.length > 1 ? labelsInCommon(alerts) : (alerts[0]?.labels ?? {});
+  const labels = Object.entries({ ...shared, ...group.labels });
   const shown = labels.slice(0, SHOWN_LABELS).map(([k, v]) => `${k}=${v}`);
   lines.push(
     `source: ${group.source} (${group.source_kind})${group.severity ? ` · severity: ${group.severity}` : ""}`,
@@ -29,10 +38,16 @@ export async function buildAlertCard(db: Db, group: AlertGroup, waitingBehind: n
   if (summary && !group.title.includes(summary)) lines.push(summary);
   if (alerts.length > 1) {
     lines.push(`${alerts.length} alerts, ${firing.length} firing:`);
-    for (const alert of alerts.slice(0, SHOWN_ALERTS)) {
-      const which = alert.labels.instance ?? alert.labels.alertname ?? alert.fingerprint;
+    const differ = labelsThatDiffer(alerts);
+    alerts.slice(0, SHOWN_ALERTS).forEach((alert, at) => {
+      const own = Object.entries(differ[at] ?? {}).slice(0, SHOWN_DIFFERING);
+      const which =
+        own.length > 0
+          ? `\`${own.map(([k, v]) => `${k}=${v}`).join(", ")}\``
+          : (alert.labels.instance ?? alert.labels.alertname ?? alert.fingerprint);
       lines.push(`  ${alert.status === "firing" ? "🔥" : "✅"} ${which}`);
-    }
+    });
+    if (alerts.length > SHOWN_ALERTS) lines.push(`  … and ${alerts.length - SHOWN_ALERTS} more`);
   }
   lines.push(
     group.entities.length > 0
