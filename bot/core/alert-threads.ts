@@ -3,9 +3,9 @@ import type { QueuePort } from "../../jobs/queue/port.ts";
 import {
   type AlertGroup,
   bindAlertThread,
+  claimAlertDigest,
   countInvestigating,
   getAlertGroup,
-  claimAlertDigest,
 } from "../../store/alert-groups.ts";
 import type { Db } from "../../store/db.ts";
 import { appendMessage, hasPlatformEvent } from "../../store/messages.ts";
