@@ -108,6 +108,34 @@ describe("continuation: execution.finished resumes an approved plan", () => {
     assert.equal(continueJobId(executionId).includes(":"), false, "BullMQ job ids may not contain ':'");
   });
 
+  test("an execution oikos refused at the worker tells the model why (the status reason), not only failed", async () => {
+    const h = harness();
+    const { sessionId, executionId } = await planWithExecution(true);
+    await h.useScript([
+      {
+        name: "refused",
+        when: match.lastSystemNote(
+          /Execution finished: .*"status":"failed".*"reason":"Refused \(routing_changed\)/s,
+        ),
+        reply: { text: "It was renamed after approval; not run." },
+      },
+    ]);
+    await h.store.db
+      .updateTable("executions")
+      .set({
+        status: "failed",
+        status_reason:
+          "Refused (routing_changed): the routing of lxc:gitea changed after this command was approved",
+        finished_at: new Date(),
+      })
+      .where("id", "=", executionId)
+      .execute();
+    await h.events.publish({ type: "execution.finished", sessionId, executionId, status: "failed" });
+    await h.model.waitForRequests(1);
+    assert.equal(h.model.requests[0]!.step, "refused");
+    await turnReleased(h, sessionId);
+  });
+
   test("no continuation when the plan was never approved", async () => {
     const h = harness();
     const { sessionId, executionId } = await planWithExecution(false);

@@ -133,6 +133,8 @@ async function continuationNote(db: Db, execution: Execution): Promise<string> {
     command: view.command,
     exit_code: view.exit_code,
     duration_ms: view.duration_ms,
+    // why it ended so when oikos ended it (a refusal at the worker: routing_changed, a failed snapshot …)
+    ...(view.reason ? { reason: view.reason } : {}),
     stdout_tail: frameOutput(view, "stdout", tail(view.stdout)),
     stderr_tail: frameOutput(view, "stderr", tail(view.stderr)),
     next_step: nextStepFor(view),

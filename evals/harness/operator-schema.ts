@@ -3,6 +3,7 @@ import { CARD_KINDS } from "../../store/statuses.ts";
 import { alertAction } from "./alert-step.ts";
 import { writeFileAction } from "./lab-files.ts";
 import { labAction } from "./lab-step.ts";
+import { proxmoxAction } from "./proxmox-step.ts";
 
 /** Things the harness waits for between operator actions. */
 export const waitFor = z
@@ -36,6 +37,7 @@ const VERBS = {
   write_file: [],
   alert: [],
   lab: [],
+  proxmox: [],
   when: ["then", "else"],
 } as const;
 type Verb = keyof typeof VERBS;
@@ -68,6 +70,8 @@ const baseShape = {
   alert: alertAction.optional(),
   /** Acts on the simulated homelab (evals/harness/lab-step.ts). */
   lab: labAction.optional(),
+  /** Changes the simulated Proxmox cluster, or runs its periodic discovery (evals/harness/proxmox-step.ts). */
+  proxmox: proxmoxAction.optional(),
 };
 
 function checkVerbs(verbNames: readonly Verb[]) {

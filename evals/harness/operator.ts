@@ -5,6 +5,7 @@ import { writeLabFile } from "./lab-files.ts";
 import { performLab } from "./lab-step.ts";
 import type { OperatorAction, WaitFor } from "./manifest.ts";
 import type { BaseOperatorAction } from "./operator-schema.ts";
+import { performProxmox } from "./proxmox-step.ts";
 import type { RestartPoints } from "./restart-points.ts";
 import { conditionHolds } from "./state-condition.ts";
 import { type EvalSystem, OPERATOR, SECOND_OPERATOR } from "./system.ts";
@@ -97,6 +98,7 @@ export class OperatorDriver {
       return;
     }
     if (action.lab) return performLab(this.#homelab, action.lab);
+    if (action.proxmox) return performProxmox(this.#system, this.#homelab, action.proxmox);
   }
 
   async sessionId(label: string): Promise<string | undefined> {

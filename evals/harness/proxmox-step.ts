@@ -111,3 +111,67 @@ export async function checkProxmox(expect: ExpectProxmox, cluster: ProxmoxCluste
   }
   return failures;
 }
+
+/**
+ * The operator step `proxmox:` changes the simulated cluster the way its admin would, between chat
+ * turns: `run` a command at a node's shell (`pvecm create homelab`, `pvecm add pve1`, `pct set 102
+ * --hostname adguard`, `pct destroy 103`) on the lab host that plays it, or `discover`: the periodic
+ * discovery of that node entity runs now (what the `proxmox-discovery` repeat runs, by
+ * `discovery:proxmox`). Exactly one of the two.
+ */
+export const proxmoxAction = z
+  .object({
+    node: z.string().optional(),
+    run: z.string().optional(),
+    discover: z.string().optional(),
+  })
+  .strict()
+  .superRefine((action, ctx) => {
+    const runs = action.run !== undefined;
+    if (runs === (action.discover !== undefined))
+      ctx.addIssue({
+        code: "custom",
+        message: "a proxmox step takes exactly one of run (with node) or discover",
+      });
+    if (runs !== (action.node !== undefined))
+      ctx.addIssue({ code: "custom", path: ["node"], message: "run needs the lab host (node) it runs on" });
+  });
+export type ProxmoxAction = z.infer<typeof proxmoxAction>;
+
+export async function performProxmox(
+  system: EvalSystem,
+  homelab: Homelab,
+  action: ProxmoxAction,
+): Promise<void> {
+  const pool = new SshPool({
+    auth: { privateKey: homelab.lab.privateKey },
+    hostKeys: new InMemoryHostKeyStore(),
+  });
+  const router = new TransportRouter({ pool });
+  try {
+    if (action.discover !== undefined) {
+      const outcome = await discoverProxmox(
+        { db: system.store.db, runner: router, targets: { sshUser: homelab.lab.username } },
+        action.discover,
+        "discovery:proxmox",
+      );
+      if (!outcome.ok) throw new Error(`proxmox discovery of ${action.discover} failed: ${outcome.reason}`);
+      return;
+    }
+    const host = homelab.lab.host(action.node!);
+    const result = await router.exec(
+      {
+        slug: `lab:${host.name}`,
+        transport: "ssh",
+        ssh: { host: host.host, port: host.port, username: host.username },
+      },
+      action.run!,
+    );
+    if (result.exitCode !== 0)
+      throw new Error(
+        `${action.run} on ${action.node} failed (exit ${result.exitCode}): ${result.stderr.trim()}`,
+      );
+  } finally {
+    await pool.close();
+  }
+}
