@@ -72,3 +72,35 @@ test("a snapshot that is no longer listed cannot be rolled back to, whatever the
   assert.ok(!verdict.possible && verdict.code === "missing");
   assert.match(verdict.reason, /no longer exists/);
 });
+
+test("two snapshots in the same second: PVE's snapshot tree (parent) says which is newer", () => {
+  const sameSecond = [
+    { name: "oikos-aaaaaaaa", takenAt: 500 },
+    { name: "oikos-bbbbbbbb", takenAt: 500, parent: "oikos-aaaaaaaa" },
+    { name: "current", parent: "oikos-bbbbbbbb" },
+  ];
+  const older = rollbackPossibility({
+    snapshot: "oikos-aaaaaaaa",
+    storageTypes: ["zfspool"],
+    listed: sameSecond,
+    subject: "lxc:gitea",
+  });
+  assert.equal(older.possible, false);
+  assert.deepEqual(older.possible ? [] : older.code === "not_newest" ? older.newer : [], ["oikos-bbbbbbbb"]);
+  const newest = rollbackPossibility({
+    snapshot: "oikos-bbbbbbbb",
+    storageTypes: ["zfspool"],
+    listed: sameSecond,
+    subject: "lxc:gitea",
+  });
+  assert.deepEqual(newest, { possible: true });
+  // listed in another order, the same answer; a parent loop does not hang it
+  const loop = [
+    { name: "x", takenAt: 1, parent: "y" },
+    { name: "y", takenAt: 1, parent: "x" },
+  ];
+  assert.equal(
+    rollbackPossibility({ snapshot: "x", storageTypes: ["zfspool"], listed: loop, subject: "s" }).possible,
+    false,
+  );
+});

@@ -13,6 +13,8 @@ export interface ListedSnapshot {
   name: string;
   /** Unix seconds (PVE `snaptime`, ZFS `creation`); unknown for PVE's `current` pseudo-entry. */
   takenAt?: number;
+  /** PVE's snapshot tree: the snapshot this one was taken on top of (tells apart two in one second). */
+  parent?: string;
 }
 
 export type RollbackPossibility =
@@ -46,9 +48,18 @@ export function rollbackPossibility(input: {
     (NEWEST_ONLY_STORAGE_TYPES as readonly (string | null)[]).includes(type),
   );
   if (!newestOnly) return { possible: true };
+  // newer: taken later, or in the same second on top of it (snaptime has whole seconds)
+  const depth = ancestryDepths(listed);
+  const later = (a: ListedSnapshot, b: ListedSnapshot) =>
+    (a.takenAt ?? 0) - (b.takenAt ?? 0) || (depth.get(a.name) ?? 0) - (depth.get(b.name) ?? 0);
   const newer = listed
-    .filter((s) => s.name !== target.name && (s.takenAt ?? 0) > (target.takenAt ?? 0))
-    .sort((a, b) => (a.takenAt ?? 0) - (b.takenAt ?? 0));
+    .filter(
+      (s) =>
+        s.name !== target.name &&
+        ((s.takenAt ?? 0) > (target.takenAt ?? 0) ||
+          ((s.takenAt ?? 0) === (target.takenAt ?? 0) && descendsFrom(listed, s, target.name))),
+    )
+    .sort(later);
   if (newer.length === 0) return { possible: true };
   const newest = newer.at(-1)!.name;
   return {
@@ -58,4 +69,35 @@ export function rollbackPossibility(input: {
     newer: newer.map((s) => s.name),
     newest,
   };
+}
+
+/** How many ancestors each snapshot has in the tree its `parent` links make. */
+function ancestryDepths(listed: readonly ListedSnapshot[]): Map<string, number> {
+  const byName = new Map(listed.map((s) => [s.name, s]));
+  const depths = new Map<string, number>();
+  for (const snapshot of listed) {
+    let depth = 0;
+    const seen = new Set<string>([snapshot.name]);
+    for (let at = snapshot.parent; at !== undefined && !seen.has(at); at = byName.get(at)?.parent) {
+      seen.add(at);
+      depth++;
+    }
+    depths.set(snapshot.name, depth);
+  }
+  return depths;
+}
+
+/** Whether `ancestor` is on `snapshot`'s parent chain. */
+function descendsFrom(
+  listed: readonly ListedSnapshot[],
+  snapshot: ListedSnapshot,
+  ancestor: string,
+): boolean {
+  const byName = new Map(listed.map((s) => [s.name, s]));
+  const seen = new Set<string>([snapshot.name]);
+  for (let at = snapshot.parent; at !== undefined && !seen.has(at); at = byName.get(at)?.parent) {
+    if (at === ancestor) return true;
+    seen.add(at);
+  }
+  return false;
 }

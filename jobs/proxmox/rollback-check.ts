@@ -61,6 +61,7 @@ export async function rollbackRefusal(
       listed: listed.map((s) => ({
         name: s.name,
         ...(s.snaptime === undefined ? {} : { takenAt: s.snaptime }),
+        ...(s.parent === undefined ? {} : { parent: s.parent }),
       })),
       subject: snapshot.guest,
     });
