@@ -19,7 +19,6 @@ export interface ToolGateway {
 
 interface Bound {
   client: Promise<Client>;
-  tools: ToolSpec[] | undefined;
   lastUsed: number;
 }
 
@@ -33,11 +32,16 @@ export interface McpToolGatewayOptions {
 }
 
 /**
- * One MCP client per oikos session, its tool list fetched once and cached for the client's life.
+ * One MCP client per oikos session. The tool list is fetched once per gateway and shared: tools/list
+ * names no session, and every client of a gateway connects as the same principal, so each session's
+ * list would be the same one (the server turning forty zod schemas into JSON Schema again, the client
+ * compiling their output validators again — seconds of CPU for fifty sessions). The server still
+ * checks every call's arguments and its result against the tool's schemas.
  * Every call carries the session id out of band in `_meta["oikos/session"]`, never as an argument.
  */
 export class McpToolGateway implements ToolGateway {
   readonly #clients = new Map<string, Bound>();
+  #tools: Promise<ToolSpec[]> | undefined;
   readonly #options: McpToolGatewayOptions;
   #listCalls = 0;
 
@@ -45,18 +49,29 @@ export class McpToolGateway implements ToolGateway {
     this.#options = options;
   }
 
-  /** How many tools/list round-trips were made (the cache is per session). */
+  /** How many tools/list round-trips were made (the cache is per gateway). */
   get listCalls(): number {
     return this.#listCalls;
   }
 
   async tools(sessionId: string): Promise<ToolSpec[]> {
     const bound = this.#bind(sessionId);
-    if (bound.tools) return bound.tools;
-    const client = await bound.client;
+    if (!this.#tools) {
+      const listed = this.#list(bound.client);
+      this.#tools = listed;
+      // A failed list is not kept: the next turn asks again.
+      listed.catch(() => {
+        if (this.#tools === listed) this.#tools = undefined;
+      });
+    }
+    return this.#tools;
+  }
+
+  async #list(pending: Promise<Client>): Promise<ToolSpec[]> {
+    const client = await pending;
     this.#listCalls += 1;
     const { tools } = await client.listTools();
-    bound.tools = tools.map((tool) => ({
+    return tools.map((tool) => ({
       type: "function" as const,
       function: {
         name: tool.name,
@@ -64,7 +79,6 @@ export class McpToolGateway implements ToolGateway {
         parameters: tool.inputSchema as Record<string, unknown>,
       },
     }));
-    return bound.tools;
   }
 
   async call(sessionId: string, name: string, args: Record<string, unknown>): Promise<ToolCallResult> {
@@ -112,7 +126,7 @@ export class McpToolGateway implements ToolGateway {
     let bound = this.#clients.get(sessionId);
     if (!bound) {
       const client = this.#options.connect();
-      bound = { client, tools: undefined, lastUsed: Date.now() };
+      bound = { client, lastUsed: Date.now() };
       this.#clients.set(sessionId, bound);
       client.catch(() => this.#clients.delete(sessionId));
     }
