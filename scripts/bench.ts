@@ -3,8 +3,12 @@
  * (`test-support/bench/<layer>/`, `test-support/oracle/bench/`)
  * (default export: async () => Record<figure, number>), prints each figure, the ratios that
  * TARGETS.md sets, and with --json a last line holding one JSON object of all figures.
+ * Every figure is printed with the deployment it was measured on and the machine's load while it
+ * was; the JSON's `_context` holds the same per figure, and `under_load` marks a figure taken while
+ * the 1-minute load average exceeded the number of cores (its milliseconds are not the machine's).
  */
 import { readdirSync, statSync } from "node:fs";
+import { availableParallelism, loadavg } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -18,6 +22,34 @@ interface Target {
   value(f: Record<string, number>): number | undefined;
   ok(v: number): boolean;
   goal: string;
+}
+
+/** Where and how a figure was measured. */
+interface FigureContext {
+  /** `embedded` (PGlite, in-process queue), `postgres+redis`, `postgres`, or `no store`. */
+  deployment: string;
+  /** The highest 1-minute load average seen at the start and the end of its bench. */
+  load1: number;
+  cores: number;
+  under_load: boolean;
+}
+
+/**
+ * A bench module that opens a store exports `usesStore = true`: its figures are measured on the
+ * deployment DATABASE_URL / REDIS_URL select, unless the figure's name says its own (`_embedded`,
+ * `_pglite`, `_postgres`).
+ */
+function deploymentOf(figure: string, usesStore: boolean): string {
+  if (/_(embedded|pglite)(_|$)/.test(figure)) return "embedded";
+  if (/_postgres(_|$)/.test(figure)) return "postgres";
+  if (!usesStore) return "no store";
+  if (process.env.DATABASE_URL) return process.env.REDIS_URL ? "postgres+redis" : "postgres";
+  return process.env.REDIS_URL ? "embedded+redis" : "embedded";
+}
+
+function describeContext(context: FigureContext): string {
+  const load = `load ${context.load1.toFixed(1)} on ${context.cores} cores`;
+  return `[${context.deployment}, ${load}${context.under_load ? ": UNDER LOAD" : ""}]`;
 }
 
 const ratio = (a: string, b: string) => (f: Record<string, number>) =>
@@ -166,18 +198,29 @@ const only = onlyIndex >= 0 ? args[onlyIndex + 1] : undefined;
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 const figures: Record<string, number> = {};
+const contexts: Record<string, FigureContext> = {};
+const cores = availableParallelism();
 const failures: string[] = [];
 for (const file of findBenches(ROOT)) {
   const name = relative(ROOT, file);
   if (only && !name.includes(only)) continue;
   log(`▶ ${name}`);
   const started = performance.now();
+  const loadAtStart = loadavg()[0] ?? 0;
   try {
-    const module = (await import(file)) as { default: () => Promise<Record<string, number>> };
+    const module = (await import(file)) as {
+      default: () => Promise<Record<string, number>>;
+      usesStore?: boolean;
+    };
     const result = await module.default();
+    const load1 = Math.round(Math.max(loadAtStart, loadavg()[0] ?? 0) * 100) / 100;
     for (const [figure, value] of Object.entries(result)) {
       figures[figure] = Math.round(value * 100) / 100;
-      log(`  ${figure.padEnd(32)} ${figures[figure]}`);
+      const deployment = deploymentOf(figure, module.usesStore === true);
+      contexts[figure] = { deployment, load1, cores, under_load: load1 > cores };
+      log(
+        `  ${figure.padEnd(32)} ${String(figures[figure]).padEnd(10)} ${describeContext(contexts[figure])}`,
+      );
     }
   } catch (error) {
     failures.push(name);
@@ -197,11 +240,21 @@ for (const target of TARGETS) {
     unmeasured.push(target.label);
     continue;
   }
+  const measured = (target.inputs ?? [target.label]).flatMap((name) => contexts[name] ?? []);
+  const context =
+    measured.length === 0
+      ? ""
+      : ` ${describeContext({
+          deployment: [...new Set(measured.map((c) => c.deployment))].join(" / "),
+          load1: Math.max(...measured.map((c) => c.load1)),
+          cores,
+          under_load: measured.some((c) => c.under_load),
+        })}`;
   log(
-    `  ${target.label.padEnd(30)} ${value.toFixed(3).padStart(10)}  ${target.ok(value) ? "✓" : "✗"} (goal ${target.goal})`,
+    `  ${target.label.padEnd(30)} ${value.toFixed(3).padStart(10)}  ${target.ok(value) ? "✓" : "✗"} (goal ${target.goal})${context}`,
   );
 }
-if (json) process.stdout.write(`${JSON.stringify(figures)}\n`);
+if (json) process.stdout.write(`${JSON.stringify({ ...figures, _context: contexts })}\n`);
 // A full run that could not measure a target is not a clean run (baselines: apt-get install ansible pssh).
 if (!only && unmeasured.length > 0)
   log(`\n${unmeasured.length} target(s) not measured; see above (TESTING.md: the baselines a bench needs).`);

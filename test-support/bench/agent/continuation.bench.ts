@@ -140,3 +140,6 @@ async function waitForTurnEnd(h: Harness, sessionId: string): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+/** Measured on the deployment DATABASE_URL / REDIS_URL select (scripts/bench.ts names it with each figure). */
+export const usesStore = true;

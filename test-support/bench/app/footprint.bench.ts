@@ -140,3 +140,6 @@ async function benchDatabase(): Promise<{ url: string; drop(): Promise<void> } |
     },
   };
 }
+
+/** Measured on the deployment DATABASE_URL / REDIS_URL select (scripts/bench.ts names it with each figure). */
+export const usesStore = true;

@@ -89,3 +89,6 @@ async function shutdownWithTurnInFlight(double: MatrixDouble): Promise<number> {
     await deployment.dispose();
   }
 }
+
+/** Measured on the deployment DATABASE_URL / REDIS_URL select (scripts/bench.ts names it with each figure). */
+export const usesStore = true;

@@ -154,3 +154,6 @@ async function fiftySessions(deployment: Deployment, double: MatrixDouble): Prom
     await store.close();
   }
 }
+
+/** Measured on the deployment DATABASE_URL / REDIS_URL select (scripts/bench.ts names it with each figure). */
+export const usesStore = true;

@@ -74,3 +74,6 @@ export default async function proxmoxDiscoveryBench(): Promise<Record<string, nu
     await cluster.stop();
   }
 }
+
+/** Measured on the deployment DATABASE_URL / REDIS_URL select (scripts/bench.ts names it with each figure). */
+export const usesStore = true;
