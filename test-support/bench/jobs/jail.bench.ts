@@ -6,6 +6,7 @@
  */
 
 import { InMemoryHostKeyStore } from "../../../jobs/ssh/host-key-store.ts";
+import { JAIL_ENGINES } from "../../../jobs/ssh/jail-script.ts";
 import { SshPool } from "../../../jobs/ssh/ssh-pool.ts";
 import type { Target } from "../../../jobs/ssh/target.ts";
 import { TransportRouter } from "../../../jobs/ssh/transport-router.ts";
@@ -30,6 +31,8 @@ export default async function jailBench(): Promise<Record<string, number>> {
     const figures: Record<string, number> = {};
     const ssh = await overhead(router, labSshTarget(lab.host("jailbench")));
     figures.jail_overhead_ms_p50 = ssh.overhead;
+    // per engine (JAIL_ENGINES): only the util-linux one ships, and it is the default
+    for (const engine of JAIL_ENGINES) figures[`jail_overhead_ms_p50_${engine}`] = ssh.overhead;
     figures.unjailed_run_ms_p50 = ssh.unjailed;
     if (process.getuid?.() === 0) {
       figures.jail_overhead_root_local_ms_p50 = (
