@@ -31,6 +31,11 @@ describe("propose_entities: discovered entities with evidence, inside what they 
 
   test("services, containers and volumes a command showed are written, linked and stale once gone", async () => {
     const db = ssh.stack.store.db;
+    const touched: string[] = [];
+    ssh.stack.events.subscribe("entity.touched", (event) => {
+      if (event.type === "entity.touched")
+        touched.push(`${event.sessionId} ${event.entitySlug} ${event.via}`);
+    });
     const session = await createTestSession(ssh.stack, "s-discover");
     const first = await ranOn(session, [
       "PROJECT nextcloud",
@@ -115,6 +120,19 @@ describe("propose_entities: discovered entities with evidence, inside what they 
       "stack:nextcloud",
       "volume:nextcloud_data",
     ]);
+    // The run gate published its first touch of the host (the tools' events go to their own bus).
+    assert.ok(touched.includes("s-discover host:alpha run"), JSON.stringify(touched));
+    assert.equal(touched.filter((t) => t.includes("host:alpha")).length, 1, "once per task and entity");
+    const listed = (await callTool(ssh.client, "list_entities", { type: "container" })).json as {
+      entities: Json[];
+    };
+    assert.deepEqual(
+      listed.entities.map((e) => [e.slug, e.discovered]),
+      [
+        ["container:nextcloud-app-1", true],
+        ["container:nextcloud-db-1", true],
+      ],
+    );
     const refusedRun = await ssh.run(session, { target: "container:nextcloud-app-1", command: "uptime" });
     assert.equal(refusedRun.structured?.code, "target_not_runnable", refusedRun.text);
 

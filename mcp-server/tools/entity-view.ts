@@ -13,6 +13,8 @@ export function entityRow(entity: Entity): Record<string, unknown> {
     state: entity.state,
     transport: entity.transport,
     ...(entity.parent_slug ? { parent: entity.parent_slug } : {}),
+    ...(entity.discovered_at ? { discovered: true } : {}),
+    ...(entity.stale_since ? { stale: true } : {}),
   };
 }
 

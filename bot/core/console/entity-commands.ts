@@ -115,7 +115,7 @@ export function entitiesCommand(db: Db): BotCommand {
       if (entities.length === 0) return `No entities${what}.`;
       const lines = entities.map(
         (e) =>
-          `  \`${e.slug}\` — ${e.name}${e.state === "active" ? "" : ` [${e.state}]`}${e.parent_slug ? ` on \`${e.parent_slug}\`` : ""}`,
+          `  \`${e.slug}\` — ${e.name}${e.state === "active" ? "" : ` [${e.state}]`}${e.stale_since ? " [stale]" : e.discovered_at ? " [discovered]" : ""}${e.parent_slug ? ` on \`${e.parent_slug}\`` : ""}`,
       );
       return [
         `Entities${what}: ${entities.length}${entities.length >= 50 ? " (first 50)" : ""}`,
