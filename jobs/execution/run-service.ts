@@ -317,6 +317,9 @@ export class RunService {
       },
       now,
     );
+    // The task's touch of its target is written beside the job, not before it (awaited below).
+    const touching = this.#touched(gated.session.id, request.target);
+    touching.catch(() => {});
     // A fresh id needs no dedupe key (one round trip less on BullMQ); the worker's claim is the guard.
     try {
       await this.#o.queue.enqueue("execute", { executionId: execution.id });
@@ -326,7 +329,7 @@ export class RunService {
     }
     // Renderers react to this; `run` must not wait for them.
     void this.#o.events.publish(executionQueued(execution)).catch(() => {});
-    await this.#touched(gated.session.id, request.target);
+    await touching;
     return execution;
   }
 
