@@ -195,6 +195,12 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
     defaultText: "3600000 (1 h)",
   },
   {
+    path: "approvals.grantDays",
+    env: "OIKOS_GRANT_DAYS",
+    doc: "How long a standing grant (♾️ on an approval card, or “allow always”) lets the same command run again on the same target without asking, unless the operator names the days (“allow always for 30 days”); 1–90 (see [approvals](approvals.md))",
+    defaultText: "7",
+  },
+  {
     path: "execution.maxOutputBytes",
     env: "OIKOS_RUN_MAX_OUTPUT",
     doc: "Output kept per stream (head and tail)",

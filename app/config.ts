@@ -129,6 +129,13 @@ export const ConfigSchema = z.object({
       snapshotFailure: z.enum(SNAPSHOT_FAILURE_MODES).default("ask"),
     })
     .prefault({}),
+  /** Approvals that scale with people (issue #32). */
+  approvals: z
+    .object({
+      /** How long a standing grant (♾️) lasts unless the operator names the days; at most 90. */
+      grantDays: int(1, 90).default(7),
+    })
+    .prefault({}),
   proxmox: z
     .object({
       /** Node entities the periodic discovery reads through; discovery is off while this is empty. */

@@ -9,7 +9,7 @@ import { proposedPlanGenerations } from "../store/plans.ts";
 import { answerOpenQuestion } from "../store/questions.ts";
 import { roomAccessConfig } from "./access-config.ts";
 import { RoomAccess } from "./core/access.ts";
-import { approvalsCommand, cancelCommand, sweepCommand } from "./core/admin-commands.ts";
+import { approvalsCommand, cancelCommand, grantsCommand, sweepCommand } from "./core/admin-commands.ts";
 import { AlertThreads } from "./core/alert-threads.ts";
 import { CardRenderer } from "./core/card-renderer.ts";
 import type { ChatAdapter } from "./core/chat-adapter.ts";
@@ -45,6 +45,7 @@ export const chatCapability: Capability = {
     ctx.commands
       .add(sweepCommand(queue))
       .add(approvalsCommand(db))
+      .add(grantsCommand(db))
       .add(cancelCommand(db))
       .add(routingCommand(db))
       .add(rollbackCommand(rollbackDeps));
@@ -53,6 +54,7 @@ export const chatCapability: Capability = {
     const deps: ChatCoreDeps = {
       db,
       assentWindowMs: config.execution.assentWindowMs,
+      grantDays: config.approvals.grantDays,
       queue,
       events,
       logger,

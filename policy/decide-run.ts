@@ -3,6 +3,7 @@ import type { LintResult } from "./lint.ts";
 import { REFUSALS, type Refusal, type RefusalCode, refusal } from "./refusals.ts";
 import type { Classification, Risk } from "./risk.ts";
 import { quoteSegment } from "./risk.ts";
+import { findCoveringGrant, grantBasisOf, type StandingGrantFacts } from "./standing-grant.ts";
 import { checkTarget, type TargetFacts } from "./target-check.ts";
 import { UNREADABLE_WORDS, type UnreadableKind } from "./unreadable.ts";
 
@@ -24,6 +25,11 @@ import { UNREADABLE_WORDS, type UnreadableKind } from "./unreadable.ts";
  *  9. plan first: a change needs a proposed, then approved plan
  * 10. risk: config_mutation inside the assent window or after its own approval; destructive only in
  *     its own window for this target or after a typed confirmation; one pending approval per session
+ *
+ * A standing grant (policy/standing-grant.ts, issue #32) stands in for the operator's approval of
+ * exactly the command it names on exactly its target, before 9 and 10 (and for the approval of an
+ * unjailed read-only run in 8): the operator already decided that command. It never covers what a
+ * window may not (destructive, unreadable, what disrupts oikos itself).
  */
 
 /** The session's current plan, in policy's words (a superseded plan is no plan). */
@@ -70,9 +76,15 @@ export interface RunFacts {
   retryCap?: number;
   /** The read-only jail's mode for this target and whether the target can jail (policy/jail.ts). */
   jail?: JailFacts;
+  /** Standing grants naming this command on this target (issue #32), with where it resolves now. */
+  standingGrants?: readonly StandingGrantFacts[];
+  /** The routing stamp of the target now (compared with each grant's). */
+  routing?: unknown;
+  /** Now, for a grant's expiry. */
+  now?: Date;
 }
 
-export type AllowVia = "read_only" | "assent_window" | "destructive_window";
+export type AllowVia = "read_only" | "assent_window" | "destructive_window" | "standing_grant";
 
 /** The classifier's risk of a command that may run (a rejected one never passes the gate). */
 export type RunnableRisk = Exclude<Risk, "reject">;
@@ -84,6 +96,8 @@ export type RunDecision =
       risk: RunnableRisk;
       /** A read-only run before any plan: it takes one slot of the pre-plan research budget. */
       preplanSlot: boolean;
+      /** via standing_grant: the grant it runs under. */
+      grant?: StandingGrantFacts;
     }
   | { kind: "needs_approval"; risk: RunnableRisk; reason: string }
   | {
@@ -192,7 +206,12 @@ export function decideRun(facts: RunFacts): RunDecision {
   const planOpen = session.planState === "proposed" || planApproved;
   if (classification.risk === "read_only" && !facts.affectsSelf) {
     const jailBlocked = jailBlockReason(facts.jail, classification.grants);
-    if (jailBlocked !== null) return unjailedReadOnly(facts, on, jailBlocked);
+    if (jailBlocked !== null) {
+      const grant = facts.readOnlyOnly ? null : coveringGrant(facts);
+      if (grant)
+        return { kind: "allow", via: "standing_grant", risk: "read_only", preplanSlot: false, grant };
+      return unjailedReadOnly(facts, on, jailBlocked);
+    }
     const cap = facts.preplanReadOnlyCap ?? DEFAULT_PREPLAN_READ_ONLY_CAP;
     if (!planOpen && session.preplanReadOnlyCalls >= cap) {
       return refusal(
@@ -206,6 +225,8 @@ export function decideRun(facts: RunFacts): RunDecision {
   const classified = classification.risk;
   const risk: RunnableRisk = facts.affectsSelf ? "destructive" : classified;
   const selfNote = facts.affectsSelf ? " It would stop or destroy what oikos itself runs on." : "";
+  const grant = coveringGrant(facts);
+  if (grant) return { kind: "allow", via: "standing_grant", risk: classified, preplanSlot: false, grant };
   if (!planOpen) {
     return refusal("plan_required", `${on} is ${risk} and this session has no plan (${why}).${selfNote}`);
   }
@@ -246,6 +267,24 @@ export function decideRun(facts: RunFacts): RunDecision {
     reason: `${on} is destructive (${why}).${cannotTell}${selfNote} It needs the operator to type \`${phrase}\` or approve this execution explicitly`,
     ...(unreadable ? { unreadable } : {}),
   };
+}
+
+/** The standing grant that lets this very command run now, if one does (policy/standing-grant.ts). */
+export function coveringGrant(facts: RunFacts): StandingGrantFacts | null {
+  if (!facts.standingGrants?.length || !facts.now) return null;
+  return findCoveringGrant(facts.standingGrants, grantBasisOfFacts(facts), facts.now).covering;
+}
+
+/** The grant basis the gated command has (or why none): what a grant of it records, what a use compares. */
+export function grantBasisOfFacts(facts: RunFacts): ReturnType<typeof grantBasisOf> {
+  return grantBasisOf({
+    target: facts.targetSlug,
+    command: facts.command,
+    classification: facts.classification,
+    affectsSelf: facts.affectsSelf ?? false,
+    routing: facts.routing ?? null,
+    jail: facts.jail,
+  });
 }
 
 /**

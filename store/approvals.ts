@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { GrantBasis } from "../policy/standing-grant.ts";
 import type { Executor } from "./audit.ts";
 import type { Approval } from "./schema.ts";
 import type { RunnableRisk } from "./statuses.ts";
@@ -28,6 +29,8 @@ export interface NewExecutionApproval {
   /** Set for a destructive command: the words the operator must type. */
   requiredPhrase?: string | null;
   expiresAt: Date;
+  /** What a standing grant of this approval would cover (policy/standing-grant.ts); absent: none may be made. */
+  grantBasis?: GrantBasis | null;
 }
 
 export type CreateApprovalResult =
@@ -61,6 +64,7 @@ export async function createExecutionApproval(
       decided_at: null,
       expires_at: input.expiresAt,
       created_at: now,
+      grant_basis: input.grantBasis ? JSON.stringify(input.grantBasis) : null,
     })
     .onConflict((oc) =>
       oc.column("session_id").where("status", "=", "pending").where("subject", "=", "execution").doNothing(),

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { grantDurationMs } from "../policy/standing-grant.ts";
 import { sameTypedPhrase } from "../policy/typed-phrase.ts";
 import { cancelApprovalOfExecution, decideApprovalRow, getApproval } from "./approvals.ts";
 import { type Executor, recordAudit } from "./audit.ts";
@@ -12,6 +13,7 @@ import {
 import { transitionExecution } from "./executions.ts";
 import { decideRoutingApproval } from "./routing-approval.ts";
 import type { Database } from "./schema.ts";
+import { createStandingGrant } from "./standing-grants.ts";
 import { DEFAULT_ASSENT_WINDOW_MS, DESTRUCTIVE_WINDOW_MS, openWindow } from "./windows.ts";
 
 /**
@@ -44,7 +46,9 @@ export type ConsentRefusalCode =
   | "expired"
   | "typed_confirmation_required"
   /** what the card showed no longer holds (a routing change whose entity was re-routed since) */
-  | "stale";
+  | "stale"
+  /** ♾️ on a command no standing grant may cover (destructive, unreadable…), or asked outside chat */
+  | "not_grantable";
 
 export interface PlanDecision {
   sessionId: string;
@@ -144,6 +148,11 @@ export interface ApprovalDecision {
   via: ConsentVia;
   /** Required to approve a destructive execution: the operator's typed words. */
   typedPhrase?: string;
+  /**
+   * ♾️ (issue #32): approve and grant the same command a standing grant, for `days` (null: the
+   * configured `defaultDays`; policy/standing-grant.ts bounds both). Chat only: never via `api`.
+   */
+  grant?: { days: number | null; defaultDays?: number };
   now?: Date;
 }
 
@@ -199,11 +208,51 @@ export async function decideApproval(db: Kysely<Database>, input: ApprovalDecisi
         `This is destructive: type exactly \`${approval.required_phrase}\` to approve it (a reaction or button is not enough).`,
       );
     }
+    if (input.decision === "approved" && input.grant) {
+      const why =
+        input.via === "api"
+          ? "a standing grant is given only by an operator in chat"
+          : approval.subject !== "execution" || !approval.grant_basis
+            ? "this command cannot get a standing grant (destructive, unreadable, or touching oikos itself): each run asks"
+            : null;
+      if (why)
+        return consentRefusal(
+          "not_grantable",
+          `Not granted: ${why}. Nothing was approved; ✅ approves this run only.`,
+        );
+    }
     if (approval.subject === "routing") return decideRoutingApproval(tx, approval, input, now);
     if (!approval.execution_id)
       return consentRefusal("not_found", `Approval ${approval.id} is not bound to an execution.`);
-    if (input.decision === "approved")
-      return approveExecution(tx, approval.id, approval.execution_id, input, now);
+    if (input.decision === "approved") {
+      const approved = await approveExecution(tx, approval.id, approval.execution_id, input, now);
+      if (!approved.ok || !input.grant || !approval.grant_basis) return approved;
+      const session = await tx
+        .selectFrom("sessions")
+        .select(["platform", "room"])
+        .where("id", "=", approval.session_id)
+        .executeTakeFirstOrThrow();
+      const expiresAt = new Date(now.getTime() + grantDurationMs(input.grant.days, input.grant.defaultDays));
+      const grant = await createStandingGrant(
+        tx,
+        {
+          basis: approval.grant_basis,
+          grantedBy: input.by,
+          grantedVia: input.via,
+          approvalId: approval.id,
+          sessionId: approval.session_id,
+          platform: session.platform,
+          room: session.room,
+          expiresAt,
+        },
+        now,
+      );
+      approved.changes.push({
+        what: `standing grant ${grant.id} for this command on ${grant.target} until ${expiresAt.toISOString()}`,
+        subject: grant.id,
+      });
+      return approved;
+    }
     const decided = await decideApprovalRow(
       tx,
       approval.id,

@@ -2,6 +2,7 @@ import { isRoutingAttribute } from "../policy/routing.ts";
 import { type Executor, recordAudit, type WriteContext } from "./audit.ts";
 import { findEntity, mergeAttributes } from "./entities.ts";
 import type { JsonObject } from "./schema.ts";
+import { endGrantsOfTarget } from "./standing-grants.ts";
 import { ENTITY_TRANSPORTS, type EntityTransport } from "./statuses.ts";
 
 /** Where an entity's commands go: its transport, owning host and routing attributes (policy/routing.ts). */
@@ -55,7 +56,7 @@ export async function previewRouting(
  * Applies a routing change for the operator (`oikos routing`, `!oikos routing`, an approved
  * change_routing): only routing keys, a known transport, an owning host that exists. Audited as
  * `routing_changed` with old → new. An execution approved before the change will not run (its
- * routing stamp no longer matches).
+ * routing stamp no longer matches), and the target's standing grants end (issue #32).
  */
 export async function changeRouting(
   db: Executor,
@@ -82,6 +83,8 @@ export async function changeRouting(
       subject: slug,
       details: { before: { ...before }, after: { ...after } },
     });
+    // A standing grant was given for where the target went before; its guests' grants end at their next use.
+    await endGrantsOfTarget(db, slug, { by: context.by, reason: "routing_changed", now: new Date() });
   }
   return { ok: true, slug, before, after, changed };
 }

@@ -4,6 +4,7 @@ import type { JailGrant } from "../policy/jail-grant.ts";
 import type { HiddenResource } from "../policy/jail-hidden.ts";
 import type { PlanPreview } from "../policy/preview/types.ts";
 import type { Risk } from "../policy/risk.ts";
+import type { GrantBasis } from "../policy/standing-grant.ts";
 import type {
   ApprovalStatus,
   ApprovalSubject,
@@ -12,6 +13,7 @@ import type {
   EntityTransport,
   ExecutionStatus,
   GoalStatus,
+  GrantEndReason,
   JobStatus,
   KnowledgeKind,
   MessageRole,
@@ -296,6 +298,32 @@ export interface ApprovalsTable {
   expires_at: Timestamp;
   card_ref: NullableJson<JsonObject>;
   created_at: Timestamp;
+  /** migrations/0350: the basis a standing grant of this approval would have; null: not grantable. */
+  grant_basis: NullableJson<GrantBasis>;
+  /** migrations/0350: this approval is a use of that standing grant (decided by it, not a person). */
+  standing_grant_id: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** migrations/0350: an operator's standing grant of one command on one target (issue #32). */
+export interface StandingGrantsTable {
+  id: string;
+  target: string;
+  command: string;
+  risk: GrantBasis["risk"];
+  basis: Json<GrantBasis>;
+  granted_by: string;
+  granted_via: string;
+  approval_id: string;
+  session_id: string;
+  platform: string;
+  room: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  ended_at: NullableTimestamp;
+  ended_by: ColumnType<string | null, string | null | undefined, string | null>;
+  end_reason: ColumnType<GrantEndReason | null, GrantEndReason | null | undefined, GrantEndReason | null>;
+  uses: Generated<number>;
+  last_used_at: NullableTimestamp;
 }
 
 /** migrations/0150: a plan preview shown on an approval card, or computed again at approval (issue #15). */
@@ -556,6 +584,7 @@ export interface Database {
   questions: QuestionsTable;
   executions: ExecutionsTable;
   approvals: ApprovalsTable;
+  standing_grants: StandingGrantsTable;
   routing_changes: RoutingChangesTable;
   previews: PreviewsTable;
   windows: WindowsTable;
@@ -583,6 +612,7 @@ export type NewSession = Insertable<SessionsTable>;
 export type SessionUpdate = Updateable<SessionsTable>;
 export type Execution = Selectable<ExecutionsTable>;
 export type Approval = Selectable<ApprovalsTable>;
+export type StandingGrant = Selectable<StandingGrantsTable>;
 export type Entity = Selectable<EntitiesTable>;
 export type PlanStep = Selectable<PlanStepsTable>;
 export type Knowledge = Selectable<KnowledgeTable>;

@@ -90,6 +90,10 @@ export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
 export const APPROVAL_SUBJECTS = ["execution", "routing"] as const;
 export type ApprovalSubject = (typeof APPROVAL_SUBJECTS)[number];
 
+/** Why a standing grant ended before its expiry (issue #32): an operator revoked it, or the command changed meaning. */
+export const GRANT_END_REASONS = ["revoked", "routing_changed", "proof_changed", "jail_changed"] as const;
+export type GrantEndReason = (typeof GRANT_END_REASONS)[number];
+
 export const WINDOW_KINDS = ["assent", "destructive"] as const;
 export type WindowKind = (typeof WINDOW_KINDS)[number];
 

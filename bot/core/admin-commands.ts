@@ -1,5 +1,4 @@
 import type { QueuePort } from "../../jobs/queue/port.ts";
-import { listPendingApprovals } from "../../store/approvals.ts";
 import { cancelPendingExecution } from "../../store/consent.ts";
 import type { Db } from "../../store/db.ts";
 import { executionWithRoom, requestCancel } from "../../store/executions.ts";
@@ -25,28 +24,7 @@ export function sweepCommand(queue: QueuePort): BotCommand {
   });
 }
 
-/** `!oikos approvals`: pending approvals, oldest first: every room's for fleet-wide people, else this room's. */
-export function approvalsCommand(db: Db): BotCommand {
-  return defineCommand({
-    name: "approvals",
-    args: {},
-    summary: "list pending approvals",
-    permission: "operator",
-    async run(ctx) {
-      const rows = await listPendingApprovals(
-        db,
-        ctx.fleetWide ? undefined : { platform: ctx.platform, room: ctx.room },
-      );
-      if (rows.length === 0) return "No pending approvals.";
-      const lines = rows.map((r) => {
-        const what = r.command ? `\`${r.command}\` on \`${r.target ?? "?"}\`` : r.subject;
-        const expires = new Date(r.expires_at).toISOString().slice(11, 16);
-        return `  ${r.id}  ${what}  [${r.risk ?? "?"}]  execution ${r.execution_id ?? "-"}, expires ${expires} UTC`;
-      });
-      return [`Pending approvals (${rows.length}):`, ...lines].join("\n");
-    },
-  });
-}
+export { approvalsCommand, grantsCommand } from "./approvals-commands.ts";
 
 /**
  * `!oikos cancel <execution>`: cancels a waiting execution, or asks a running one to stop. A

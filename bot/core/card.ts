@@ -1,5 +1,6 @@
 /** Consent choices a card offers as buttons (Slack) or reactions (Matrix, terminal). */
-export type CardAction = "approve" | "deny" | "rollback" | "preview" | `option:${number}`;
+/** `grant`: approve and give the same command a standing grant (♾️, issue #32). */
+export type CardAction = "approve" | "grant" | "deny" | "rollback" | "preview" | `option:${number}`;
 
 /**
  * A platform-free card. Lines are plain text in which `backticks` mark code; each adapter turns

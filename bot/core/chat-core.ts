@@ -1,3 +1,4 @@
+import { isGrantReaction, parseGrantPhrase } from "../../policy/standing-grant.ts";
 import { sameTypedPhrase } from "../../policy/typed-phrase.ts";
 import { pendingTypedPhrase } from "../../store/approvals.ts";
 import { recordAudit } from "../../store/audit.ts";
@@ -209,6 +210,28 @@ export class ChatCore {
         return true;
       }
     }
+    const grantAsked = parseGrantPhrase(text);
+    if (grantAsked) {
+      // "allow always" decides only a pending execution approval; otherwise it is a message to the agent.
+      return this.#consent
+        .onPhrase(adapter, session, {
+          decision: "approve",
+          user: event.user,
+          via: "phrase",
+          note: `typed “${text.length > 60 ? `${text.slice(0, 57)}…` : text}”`,
+          grant: grantAsked,
+        })
+        .then(async (decided) => {
+          if (decided)
+            await this.#deps.recordMessage({
+              sessionId: session.id,
+              text,
+              author: event.user,
+              eventId: event.eventId,
+            });
+          return decided;
+        });
+    }
     const pendingPhrase = await pendingTypedPhrase(db, session.id);
     const typedExactly = pendingPhrase && sameTypedPhrase(text, pendingPhrase);
     const consent = typedExactly ? null : this.#deps.parseConsent(text);
@@ -275,7 +298,8 @@ export class ChatCore {
       await this.#onRollbackGesture(adapter, card, event, level);
       return;
     }
-    const decision = event.kind === "reaction" ? reactionKind(event.key) : event.action;
+    const grant = event.kind === "reaction" ? isGrantReaction(event.key) : event.action === "grant";
+    const decision = grant ? "approve" : event.kind === "reaction" ? reactionKind(event.key) : event.action;
     if (decision !== "approve" && decision !== "deny") return;
     if (event.user === adapter.selfId) {
       await this.#consent.ignore(card, event.user, "self", { gesture });
@@ -288,7 +312,9 @@ export class ChatCore {
     if (card.kind === "pattern") {
       // ✅ on a pattern card adopts its suggested runbook; anything else leaves it be.
       const adopted =
-        decision === "approve" ? await adoptPattern(this.#deps.db, card.subjectId, event.user) : undefined;
+        decision === "approve" && !grant
+          ? await adoptPattern(this.#deps.db, card.subjectId, event.user)
+          : undefined;
       if (adopted && adopted.status !== "nothing") await adapter.edit(card.ref, { card: adopted.card });
       return;
     }
@@ -298,7 +324,12 @@ export class ChatCore {
       via: event.kind === "reaction" ? "reaction" : "button",
       eventId: event.eventId,
       note:
-        event.kind === "reaction" ? event.key : `the ${decision === "approve" ? "Approve" : "Deny"} button`,
+        event.kind === "reaction"
+          ? event.key
+          : grant
+            ? "the ♾️ Always allow button"
+            : `the ${decision === "approve" ? "Approve" : "Deny"} button`,
+      ...(grant ? { grant: { days: null } } : {}),
     });
   }
 

@@ -24,6 +24,8 @@ export interface ConsentAct {
   eventId?: string;
   note: string;
   typedPhrase?: string;
+  /** ♾️: approve and grant the same command a standing grant (issue #32); days null: the configured default. */
+  grant?: { days: number | null };
 }
 
 /**
@@ -43,6 +45,8 @@ export class ConsentHandler {
     const sessionId = card.sessionId;
     let result: ConsentResult;
     if (card.kind === "plan") {
+      // A standing grant covers one command: a plan card has none to grant.
+      if (act.grant) return undefined;
       const [, generation] = splitPlanSubject(card.subjectId);
       // Approving the plan also approves the pending config change, and opens the assent window the
       // same command could then run in: when that change's preview changed, neither goes through.
@@ -72,6 +76,14 @@ export class ConsentHandler {
         by: act.user,
         via: act.via,
         ...(act.typedPhrase !== undefined ? { typedPhrase: act.typedPhrase } : {}),
+        ...(act.grant && act.decision === "approve"
+          ? {
+              grant: {
+                days: act.grant.days,
+                ...(this.#deps.grantDays !== undefined ? { defaultDays: this.#deps.grantDays } : {}),
+              },
+            }
+          : {}),
       });
     } else {
       return undefined;
@@ -145,6 +157,7 @@ export class ConsentHandler {
         return true;
       }
     }
+    if (act.grant) return false;
     const plan = await planAwaitingApproval(db, session.id);
     if (plan) {
       const card = await this.#cardFor(adapter, "plan", `${session.id}:${plan.generation}`);
@@ -191,7 +204,11 @@ export class ConsentHandler {
   ): Promise<void> {
     const { db, queue, events, logger } = this.#deps;
     if (!result.ok) {
-      if (result.code === "typed_confirmation_required" || result.code === "expired") {
+      if (
+        result.code === "typed_confirmation_required" ||
+        result.code === "expired" ||
+        result.code === "not_grantable"
+      ) {
         await adapter.post(ref.room, ref.thread, { text: result.message });
       }
       await recordAudit(
@@ -210,7 +227,8 @@ export class ConsentHandler {
       // A tap is the operator's answer as much as typed words are: the agent sees it in the
       // history (as it sees "go ahead"), which is also what wakes its next turn.
       const what = result.changes[0]?.what ?? "decision recorded";
-      const verb = act.decision === "approve" ? "Approved" : "Denied";
+      const verb =
+        act.decision === "deny" ? "Denied" : act.grant ? "Approved with a standing grant" : "Approved";
       await this.#deps.recordMessage({
         sessionId,
         text: `${verb} (${act.note}): ${what}.`,

@@ -17,6 +17,8 @@ export interface ChatCoreDeps {
   db: Db;
   /** How long an approved plan's assent window stays open (config execution.assentWindowMs). */
   assentWindowMs?: number;
+  /** How long a standing grant (♾️) lasts unless the operator says (config approvals.grantDays). */
+  grantDays?: number;
   queue: QueuePort;
   events: EventBus;
   logger: Logger;

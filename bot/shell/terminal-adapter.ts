@@ -21,6 +21,7 @@ const TERMINAL_HELP = [
   "Terminal:",
   "  +1 / -1                            react ✅ / ❌ to the latest card waiting for a decision",
   "  !react <emoji> [#n]                react to card #n (default: the latest waiting card)",
+  "  !react ♾️  or  allow always          approve the waiting change and let it run again unasked (a standing grant)",
   "  !as <user>                         act as another user (to try permissions)",
   "  !new                               start a new thread (a new task)",
   "  !reply #n <text>                   say <text> in the thread of message #n (e.g. a typed phrase",

@@ -188,9 +188,10 @@ export function reactionToInbound(
   };
 }
 
-/** The choices our buttons carry (`oikos:approve`, `oikos:deny`, `oikos:rollback`, `oikos:preview`, `oikos:option:2`). */
+/** The choices our buttons carry (`oikos:approve`, `oikos:grant`, `oikos:deny`, `oikos:rollback`, `oikos:preview`, `oikos:option:2`). */
 const cardActionSchema = z.union([
   z.literal("approve"),
+  z.literal("grant"),
   z.literal("deny"),
   z.literal("rollback"),
   z.literal("preview"),

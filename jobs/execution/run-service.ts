@@ -4,6 +4,7 @@ import { commandKey } from "../../policy/command-key.ts";
 import {
   DEFAULT_PREPLAN_READ_ONLY_CAP,
   decideRun,
+  grantBasisOfFacts,
   type RunDecision,
   type RunFacts,
   type RunnableRisk,
@@ -23,6 +24,7 @@ import {
 import { redact } from "../../policy/redact.ts";
 import type { Refusal } from "../../policy/refusals.ts";
 import type { Classification } from "../../policy/risk.ts";
+import { findCoveringGrant, type GrantMiss } from "../../policy/standing-grant.ts";
 import { checkTarget, type TargetFacts } from "../../policy/target-check.ts";
 import { DEFAULT_APPROVAL_TTL_MS } from "../../store/approvals.ts";
 import { recordClassification } from "../../store/classifications.ts";
@@ -34,6 +36,12 @@ import { createExecutionAwaitingApproval } from "../../store/execution-approval.
 import { createExecution, type Execution, newExecutionId } from "../../store/executions.ts";
 import { loadSessionFacts } from "../../store/run-gate-facts.ts";
 import { type Session, takePreplanSlot } from "../../store/sessions.ts";
+import {
+  endStandingGrant,
+  type GrantEndReason,
+  grantsNaming,
+  recordGrantUse,
+} from "../../store/standing-grants.ts";
 import { touchEntities } from "../../store/task-graph.ts";
 import type { EventBus } from "../events/port.ts";
 import type { PlanPreviewer, PreviewTarget } from "../preview/previewer.ts";
@@ -191,6 +199,12 @@ export class RunService {
     const gated = await this.gate(request);
     if (gated.kind === "refused") return gated;
     const { decision } = gated;
+    if (decision.kind === "allow" && decision.via === "standing_grant" && decision.grant) {
+      const ran = await this.#runUnderGrant(request, gated, decision.grant.id);
+      if (ran) return ran;
+      // The grant ended or expired since the gate read it: decide again without it.
+      return this.run(request);
+    }
     if (decision.kind === "allow") {
       // Subscribed before the job exists, so the result cannot finish unseen; the classification
       // row and the execution row are independent and written at once.
@@ -219,7 +233,7 @@ export class RunService {
   async gate(request: RunRequest, options: GateOptions = {}): Promise<Refusal | GatePassed> {
     const { db } = this.#o;
     const key = commandKey(request.target, request.command);
-    const [classifier, loaded, resolved, selfEntities] = await Promise.all([
+    const [classifier, loaded, resolved, selfEntities, standingGrants] = await Promise.all([
       this.#o.classifier(),
       request.sessionId
         ? loadSessionFacts(db, {
@@ -231,6 +245,7 @@ export class RunService {
         : undefined,
       this.#resolveAfterFirstContact(request.target),
       this.#selfEntities(),
+      options.readOnlyOnly ? [] : grantsNaming(db, request.target, request.command),
     ]);
     // One parse of the command serves both the classification and the lint.
     const { classification, lint } = classifier.inspect(
@@ -252,9 +267,14 @@ export class RunService {
         classification.risk !== "reject" &&
         disruptsSelf(self, request.target, request.command),
       preplanReadOnlyCap: DEFAULT_PREPLAN_READ_ONLY_CAP,
-      ...(resolved.ok ? { jail: this.#jailFacts(resolved.entity) } : {}),
+      ...(resolved.ok
+        ? { jail: this.#jailFacts(resolved.entity), routing: routingStamp(resolved.target) }
+        : {}),
+      standingGrants,
+      now: this.now(),
     };
     let decision = decideRun(facts);
+    if (resolved.ok && standingGrants.length > 0) await this.#endChangedGrants(facts);
     if (decision.kind === "refused") {
       if (loaded && !UNCLASSIFIED_REFUSALS.has(decision.code)) {
         await this.#recordClassification(
@@ -363,6 +383,7 @@ export class RunService {
           risk: gated.decision.risk,
           requiredPhrase: phrase,
           expiresAt,
+          grantBasis: grantBasisOf(gated.facts),
         },
       },
       now,
@@ -417,6 +438,66 @@ export class RunService {
       at: this.now(),
     });
     for (const event of touched.events) void this.#o.events.publish(event).catch(() => {});
+  }
+
+  /**
+   * A command a standing grant covers (issue #32): queued with an approval row decided by the grant,
+   * its card posted ("ran under ♾️ grant …"), and `run` waits for it like any allowed command.
+   * Undefined when the grant ended or expired between the gate and this write.
+   */
+  async #runUnderGrant(
+    request: RunRequest,
+    gated: GatePassed,
+    grantId: string,
+  ): Promise<RunOutcome | undefined> {
+    const now = this.now();
+    const timeoutMs = request.timeoutMs ?? this.#o.timeoutMs;
+    const use = await recordGrantUse(
+      this.#o.db,
+      {
+        grantId,
+        sessionId: gated.session.id,
+        commandKey: gated.commandKey,
+        execution: {
+          ...executionFields(request, gated, timeoutMs, { approved: true }),
+          status: "queued",
+          deadlineAt: new Date(now.getTime() + QUEUE_WAIT_MS + timeoutMs),
+        },
+      },
+      now,
+    );
+    await gated.recorded;
+    if (!use.used) return undefined;
+    await this.#touched(gated.session.id, request.target);
+    const id = use.execution.id;
+    const watch = watchExecution(this.#o.db, this.#o.events, id);
+    try {
+      await this.#o.queue.enqueue("execute", { executionId: id });
+    } catch (error) {
+      if (!(error instanceof QueueClosedError)) {
+        watch.cancel();
+        throw error;
+      }
+    }
+    await this.#o.events.publish(
+      approvalRequested({ sessionId: gated.session.id, approvalId: use.approvalId, executionId: id }),
+    );
+    void this.#o.events.publish(executionQueued(use.execution)).catch(() => {});
+    const row = await watch.result(this.#o.waitMs);
+    if (!row) throw new Error(`execution ${id} vanished`);
+    return resultOf(row);
+  }
+
+  /** Grants of this command whose routing, proof or jail state changed end here, audited (policy decides which). */
+  async #endChangedGrants(facts: RunFacts): Promise<void> {
+    const { killed } = findCoveringGrant(facts.standingGrants ?? [], grantBasisOfFacts(facts), this.now());
+    for (const { grant, miss } of killed) {
+      await endStandingGrant(this.#o.db, grant.id, {
+        by: "oikos",
+        reason: endReasonOf(miss),
+        now: this.now(),
+      });
+    }
   }
 
   async #recordClassification(
@@ -503,6 +584,16 @@ export class RunService {
   async #selfEntities(): Promise<Entity[]> {
     return findEntities(this.#o.db, this.#o.selfTargets);
   }
+}
+
+/** The basis a grant of the gated command would have; null when none may be made. */
+function grantBasisOf(facts: RunFacts) {
+  const basis = grantBasisOfFacts(facts);
+  return basis.ok ? basis.basis : null;
+}
+
+function endReasonOf(miss: GrantMiss): GrantEndReason {
+  return miss === "routing_changed" || miss === "jail_changed" ? miss : "proof_changed";
 }
 
 /** An execution as `run` and `get_execution_status` report it: finished, or still pending. */

@@ -1,6 +1,11 @@
 import { silentLogger } from "../../base/logger.ts";
 import { RoomAccess, type RoomAccessConfig } from "../../bot/core/access.ts";
-import { approvalsCommand, cancelCommand, sweepCommand } from "../../bot/core/admin-commands.ts";
+import {
+  approvalsCommand,
+  cancelCommand,
+  grantsCommand,
+  sweepCommand,
+} from "../../bot/core/admin-commands.ts";
 import { CommandRegistry } from "../../bot/core/bot-commands.ts";
 import { CardRenderer } from "../../bot/core/card-renderer.ts";
 import type { ChatAdapter } from "../../bot/core/chat-adapter.ts";
@@ -16,6 +21,7 @@ import { type RollbackDeps, requestRollback } from "../../jobs/proxmox/rollback.
 import { createQueue } from "../../jobs/queue/create.ts";
 import type { QueuePort } from "../../jobs/queue/port.ts";
 import { parseConsent } from "../../policy/consent.ts";
+import type { GrantBasis } from "../../policy/standing-grant.ts";
 import { createExecutionApproval } from "../../store/approvals.ts";
 import {
   approvalRequested,
@@ -29,6 +35,7 @@ import { insertPlanGeneration, type NewStep } from "../../store/plans.ts";
 import { answerOpenQuestion } from "../../store/questions.ts";
 import { KyselyJobJournal } from "../../store/queue-journal.ts";
 import { createSession } from "../../store/sessions.ts";
+import { recordGrantUse } from "../../store/standing-grants.ts";
 import type { RunnableRisk } from "../../store/statuses.ts";
 import { redisTestPrefix, redisTestUrl } from "../redis.ts";
 import { createTestStore, type TestStore } from "../store.ts";
@@ -76,7 +83,12 @@ export async function createChatHarness(
   const commands = new CommandRegistry();
   commands.add(helpCommand(commands));
   const roomAccess = new RoomAccess(access);
-  commands.add(sweepCommand(queue)).add(approvalsCommand(db)).add(cancelCommand(db)).add(routingCommand(db));
+  commands
+    .add(sweepCommand(queue))
+    .add(approvalsCommand(db))
+    .add(grantsCommand(db))
+    .add(cancelCommand(db))
+    .add(routingCommand(db));
   for (const command of consoleCommands(db)) commands.add(command);
   if (rollbackDeps) commands.add(rollbackCommand(rollbackDeps));
   const logger = silentLogger();
@@ -154,6 +166,8 @@ export async function requestExecutionApproval(
     requiredPhrase?: string;
     stepSeq?: number;
     generation?: number;
+    /** What a standing grant of it would cover (the run service records it when the command may be granted). */
+    grantBasis?: GrantBasis | null;
     /** Runs before approval.requested, as the run service records the card's preview there. */
     beforeRequested?: (ids: { executionId: string; approvalId: string }) => Promise<unknown>;
   },
@@ -181,6 +195,7 @@ export async function requestExecutionApproval(
     risk: input.risk,
     requiredPhrase: input.requiredPhrase ?? null,
     expiresAt: new Date(now.getTime() + 3_600_000),
+    grantBasis: input.grantBasis ?? null,
   });
   if (!created.created) throw new Error("another approval is pending");
   await input.beforeRequested?.({ executionId: execution.id, approvalId: created.approval.id });
@@ -188,6 +203,54 @@ export async function requestExecutionApproval(
     approvalRequested({ sessionId, approvalId: created.approval.id, executionId: execution.id }),
   );
   return { executionId: execution.id, approvalId: created.approval.id };
+}
+
+/** The grant basis the run gate records for a grantable command (policy/standing-grant.ts). */
+export function grantBasisFor(target: string, command: string): GrantBasis {
+  return {
+    target,
+    command,
+    risk: "config_mutation",
+    routing: `{"slug":"${target}"}`,
+    proof: "p",
+    jail: "not_jailed",
+  };
+}
+
+/** Plays the run service's use of a standing grant: the queued execution, its grant-decided approval, the card. */
+export async function runUnderGrant(
+  h: ChatHarness,
+  sessionId: string,
+  grantId: string,
+  input: { target: string; command: string },
+): Promise<{ executionId: string; approvalId: string }> {
+  const now = new Date();
+  const used = await recordGrantUse(
+    h.store.db,
+    {
+      grantId,
+      sessionId,
+      commandKey: `${input.target}:${input.command}`,
+      execution: {
+        sessionId,
+        target: input.target,
+        command: input.command,
+        commandKey: `${input.target}:${input.command}`,
+        risk: "config_mutation",
+        purpose: "daily restart",
+        requestedBy: "agent",
+        status: "queued",
+        timeoutMs: 60_000,
+        deadlineAt: new Date(now.getTime() + 3_600_000),
+      },
+    },
+    now,
+  );
+  if (!used.used) throw new Error(`grant ${grantId} is not live`);
+  await h.events.publish(
+    approvalRequested({ sessionId, approvalId: used.approvalId, executionId: used.execution.id }),
+  );
+  return { executionId: used.execution.id, approvalId: used.approvalId };
 }
 
 /** Plays the execution worker: queued → running → completed with output, with its events. */

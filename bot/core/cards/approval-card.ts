@@ -6,6 +6,7 @@ import { PREVIEW_CHANNEL, previewAskedAgainBefore, shownPreviewOfApproval } from
 import { type Card, clock } from "../card.ts";
 import { riskBadge } from "../risk-badge.ts";
 import { decisionLine, executionProgress, snapshotLine } from "./card-lines.ts";
+import { grantLineOf } from "./grant-lines.ts";
 import { cardPreviewOf, outcomeLines, previewMessage } from "./preview-section.ts";
 import { buildRoutingCard } from "./routing-card.ts";
 
@@ -38,6 +39,7 @@ export async function buildApprovalCard(
       "↻ asked again: the preview changed after an earlier card showed it (that approval ran nothing)",
     );
   const card: Card = { kind: "approval", title: "🔐 Approval needed", lines };
+  const grantLine = await grantLineOf(db, approval);
   // the snapshot before this (already approved) change failed: this card asks whether it runs without one
   const failedSnapshot = readExecutionSnapshot(execution?.snapshot);
   const waiver =
@@ -59,6 +61,16 @@ export async function buildApprovalCard(
       card.phrase = phrase;
       card.actions = [{ id: "deny", label: "Deny", style: "danger" }];
       card.reactions = ["❌"];
+    } else if (approval.grant_basis) {
+      card.hint =
+        "React ✅ to approve or ❌ to deny, or reply “approve” / “deny” in the thread. " +
+        "♾️ (or “allow always”) approves this and lets exactly this command run again on this target without asking, until the standing grant ends (`!approvals` lists and revokes grants).";
+      card.actions = [
+        { id: "approve", label: "Approve", style: "primary" },
+        { id: "grant", label: "♾️ Always allow" },
+        { id: "deny", label: "Deny", style: "danger" },
+      ];
+      card.reactions = ["✅", "♾️", "❌"];
     } else {
       card.hint = "React ✅ to approve or ❌ to deny, or reply “approve” / “deny” in the thread.";
       card.actions = [
@@ -67,8 +79,12 @@ export async function buildApprovalCard(
       ];
       card.reactions = ["✅", "❌"];
     }
+  } else if (approval.standing_grant_id) {
+    card.title = "♾️ Ran under a standing grant";
+    if (grantLine) card.status = grantLine;
   } else {
     card.title = "🔐 Approval";
+    if (grantLine) lines.push(grantLine);
     card.status =
       approval.status === "expired"
         ? `⌛ expired unanswered at ${clock(approval.expires_at)}: nobody decided, nothing ran`
