@@ -11,6 +11,10 @@ export const UNREADABLE_KINDS = [
 ] as const;
 export type UnreadableKind = (typeof UNREADABLE_KINDS)[number];
 
+export function isUnreadableKind(value: unknown): value is UnreadableKind {
+  return typeof value === "string" && (UNREADABLE_KINDS as readonly string[]).includes(value);
+}
+
 /** What the card says, after "oikos cannot tell what this changes: ". */
 export const UNREADABLE_WORDS: Readonly<Record<UnreadableKind, string>> = {
   run_time_command: "the command it runs is only decided when it runs",

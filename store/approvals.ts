@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { GrantBasis } from "../policy/standing-grant.ts";
+import type { UnreadableKind } from "../policy/unreadable.ts";
 import type { Executor } from "./audit.ts";
 import type { Approval } from "./schema.ts";
 import type { RunnableRisk } from "./statuses.ts";
@@ -31,6 +32,8 @@ export interface NewExecutionApproval {
   expiresAt: Date;
   /** What a standing grant of this approval would cover (policy/standing-grant.ts); absent: none may be made. */
   grantBasis?: GrantBasis | null;
+  /** Why oikos cannot tell what the command changes (the classification's `unreadable`). */
+  unreadable?: UnreadableKind | null;
 }
 
 export type CreateApprovalResult =
@@ -65,6 +68,7 @@ export async function createExecutionApproval(
       expires_at: input.expiresAt,
       created_at: now,
       grant_basis: input.grantBasis ? JSON.stringify(input.grantBasis) : null,
+      unreadable: input.unreadable ?? null,
     })
     .onConflict((oc) =>
       oc.column("session_id").where("status", "=", "pending").where("subject", "=", "execution").doNothing(),

@@ -5,6 +5,7 @@ import type { HiddenResource } from "../policy/jail-hidden.ts";
 import type { PlanPreview } from "../policy/preview/types.ts";
 import type { Risk } from "../policy/risk.ts";
 import type { GrantBasis } from "../policy/standing-grant.ts";
+import type { UnreadableKind } from "../policy/unreadable.ts";
 import type {
   ApprovalStatus,
   ApprovalSubject,
@@ -302,6 +303,8 @@ export interface ApprovalsTable {
   grant_basis: NullableJson<GrantBasis>;
   /** migrations/0350: this approval is a use of that standing grant (decided by it, not a person). */
   standing_grant_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** migrations/0351: why oikos cannot tell what the command changes; the card says so. */
+  unreadable: ColumnType<UnreadableKind | null, UnreadableKind | null | undefined, UnreadableKind | null>;
 }
 
 /** migrations/0350: an operator's standing grant of one command on one target (issue #32). */

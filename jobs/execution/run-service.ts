@@ -384,6 +384,7 @@ export class RunService {
           requiredPhrase: phrase,
           expiresAt,
           grantBasis: grantBasisOf(gated.facts),
+          unreadable: gated.classification.unreadable ?? null,
         },
       },
       now,

@@ -229,6 +229,21 @@ describe("standing grants in the run gate", () => {
     assert.equal(await runs(), before, "nothing ran");
   });
 
+  test("a command oikos cannot read: its approval records why, and no grant may be made", async () => {
+    const sessionId = await session("approved");
+    const asked = await run(sessionId, `python3 -c 'open("${dir}/x", "w")'`);
+    assert.equal(asked.kind, "approval_requested");
+    if (asked.kind !== "approval_requested") return;
+    const approval = await getApproval(store.db, asked.approvalId);
+    assert.equal(approval?.unreadable, "inline_program");
+    assert.equal(approval?.grant_basis, null);
+    await store.db
+      .updateTable("approvals")
+      .set({ status: "cancelled" })
+      .where("id", "=", asked.approvalId)
+      .execute();
+  });
+
   test("a destructive command is never granted: ♾️ on its card approves nothing", async () => {
     const sessionId = await session("approved");
     const asked = await run(sessionId, `rm -rf ${dir}/gone`);

@@ -22,6 +22,7 @@ import { createQueue } from "../../jobs/queue/create.ts";
 import type { QueuePort } from "../../jobs/queue/port.ts";
 import { parseConsent } from "../../policy/consent.ts";
 import type { GrantBasis } from "../../policy/standing-grant.ts";
+import type { UnreadableKind } from "../../policy/unreadable.ts";
 import { createExecutionApproval } from "../../store/approvals.ts";
 import {
   approvalRequested,
@@ -168,6 +169,8 @@ export async function requestExecutionApproval(
     generation?: number;
     /** What a standing grant of it would cover (the run service records it when the command may be granted). */
     grantBasis?: GrantBasis | null;
+    /** Why oikos cannot read the command (the classification's `unreadable`), as the run service records it. */
+    unreadable?: UnreadableKind;
     /** Runs before approval.requested, as the run service records the card's preview there. */
     beforeRequested?: (ids: { executionId: string; approvalId: string }) => Promise<unknown>;
   },
@@ -196,6 +199,7 @@ export async function requestExecutionApproval(
     requiredPhrase: input.requiredPhrase ?? null,
     expiresAt: new Date(now.getTime() + 3_600_000),
     grantBasis: input.grantBasis ?? null,
+    unreadable: input.unreadable ?? null,
   });
   if (!created.created) throw new Error("another approval is pending");
   await input.beforeRequested?.({ executionId: execution.id, approvalId: created.approval.id });

@@ -1,3 +1,4 @@
+import { cannotTellLine, isUnreadableKind } from "../../../policy/unreadable.ts";
 import { approvalWithCommand, getApproval } from "../../../store/approvals.ts";
 import type { Db } from "../../../store/db.ts";
 import { readExecutionSnapshot, snapshotSubject } from "../../../store/execution-snapshot.ts";
@@ -30,6 +31,9 @@ export async function buildApprovalCard(
     `on \`${target}\` — ${riskBadge(risk)}`,
   ];
   if (execution?.purpose) lines.push(`why: ${execution.purpose}`);
+  // The proof could not read it (policy/unreadable.ts): said on the card in words, decided or not.
+  if (approval.unreadable && isUnreadableKind(approval.unreadable))
+    lines.push(cannotTellLine(approval.unreadable));
   const [shown, askedAgain] = await Promise.all([
     shownPreviewOfApproval(db, approval.id),
     approval.execution_id ? previewAskedAgainBefore(db, approval.execution_id, approval.id) : false,
