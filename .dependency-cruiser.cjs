@@ -65,7 +65,7 @@ const MAY_IMPORT = {
     "^jobs/retry\\.ts$",
     // an operator's rollback request
     "^jobs/proxmox/rollback\\.ts$",
-    "^policy/(consent|typed-phrase|close-matches|redact|routing|jail|jail-grant|standing-grant|unreadable)\\.ts$",
+    "^policy/(consent|typed-phrase|close-matches|redact|routing|jail|jail-grant|standing-grant|unreadable|change-request)\\.ts$",
     // what a card shows of a preview
     "^policy/preview/(types|compose-text)\\.ts$",
   ],

@@ -30,8 +30,15 @@ export async function systemPrompt(db: Db, soul: string, session: Session, now: 
         `  ${step.seq}. [${step.status}${extra}] ${step.title}${step.target ? ` @${step.target}` : ""} — ${step.risk ?? "risk unstated"}`,
       );
     }
-    const next = nextOpenStep(plan.steps);
-    lines.push(next ? `Next open step: ${next.seq} "${next.title}".` : "Every step is closed.");
+    const changes = plan.plan.changesRequested;
+    if (changes) {
+      lines.push(
+        `Changes requested by ${changes.by} on plan ${plan.plan.generation}: "${changes.reason}". Do not run this plan; propose a revised plan (propose_plan) that does what they asked.`,
+      );
+    } else {
+      const next = nextOpenStep(plan.steps);
+      lines.push(next ? `Next open step: ${next.seq} "${next.title}".` : "Every step is closed.");
+    }
   } else {
     lines.push("Plan: none.");
   }

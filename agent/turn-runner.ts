@@ -212,11 +212,14 @@ async function addNudgeNote(deps: AgentDeps, sessionId: string): Promise<void> {
 async function addDecisionNote(deps: AgentDeps, sessionId: string): Promise<void> {
   const plan = await currentPlan(deps.db, sessionId);
   if (!plan || !["approved", "denied"].includes(plan.plan.status) || !plan.plan.needsApproval) return;
-  const marker = `decision:plan:${plan.plan.generation}`;
+  const changes = plan.plan.changesRequested;
+  const marker = `decision:plan:${plan.plan.generation}${changes ? ":changes" : ""}`;
   if (await hasNote(deps.db, sessionId, marker)) return;
   const next = nextOpenStep(plan.steps);
-  const content =
-    plan.plan.status === "approved"
+  const content = changes
+    ? `The operator ${changes.by} requested changes to plan ${plan.plan.generation}: "${changes.reason}". ` +
+      "Nothing of that plan runs any more. Propose a revised plan (propose_plan, a new generation) that does what they asked, then wait for its approval."
+    : plan.plan.status === "approved"
       ? `The operator approved plan ${plan.plan.generation}. ` +
         (next
           ? `Advance: update_plan_step(${next.seq}, running), then run it; step by step in order.`

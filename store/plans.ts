@@ -1,5 +1,5 @@
 import type { Executor } from "./audit.ts";
-import type { PlanStep } from "./schema.ts";
+import type { ChangeRequest, PlanStep } from "./schema.ts";
 import type { ReplacedReason, StepRisk, StepStatus } from "./statuses.ts";
 
 export {
@@ -26,6 +26,8 @@ export interface PlanRow {
   status: string;
   needsApproval: boolean;
   decidedBy: string | null;
+  /** The operator sent it back with what to do instead (issue #32). */
+  changesRequested: ChangeRequest | null;
 }
 
 export interface CurrentPlan {
@@ -61,6 +63,7 @@ export async function currentPlan(db: Executor, sessionId: string): Promise<Curr
       status: plan.status,
       needsApproval: plan.needs_approval,
       decidedBy: plan.decided_by,
+      changesRequested: plan.changes_requested,
     },
     steps,
   };

@@ -192,6 +192,17 @@ export interface PlansTable {
   decided_at: NullableTimestamp;
   card_ref: NullableJson<JsonObject>;
   created_at: Timestamp;
+  /** migrations/0352: the operator sent the plan back with what to do instead (issue #32). */
+  changes_requested: NullableJson<ChangeRequest>;
+}
+
+/** An operator's "request changes" on a plan or an approval (migrations/0352). */
+export interface ChangeRequest {
+  by: string;
+  via: string;
+  reason: string;
+  /** ISO time */
+  at: string;
 }
 
 export interface PlanStepsTable {
@@ -303,6 +314,8 @@ export interface ApprovalsTable {
   grant_basis: NullableJson<GrantBasis>;
   /** migrations/0350: this approval is a use of that standing grant (decided by it, not a person). */
   standing_grant_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** migrations/0352: the operator sent this approval back with what to do instead (issue #32). */
+  changes_requested: NullableJson<ChangeRequest>;
   /** migrations/0351: why oikos cannot tell what the command changes; the card says so. */
   unreadable: ColumnType<UnreadableKind | null, UnreadableKind | null | undefined, UnreadableKind | null>;
 }

@@ -1,3 +1,4 @@
+import { parseChangeRequest } from "../../policy/change-request.ts";
 import { isGrantReaction, parseGrantPhrase } from "../../policy/standing-grant.ts";
 import { sameTypedPhrase } from "../../policy/typed-phrase.ts";
 import { pendingTypedPhrase } from "../../store/approvals.ts";
@@ -209,6 +210,23 @@ export class ChatCore {
         await this.#deps.queue.enqueue("agent-turn", { sessionId: session.id, reason: "answer" });
         return true;
       }
+    }
+    const changes = parseChangeRequest(text);
+    if (changes) {
+      const sent = await this.#consent.onChangeRequest(adapter, session, {
+        user: event.user,
+        reason: changes.reason,
+        eventId: event.eventId,
+      });
+      // The operator's words stay in the history the agent replays; the request already woke it.
+      if (sent)
+        await this.#deps.recordMessage({
+          sessionId: session.id,
+          text,
+          author: event.user,
+          eventId: event.eventId,
+        });
+      return sent;
     }
     const grantAsked = parseGrantPhrase(text);
     if (grantAsked) {

@@ -1,6 +1,7 @@
 import { sameTypedPhrase } from "../../policy/typed-phrase.ts";
 import { getApproval, pendingExecutionApproval } from "../../store/approvals.ts";
 import { recordAudit } from "../../store/audit.ts";
+import { requestExecutionChanges, requestPlanChanges } from "../../store/change-requests.ts";
 import { type CardRecord, CardRefs, splitPlanSubject } from "../../store/chat-cards.ts";
 import {
   approvePlan,
@@ -165,6 +166,55 @@ export class ConsentHandler {
         await this.onCard(adapter, card, act);
         return true;
       }
+    }
+    return false;
+  }
+
+  /**
+   * "changes: …" typed in a session's thread (issue #32): sends the pending execution approval back,
+   * else the plan waiting for approval, with the operator's reason. False when neither waits.
+   */
+  async onChangeRequest(
+    adapter: ChatAdapter,
+    session: Session,
+    act: { user: string; reason: string; eventId: string },
+  ): Promise<boolean> {
+    const { db } = this.#deps;
+    const note = `changes requested by ${act.user}`;
+    const consent: ConsentAct = {
+      decision: "deny",
+      user: act.user,
+      via: "phrase",
+      note,
+      eventId: act.eventId,
+    };
+    const approval = await pendingExecutionApproval(db, session.id);
+    const approvalCard = approval ? await this.#cardFor(adapter, "approval", approval.id) : undefined;
+    if (approval && approvalCard) {
+      const result = await requestExecutionChanges(db, {
+        approvalId: approval.id,
+        sessionId: session.id,
+        by: act.user,
+        via: "phrase",
+        reason: act.reason,
+      });
+      await this.#finish(adapter, approvalCard.ref, session.id, result, consent);
+      return result.ok;
+    }
+    const plan = await planAwaitingApproval(db, session.id);
+    const planCard = plan
+      ? await this.#cardFor(adapter, "plan", `${session.id}:${plan.generation}`)
+      : undefined;
+    if (plan && planCard) {
+      const result = await requestPlanChanges(db, {
+        sessionId: session.id,
+        generation: plan.generation,
+        by: act.user,
+        via: "phrase",
+        reason: act.reason,
+      });
+      await this.#finish(adapter, planCard.ref, session.id, result, consent);
+      return result.ok;
     }
     return false;
   }

@@ -6,7 +6,7 @@ import { getExecution } from "../../../store/executions.ts";
 import { PREVIEW_CHANNEL, previewAskedAgainBefore, shownPreviewOfApproval } from "../../../store/previews.ts";
 import { type Card, clock } from "../card.ts";
 import { riskBadge } from "../risk-badge.ts";
-import { decisionLine, executionProgress, snapshotLine } from "./card-lines.ts";
+import { changesLine, decisionLine, executionProgress, snapshotLine } from "./card-lines.ts";
 import { grantLineOf } from "./grant-lines.ts";
 import { cardPreviewOf, outcomeLines, previewMessage } from "./preview-section.ts";
 import { buildRoutingCard } from "./routing-card.ts";
@@ -67,7 +67,7 @@ export async function buildApprovalCard(
       card.reactions = ["❌"];
     } else if (approval.grant_basis) {
       card.hint =
-        "React ✅ to approve or ❌ to deny, or reply “approve” / “deny” in the thread. " +
+        "React ✅ to approve or ❌ to deny, or reply “approve” / “deny” in the thread; “changes: <what to do instead>” sends it back. " +
         "♾️ (or “allow always”) approves this and lets exactly this command run again on this target without asking, until the standing grant ends (`!approvals` lists and revokes grants).";
       card.actions = [
         { id: "approve", label: "Approve", style: "primary" },
@@ -76,13 +76,17 @@ export async function buildApprovalCard(
       ];
       card.reactions = ["✅", "♾️", "❌"];
     } else {
-      card.hint = "React ✅ to approve or ❌ to deny, or reply “approve” / “deny” in the thread.";
+      card.hint =
+        "React ✅ to approve or ❌ to deny, or reply “approve” / “deny” in the thread; “changes: <what to do instead>” sends it back.";
       card.actions = [
         { id: "approve", label: "Approve", style: "primary" },
         { id: "deny", label: "Deny", style: "danger" },
       ];
       card.reactions = ["✅", "❌"];
     }
+  } else if (approval.changes_requested) {
+    card.title = "🔐 Approval";
+    card.status = changesLine(approval.changes_requested);
   } else if (approval.standing_grant_id) {
     card.title = "♾️ Ran under a standing grant";
     if (grantLine) card.status = grantLine;

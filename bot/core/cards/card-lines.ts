@@ -3,6 +3,12 @@ import { readExecutionSnapshot, snapshotSubject } from "../../../store/execution
 import type { Card } from "../card.ts";
 import { clock, tailOf } from "../card.ts";
 
+/** "✏️ changes requested by @bob at 14:02 UTC: restart only the bridge" (issue #32) */
+export function changesLine(request: { by: string; reason: string; at: string }): string {
+  const reason = request.reason.length > 500 ? `${request.reason.slice(0, 499)}…` : request.reason;
+  return `✏️ changes requested by ${request.by} at ${clock(new Date(request.at))}: ${reason.replace(/\s+/g, " ")}`;
+}
+
 /** "✅ approved by @alice via ✅ at 14:02 UTC" */
 export function decisionLine(status: string, by: string | null, via: string | null, at: Date | null): string {
   const icon = status === "approved" ? "✅" : status === "denied" ? "❌" : "•";

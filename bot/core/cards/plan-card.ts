@@ -6,7 +6,7 @@ import { runbooksOfferedTo } from "../../../store/runbooks.ts";
 import type { Card } from "../card.ts";
 import { riskBadge, stepIcon } from "../risk-badge.ts";
 import { resolvedWhilePending } from "./alert-card.ts";
-import { decisionLine, executionProgress, snapshotLine } from "./card-lines.ts";
+import { changesLine, decisionLine, executionProgress, snapshotLine } from "./card-lines.ts";
 
 /**
  * The plan card: numbered steps with a risk badge each, what approval the plan needs, and once
@@ -46,7 +46,8 @@ export async function buildPlanCard(
   if (plan.status === "proposed" && plan.needs_approval) {
     card.badge = "needs your approval";
     card.hint =
-      "React ✅ to approve (config changes in this plan may then run), ❌ to deny, or reply “go ahead” in the thread." +
+      "React ✅ to approve (config changes in this plan may then run), ❌ to deny, or reply “go ahead” in the thread; " +
+      "reply “changes: <what to do instead>” to send it back for a revised plan." +
       (risky ? " Destructive steps still ask for their own typed confirmation." : "");
     card.actions = [
       { id: "approve", label: "Approve plan", style: "primary" },
@@ -58,6 +59,8 @@ export async function buildPlanCard(
     if (resolved) card.lines.push(resolved);
   } else if (plan.status === "proposed") {
     card.badge = "read-only: no approval needed";
+  } else if (plan.changes_requested) {
+    card.status = changesLine(plan.changes_requested);
   } else {
     card.status = decisionLine(
       plan.status,
