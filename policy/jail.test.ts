@@ -177,6 +177,10 @@ test("a failed jail start: transient failures are tried again a bounded number o
 test("the jail of a target in words: works, not checked, cannot (with the operator's choice), allowed, off", () => {
   const checked = { "jail.checked_at": ago(60_000) };
   assert.equal(jailStatusLine("host:a", { jail: "available" }, now), "Read-only jail: works here");
+  assert.equal(
+    jailStatusLine("host:a", { jail: "available", "jail.engine": "unshare" }, now),
+    "Read-only jail: works here (engine unshare)",
+  );
   assert.match(jailStatusLine("host:a", {}, now), /^Read-only jail: not checked yet/);
   assert.equal(
     jailStatusLine("host:a", { jail: "unavailable: no userns", ...checked }, now),

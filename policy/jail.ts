@@ -220,7 +220,9 @@ export function jailStatusLine(
     ([resource, why]) => `${resource} (${why})`,
   );
   const cannotGrant = grants.length > 0 ? `; cannot open ${grants.join(", ")} here` : "";
-  if (availability.state === "available") return `Read-only jail: works here${cannotGrant}`;
+  const engine = attributes[JAIL_ENGINE_ATTRIBUTE];
+  const by = typeof engine === "string" && engine !== "" ? ` (engine ${engine})` : "";
+  if (availability.state === "available") return `Read-only jail: works here${by}${cannotGrant}`;
   if (availability.state === "unknown")
     return `Read-only jail: not checked yet (the next read-only command tries it)${cannotGrant}`;
   if (unjailedAllowedOf(attributes) && mode !== "required")

@@ -3,6 +3,7 @@ import {
   grantsUnavailableOf,
   JAIL_ATTRIBUTE,
   JAIL_CHECKED_ATTRIBUTE,
+  JAIL_ENGINE_ATTRIBUTE,
   JAIL_GRANTS_ATTRIBUTE,
   JAIL_UNJAILED_ALLOWED,
   JAIL_UNJAILED_ATTRIBUTE,
@@ -19,7 +20,8 @@ import type { Database, Entity } from "./schema.ts";
 
 /**
  * Records on the entity whether the target can run the read-only jail (`jail: available` or
- * `jail: unavailable: <why>`, with `jail.checked_at`), and audits it as `target.jail_detected`.
+ * `jail: unavailable: <why>`, with `jail.checked_at`, and `jail.engine`: the engine that held it),
+ * and audits it as `target.jail_detected`.
  * Nothing is written while the entity already says the same (an `unavailable` is re-dated when it
  * was old enough to be tried again). Returns whether the detection changed (a new answer, not a
  * re-dated one): the operator is told only then.
@@ -29,16 +31,22 @@ export async function recordJailDetection(
   entity: Entity,
   detected: Exclude<JailAvailability, { state: "unknown" }>,
   now: Date,
+  engine?: string | null,
 ): Promise<boolean> {
   const value = jailAttribute(detected);
   const known = jailAvailabilityOf(entity.attributes, now);
   const before = entity.attributes[JAIL_ATTRIBUTE];
-  if (before === value && known.state !== "unknown") return false;
+  const engineKnown = !engine || entity.attributes[JAIL_ENGINE_ATTRIBUTE] === engine;
+  if (before === value && known.state !== "unknown" && engineKnown) return false;
   const context = { by: "oikos" };
   await updateEntityAttributes(
     db,
     entity.slug,
-    { [JAIL_ATTRIBUTE]: value, [JAIL_CHECKED_ATTRIBUTE]: now.toISOString() },
+    {
+      [JAIL_ATTRIBUTE]: value,
+      [JAIL_CHECKED_ATTRIBUTE]: now.toISOString(),
+      ...(detected.state === "available" && engine ? { [JAIL_ENGINE_ATTRIBUTE]: engine } : {}),
+    },
     context,
   );
   await recordAudit(db, context, {
@@ -46,7 +54,7 @@ export async function recordJailDetection(
     subject: entity.slug,
     details:
       detected.state === "available"
-        ? { jail: "available" }
+        ? { jail: "available", ...(engine ? { engine } : {}) }
         : { jail: "unavailable", reason: detected.reason },
   });
   return before !== value;

@@ -68,6 +68,7 @@ describe("oikos check", { skip: unavailable ? `sshd unavailable: ${unavailable}`
     try {
       const entity = await findEntity(store.db, "host:good");
       assert.equal(entity?.attributes.jail, "available");
+      assert.equal(entity?.attributes["jail.engine"], "unshare");
       assert.match(
         String((entity?.attributes["jail.grants_unavailable"] as Record<string, string>)?.process_info),
         /CAP_SYS_PTRACE/,

@@ -338,7 +338,7 @@ async function noteJailDetection(
   try {
     const now = new Date();
     if (run.detected) {
-      const changed = await recordJailDetection(options.db, entity, run.detected, now);
+      const changed = await recordJailDetection(options.db, entity, run.detected, now, run.engine);
       if (changed && run.detected.state === "unavailable" && row.session_id !== null) {
         const asked = await offerUnjailedReadOnly(options.db, {
           sessionId: row.session_id,

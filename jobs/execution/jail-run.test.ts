@@ -52,6 +52,7 @@ describe("read-only runs in the read-only jail: detection, records, the required
     assert.equal(row?.jail_engine, "unshare");
     const entity = await findEntity(db(), "host:alpha");
     assert.equal(entity?.attributes.jail, "available");
+    assert.equal(entity?.attributes["jail.engine"], "unshare", "the engine is recorded at detection");
     assert.equal((await auditOf(ssh, "target.jail_detected", "host:alpha")).length, 1);
 
     const second = await ssh.run(session, { target: "host:alpha", command: "uptime" });

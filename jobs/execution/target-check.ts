@@ -103,7 +103,7 @@ export async function checkTarget(
   const run = jailed.jail;
   if (run?.state === "jailed") {
     check.jail = { state: "works", facts: run.facts };
-    await recordJailDetection(deps.db, entity, { state: "available" }, now());
+    await recordJailDetection(deps.db, entity, { state: "available" }, now(), run.facts.engine);
   } else {
     const reason = run?.state === "failed" ? run.reason : jailed.stderr.trim() || "it did not report";
     const transient = run?.state === "failed" && run.kind === "transient";
