@@ -133,6 +133,13 @@ describe("propose_entities: discovered entities with evidence, inside what they 
         ["container:nextcloud-db-1", true],
       ],
     );
+    const host = (await callTool(ssh.client, "get_entity", { slug: "host:alpha" })).json as Json;
+    assert.deepEqual(host.inside_it, [
+      { slug: "stack:nextcloud", type: "stack" },
+      { slug: "container:nextcloud-app-1", type: "container", in: "stack:nextcloud" },
+      { slug: "volume:nextcloud_data", type: "volume", in: "container:nextcloud-app-1" },
+      { slug: "container:nextcloud-db-1", type: "container", in: "stack:nextcloud" },
+    ]);
     const refusedRun = await ssh.run(session, { target: "container:nextcloud-app-1", command: "uptime" });
     assert.equal(refusedRun.structured?.code, "target_not_runnable", refusedRun.text);
 

@@ -11,6 +11,7 @@ import {
   SECRET_ATTRIBUTE_KEY,
   updateEntityAttributes,
 } from "../../store/entities.ts";
+import { entityNeighbourhood, type NeighbourNode } from "../../store/entity-neighbourhood.ts";
 import { healthSummary } from "../../store/health-summary.ts";
 import { entityKnowledge } from "../../store/knowledge.ts";
 import { getRelations } from "../../store/relationships.ts";
@@ -133,7 +134,8 @@ export function registerInventoryTools(server: McpServer, deps: TaskToolDeps): v
       description:
         "One entity with its attributes, the age in days of each attribute (old facts may be wrong: verify " +
         "before relying on them), relation counts, linked knowledge titles, and the last tasks that touched it " +
-        "(goal, how they ended, the knowledge they wrote): start an incident from what earlier tasks found.",
+        "(goal, how they ended, the knowledge they wrote), its owners and what runs inside it (containers, " +
+        "services, volumes the agent discovered): start an incident from what earlier tasks found.",
       inputSchema: { slug: z.string().describe("entity slug, e.g. lxc:gitea") },
       annotations: READ_ONLY,
       access: "records",
@@ -147,6 +149,7 @@ export function registerInventoryTools(server: McpServer, deps: TaskToolDeps): v
       const incoming = await getRelations(deps.db, slug, { direction: "in" }, { offset: 0, limit: 200 });
       const knowledge = await entityKnowledge(deps.db, slug, { offset: 0, limit: 10 });
       const tasks = entity.type === "task" ? [] : await tasksThatTouched(deps.db, slug, RECENT_TASKS);
+      const hood = await entityNeighbourhood(deps.db, slug, { maxDepth: 3, maxNodes: 40 });
       return ok({
         ...entityRow(entity),
         attributes: entity.attributes,
@@ -159,6 +162,13 @@ export function registerInventoryTools(server: McpServer, deps: TaskToolDeps): v
         relations: { outgoing: outgoing.relations.length, incoming: incoming.relations.length },
         knowledge: knowledge.entries.map((k) => ({ slug: k.slug, kind: k.kind, title: k.title })),
         ...discoveryOf(entity),
+        ...(hood.ancestors.length > 0 ? { owners: hood.ancestors } : {}),
+        ...(hood.children.length > 0
+          ? {
+              inside_it: flattenTree(hood.children),
+              ...(hood.truncated ? { inside_it_truncated: true } : {}),
+            }
+          : {}),
         recent_tasks: tasks.map((t) => ({
           task: taskSlug(t.sessionId),
           goal: t.goal,
@@ -220,4 +230,17 @@ export function registerInventoryTools(server: McpServer, deps: TaskToolDeps): v
 
   registerGraphTools(server, deps);
   registerDiscoveryTools(server, deps);
+}
+
+/** What runs on an entity or is part of it, as `{slug, type, in}` rows (`in`: what it sits in). */
+function flattenTree(nodes: NeighbourNode[], parent?: string): Record<string, unknown>[] {
+  return nodes.flatMap((node) => [
+    {
+      slug: node.slug,
+      type: node.type,
+      ...(parent ? { in: parent } : {}),
+      ...(node.stale ? { stale: true } : {}),
+    },
+    ...flattenTree(node.children, node.slug),
+  ]);
 }
