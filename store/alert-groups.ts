@@ -392,3 +392,27 @@ export function labelsInCommon(
     Object.entries(first.labels).filter(([key, value]) => rest.every((alert) => alert.labels[key] === value)),
   );
 }
+
+/**
+ * A later notification of the group carried alerts it did not have at first (another host firing
+ * under the same alertname): the entities and unmatched labels they name join the group's, in order,
+ * never removed. Returns whether anything was added.
+ */
+export async function addAlertGroupEntities(
+  db: Kysely<Database>,
+  id: string,
+  named: { slugs: readonly string[]; unmatched: readonly string[] },
+  now: Date,
+): Promise<boolean> {
+  const group = await getAlertGroup(db, id);
+  if (!group) return false;
+  const entities = [...new Set([...group.entities, ...named.slugs])];
+  const unmatched = [...new Set([...group.unmatched, ...named.unmatched])];
+  if (entities.length === group.entities.length && unmatched.length === group.unmatched.length) return false;
+  await db
+    .updateTable("alert_groups")
+    .set({ entities: JSON.stringify(entities), unmatched: JSON.stringify(unmatched), updated_at: now })
+    .where("id", "=", id)
+    .execute();
+  return true;
+}

@@ -150,6 +150,39 @@ describe("an alert becomes one investigated thread", () => {
     assert.equal(model.requests.length, 2, "no second investigation");
   });
 
+  test("an alert that joins the group later (another host, same alertname) names its entity too", async () => {
+    await upsertEntities(
+      app.store.db,
+      [{ slug: "lxc:media", type: "lxc", name: "media", attributes: { "ssh.host": "10.20.0.15" } }],
+      { by: "test" },
+    );
+    const grown = fixture("alertmanager-firing") as { alerts: Record<string, unknown>[] };
+    grown.alerts.push({
+      status: "firing",
+      labels: {
+        alertname: "ContainerDown",
+        container: "jellyfin",
+        instance: "10.20.0.15:8080",
+        job: "cadvisor",
+        severity: "critical",
+      },
+      annotations: { summary: "Container jellyfin on 10.20.0.15 is not running" },
+      startsAt: "2026-11-30T22:20:05Z",
+      endsAt: "0001-01-01T00:00:00Z",
+      generatorURL: "http://prometheus.example.org:9090/graph",
+      fingerprint: "5d0a7c3e91b2f4aa",
+    });
+    assert.equal((await app.post("am", grown, bearer)).body.outcome, "repeated");
+    const group = await app.store.db.selectFrom("alert_groups").selectAll().executeTakeFirstOrThrow();
+    assert.deepEqual(group.entities, ["lxc:gitea", "lxc:media"]);
+    await eventually("the alert card edited to name it, and the alert by what differs", () =>
+      app.botEvents().some((e) => {
+        const edited = String((e.content["m.new_content"] as { body?: string } | undefined)?.body ?? "");
+        return edited.includes("container=jellyfin") && edited.includes("`lxc:media`");
+      }),
+    );
+  });
+
   test("resolving posts into the same thread and the waiting plan card says the alert resolved", async () => {
     const answer = await app.post("am", fixture("alertmanager-resolved"), bearer);
     assert.equal(answer.body.outcome, "resolved");

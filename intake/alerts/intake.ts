@@ -2,6 +2,7 @@ import type { Logger } from "../../base/logger.ts";
 import type { QueuePort } from "../../jobs/queue/port.ts";
 import {
   type AlertGroup,
+  addAlertGroupEntities,
   changeAlertGroup,
   insertAlertGroup,
   latestAlertGroup,
@@ -134,6 +135,13 @@ async function apply(
           : ({ kind: "refired", post: decision.post } as const);
     if (!(await changeAlertGroup(db, latest.id, change, now))) continue;
     await recordAlerts(db, latest, notification.alerts, now);
+    // alerts that joined the group since it opened (another host, same alertname) name their entities too
+    await addAlertGroupEntities(
+      db,
+      latest.id,
+      matchAlertGroup(notification.labels, notification.alerts, await loadEntityIdentities(db)),
+      now,
+    );
     const posted = change.kind === "resolved" || change.post;
     const update = change.kind === "resolved" ? "resolved" : change.kind === "seen" ? "repeat" : "refire";
     if (posted && latest.room) {
