@@ -247,4 +247,19 @@ describe("propose_entities: discovered entities with evidence, inside what they 
       .execute();
     assert.deepEqual(executions, []);
   });
+
+  test("a command waiting for an operator involves its target too: the gate let it as far as the card", async () => {
+    const session = await createTestSession(ssh.stack, "s-asks", { status: "approved" });
+    const asked = await ssh.run(session, { target: "host:alpha", command: "rm -rf /tmp/oikos-graph-test" });
+    assert.equal(asked.structured?.kind, "approval_requested", asked.text);
+    assert.deepEqual(await entitiesTouchedBy(ssh.stack.store.db, session), ["host:alpha"]);
+    const refused = await createTestSession(ssh.stack, "s-refused");
+    const wrong = await ssh.run(refused, { target: "host:nowhere", command: "uptime" });
+    assert.equal(wrong.structured?.code, "unknown_target");
+    assert.deepEqual(
+      await entitiesTouchedBy(ssh.stack.store.db, refused),
+      [],
+      "a refused call touches nothing",
+    );
+  });
 });
