@@ -79,11 +79,23 @@ export interface SeccompPolicy {
   families: readonly number[];
 }
 
+/**
+ * Each policy's program, assembled once per process: it is a pure function of the families (in
+ * their order), there are only a few sets of them, and every jailed command asks for one.
+ */
+const ASSEMBLED = new Map<string, string>();
+
 /** The program as jail-filter.pl reads it: `code,jt,jf,k` per instruction, `;` between. */
 export function seccompProgramText(policy: SeccompPolicy): string {
-  return assemble(program(policy))
-    .map(([code, jt, jf, k]) => `${code},${jt},${jf},${k}`)
-    .join(";");
+  const key = policy.families.join(",");
+  let text = ASSEMBLED.get(key);
+  if (text === undefined) {
+    text = assemble(program(policy))
+      .map(([code, jt, jf, k]) => `${code},${jt},${jf},${k}`)
+      .join(";");
+    ASSEMBLED.set(key, text);
+  }
+  return text;
 }
 
 function program(policy: SeccompPolicy): Instruction[] {
