@@ -5,6 +5,7 @@ import type { ShellDialect } from "./guest-shell.ts";
 import { type JailGrant, unionGrants } from "./jail-grant.ts";
 import type { LintResult } from "./lint.ts";
 import { lintParsed, MAX_COMMAND_BYTES } from "./lint.ts";
+import { borrowedGrant, type Piece } from "./proof/pieces.ts";
 import { proveScript } from "./proof/prove.ts";
 import type { Classification, Risk, Segment } from "./risk.ts";
 import { quoteSegment } from "./risk.ts";
@@ -104,18 +105,21 @@ export function classifyWith(
   const walked: Risk = worstOf(segments);
   const programs = new Set<string>();
   const grants: JailGrant[] = [];
+  const pieces: Piece[] = [];
   if (walked === "read_only") {
     const reboots: string[] = [];
-    const unproven = proveScript(
-      parsed,
-      dialect,
-      (script) => parser.parse(script),
-      0,
-      programs,
-      undefined,
-      reboots,
-      grants,
-    );
+    const unproven =
+      proveScript(
+        parsed,
+        dialect,
+        (script) => parser.parse(script),
+        0,
+        programs,
+        undefined,
+        reboots,
+        grants,
+        pieces,
+      ) ?? borrowedGrant(pieces);
     if (unproven) {
       // What can open the watchdog can reboot the machine: destructive, whatever else it does.
       const risk: Risk = reboots.length > 0 ? "destructive" : "config_mutation";
@@ -142,7 +146,14 @@ export function classifyWith(
     for (const reason of segment.reasons) if (!reasons.includes(reason)) reasons.push(reason);
   }
   if (risk === "read_only")
-    return { risk, reasons, segments, commands, programs: [...programs], grants: unionGrants(grants) };
+    return {
+      risk,
+      reasons,
+      segments,
+      commands,
+      programs: [...programs],
+      grants: unionGrants(grants, ...pieces.map((piece) => piece.grants)),
+    };
   const unreadable =
     risk === "destructive" ? segments.find((s) => s.risk === risk && s.unreadable)?.unreadable : undefined;
   return unreadable

@@ -7,7 +7,9 @@ import { z } from "zod";
  * nobody asked gets no network, no pathname or abstract Unix sockets, no device nodes beyond
  * null/zero/full/random/urandom, read-only filesystems, its own PID namespace and no capabilities.
  * A proven read-only tool that needs more names it in its proof spec (`ToolSpec.grants`); the
- * classifier returns the union over every piece of the command (`Classification.grants`, read_only
+ * classifier returns the union over every piece of the command (a piece may not borrow another's
+ * network, socket or unjailed grant: policy/proof/pieces.ts `borrowedGrant`)
+ * (`Classification.grants`, read_only
  * only: a command the proof cannot attribute is not proven and gets none); the run service stores
  * them on the execution; the jail opens exactly these and nothing else, or does not run the command.
  *

@@ -89,6 +89,8 @@ export function checkToolArgs(
 function checkOption(name: string, spec: ToolSpec, args: readonly ProofWord[], at: number): number | string {
   const token = (args[at] as ProofWord).value;
   const unknown = `\`${name} ${token.split("=")[0]}\` is not an option proven read-only`;
+  const refusal = spec.refused?.[token.split("=")[0] as string];
+  if (refusal) return refusal;
   if (token.startsWith("--") || spec.singleDashLong) {
     const eq = token.indexOf("=");
     const option = eq < 0 ? token : token.slice(0, eq);
@@ -105,6 +107,8 @@ function checkOption(name: string, spec: ToolSpec, args: readonly ProofWord[], a
   }
   for (let k = 1; k < token.length; k++) {
     const c = token[k] as string;
+    const refused = spec.refused?.[`-${c}`];
+    if (refused) return refused;
     if (spec.flags?.includes(c)) continue;
     if (spec.valued?.includes(c)) {
       const rest = token.slice(k + 1);

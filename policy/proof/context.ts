@@ -1,5 +1,6 @@
 import type { ParsedScript, SyntaxNode } from "../bash-parser.ts";
 import type { JailGrant } from "../jail-grant.ts";
+import type { Piece } from "./pieces.ts";
 import type { ProofWord } from "./proof-word.ts";
 
 /**
@@ -62,6 +63,11 @@ export interface ProofContext {
    * host …`, `pct exec`) collects into a list of its own that is dropped.
    */
   grants: JailGrant[];
+  /**
+   * Each simple command proven so far with the grants it named itself (its `grants` list): the
+   * classifier refuses a command in which one piece would borrow another's grant (grants.ts).
+   */
+  pieces: Piece[];
   /** Where standard input may come from (none: the transport's own, which is empty). */
   stdin?: readonly StdinSource[];
   /** The next stage of the pipeline is `head -c N`: what this stage streams out is cut off. */

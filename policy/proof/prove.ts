@@ -7,6 +7,7 @@ import { joinedLines } from "./continuations.ts";
 import { declaration, testCommand } from "./declarations.ts";
 import { reachesDevice } from "./devices.ts";
 import { checkEnvironmentAssignment, checkScratchVariable } from "./environment.ts";
+import type { Piece } from "./pieces.ts";
 import { proofWord } from "./proof-word.ts";
 import { checkRedirect } from "./redirects.ts";
 import { shorten } from "./shorten.ts";
@@ -31,6 +32,7 @@ export function proveScript(
   stdin?: readonly StdinSource[],
   reboots: string[] = [],
   grants: JailGrant[] = [],
+  pieces: Piece[] = [],
 ): Verdict {
   if (parsed.hasError) return "it does not parse as bash";
   if (parsed.rejection) return parsed.rejection;
@@ -49,6 +51,7 @@ export function proveScript(
     named,
     reboots,
     grants,
+    pieces,
     ...(stdin ? { stdin } : {}),
   };
   return statement(parsed.root, ctx);
@@ -66,6 +69,7 @@ export function proveNestedScript(script: string, dialect: Dialect, ctx: ProofCo
     ctx.stdin,
     ctx.reboots,
     ctx.grants,
+    ctx.pieces,
   );
 }
 
@@ -243,7 +247,27 @@ function withStdin(ctx: ProofContext, sources: readonly StdinSource[]): ProofCon
   return sources.length === 0 ? ctx : { ...ctx, stdin: [...sources, ...(ctx.stdin ?? [])] };
 }
 
-function command(node: SyntaxNode, _outerRedirects: SyntaxNode[], outer: ProofContext): Verdict {
+/**
+ * One simple command is one piece: what it names for the jail goes to a list of its own (a command
+ * substitution in its words is a piece of its own too), so the classifier can see who needs what.
+ */
+function command(node: SyntaxNode, redirects: SyntaxNode[], outer: ProofContext): Verdict {
+  const own: JailGrant[] = [];
+  const verdict = simpleCommand(node, redirects, { ...outer, grants: own });
+  const head = node.children.find((child) => child.field === "name");
+  const first = node.children.find((child) => child.field === "argument");
+  const name = head ? outer.source.slice(head.start, head.end) : "";
+  if (head)
+    outer.pieces.push({
+      name: name.slice(name.lastIndexOf("/") + 1),
+      first: first ? outer.source.slice(first.start, first.end) : "",
+      grants: own,
+    });
+  else outer.grants.push(...own);
+  return verdict;
+}
+
+function simpleCommand(node: SyntaxNode, _outerRedirects: SyntaxNode[], outer: ProofContext): Verdict {
   const words: SyntaxNode[] = [];
   const assignments: SyntaxNode[] = [];
   const redirects: SyntaxNode[] = [];

@@ -17,6 +17,11 @@ export interface ToolSpec {
   longValued?: readonly string[];
   /** Options whose value is restricted (`-o` only to `/dev/null`): option → test of the value. */
   values?: Readonly<Record<string, (value: string) => boolean>>;
+  /**
+   * Options the tool knows but the proof refuses, each with the words that tell the next step
+   * (`docker -H`: talks to any daemon). Short ones as `-H`, long ones as `--host`.
+   */
+  refused?: Readonly<Record<string, string>>;
   /** Options spelled with one dash and a long name (`find -name`, `openssl -noout`): no bundling. */
   singleDashLong?: boolean;
   /**

@@ -23,7 +23,7 @@ export type WrapperCheck = (args: readonly ProofWord[], ctx: ProofContext) => Ve
  */
 export function elsewhere(ctx: ProofContext, needs: readonly JailGrant[]): ProofContext {
   ctx.grants.push(...needs);
-  return { ...ctx, grants: [] };
+  return { ...ctx, grants: [], pieces: [] };
 }
 
 const NETWORK: readonly JailGrant[] = [{ resource: "network" }];
@@ -71,7 +71,6 @@ const SSH_O = new Set([
   "ConnectTimeout",
   "ConnectionAttempts",
   "LogLevel",
-  "Port",
   "User",
   "IdentityFile",
   "IdentitiesOnly",
@@ -86,13 +85,19 @@ const sshValue = (value: string) => {
   if (key === "UserKnownHostsFile") return setting === "/dev/null";
   return SSH_O.has(key);
 };
+// No `-p` and no `-o Port=`: ssh reaches the host's configured ssh port, not any listener.
 const SSH_SPEC: ToolSpec = {
   flags: "46CTqnxvt",
-  valued: "pilo",
+  valued: "ilo",
   values: { "-o": sshValue },
 };
 
 function ssh(args: readonly ProofWord[], ctx: ProofContext): Verdict {
+  const port = args.find(
+    (arg) => arg.static && (/^-[46CTqnxvt]*p/.test(arg.value) || /^-oPort|^Port/i.test(arg.value)),
+  );
+  if (port)
+    return "`ssh -p`/`-o Port` reaches whatever listens on that port; use a Host entry in the ssh config for a non-standard port, or ask";
   const at = wrapperOptions("ssh", SSH_SPEC, args);
   if (typeof at === "string") return at;
   const host = args[at];

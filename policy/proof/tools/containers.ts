@@ -65,8 +65,14 @@ const compose: ToolSpec = {
 
 const docker: ToolSpec = {
   grants: dockerGrants,
-  valued: "Hc",
-  longValued: ["--host", "--context"],
+  // `-H`/`--host`/`--context` point the client at any daemon or socket (`tcp://`, `ssh://`,
+  // `unix:///any/socket`): only the engine's own socket is granted, so they ask.
+  refused: Object.fromEntries(
+    ["-H", "--host", "-c", "--context"].map((option) => [
+      option,
+      `\`docker ${option}\` talks to a daemon the command chooses (any socket or host); run it without ${option} on the host whose engine you mean, or ask`,
+    ]),
+  ),
   // `-H ssh://host` (or a context with such an endpoint) reaches the daemon through ssh.
   helpers: ["ssh"],
   sub: {

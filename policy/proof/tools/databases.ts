@@ -82,9 +82,17 @@ export const DATABASE_TOOLS: Record<string, ToolSpec> = {
     longValued: ["--execute", "--user", "--host", "--port", "--database", "--password"],
     check: sqlOptions(["-e", "--execute"]),
   },
+  // Only the local server on its own port: `-h`/`-p`/`-u`/`-s` would send the words (RESP, any
+  // bytes) to whatever listens there (`redis-cli -p 25 get 'HELO x'` speaks to a mail server).
   "redis-cli": {
     network: true,
-    valued: "hpanu",
+    valued: "an",
+    refused: Object.fromEntries(
+      ["-h", "-p", "-u", "-s", "--host", "--port", "--uri", "--socket"].map((option) => [
+        option,
+        `\`redis-cli ${option}\` sends its words (any bytes) to any host and port; run it on the Redis host without ${option} (it reaches 127.0.0.1:6379), or ask`,
+      ]),
+    ),
     long: [
       "--raw",
       "--no-auth-warning",

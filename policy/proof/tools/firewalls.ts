@@ -1,5 +1,25 @@
+import type { ProofWord } from "../proof-word.ts";
 import type { ToolSpec } from "../tool-spec.ts";
 import { NET_ADMIN, unjailed } from "./grant-helpers.ts";
+
+/**
+ * `-L` without `-n` looks up every address of the rules in DNS, from outside the jail (these run
+ * unjailed: CAP_NET_ADMIN): packets leave, and it hangs without a resolver. Proven only with `-n`.
+ */
+function numericList(name: string) {
+  return (args: readonly ProofWord[]) => {
+    const listing = args.some((a) => a.static && (/^-[a-zA-Z]*L/.test(a.value) || a.value === "--list"));
+    const numeric = args.some((a) => a.static && (/^-[a-zA-Z]*n/.test(a.value) || a.value === "--numeric"));
+    if (listing && !numeric)
+      return `\`${name} -L\` without \`-n\` resolves every rule's address in DNS; use \`${name} -L -n\` (or \`${name} -S\`)`;
+    return args.some(
+      (a) =>
+        a.static && (/^-[a-zA-Z]*[LS]/.test(a.value) || a.value === "--list" || a.value === "--list-rules"),
+    )
+      ? null
+      : `${name} without -L/-S changes rules`;
+  };
+}
 
 /** Firewall and VPN listings. */
 export const FIREWALL_TOOLS: Record<string, ToolSpec> = {
@@ -9,23 +29,15 @@ export const FIREWALL_TOOLS: Record<string, ToolSpec> = {
     valued: "t",
     long: ["--list", "--list-rules", "--numeric", "--verbose", "--line-numbers", "--exact"],
     longValued: ["--table"],
-    check: (args) =>
-      args.some(
-        (a) =>
-          (a.static && /^-[a-zA-Z]*[LS]/.test(a.value)) || a.value === "--list" || a.value === "--list-rules",
-      )
-        ? null
-        : "iptables without -L/-S changes rules",
+    check: numericList("iptables"),
   },
   ip6tables: {
     grants: unjailed(NET_ADMIN, "ip6tables"),
     flags: "LSnvx",
     valued: "t",
-    long: ["--list", "--line-numbers"],
-    check: (args) =>
-      args.some((a) => a.static && /^-[a-zA-Z]*[LS]/.test(a.value))
-        ? null
-        : "ip6tables without -L/-S changes rules",
+    long: ["--list", "--list-rules", "--numeric", "--verbose", "--line-numbers", "--exact"],
+    longValued: ["--table"],
+    check: numericList("ip6tables"),
   },
   "iptables-save": { flags: "c", valued: "t", grants: unjailed(NET_ADMIN, "iptables-save") },
   "ip6tables-save": { flags: "c", valued: "t", grants: unjailed(NET_ADMIN, "ip6tables-save") },

@@ -1,5 +1,22 @@
+import type { Verdict } from "../context.ts";
+import type { ProofWord } from "../proof-word.ts";
 import type { ToolSpec } from "../tool-spec.ts";
 import { gitSafeRead } from "./git-safe-read.ts";
+
+/**
+ * `git remote show NAME` contacts the remote through the transport the repository's config names
+ * (`ext::` runs any program, `core.sshCommand` too), and a URL in its place contacts any host:
+ * proven only with `-n` (what the config says, no contact) and a remote name, never a URL or path.
+ */
+function remoteShowOffline(args: readonly ProofWord[]): Verdict {
+  const names = args.filter((arg) => !arg.value.startsWith("-"));
+  const where = names.find((arg) => !arg.static || /[:/\\]|^\./.test(arg.value));
+  if (where)
+    return `\`git remote show ${where.raw}\` names a URL or path, which git would contact; name a configured remote and add \`-n\``;
+  if (!args.some((arg) => arg.static && /^-[a-z]*n/.test(arg.value)))
+    return "`git remote show` contacts the remote through the transport its configuration names (which can run a program); add `-n` to show the configuration without contacting it";
+  return null;
+}
 
 /** Package queries, git history, SQL clients (SQL judged by its statements), rclone listings. */
 
@@ -103,7 +120,12 @@ const GIT_SUBCOMMANDS: Record<string, ToolSpec> = {
         ? "`git tag NAME` creates a tag"
         : null,
   },
-  remote: { flags: "v", long: ["--verbose"], bareOk: true, sub: { "get-url": {}, show: { flags: "n" } } },
+  remote: {
+    flags: "v",
+    long: ["--verbose"],
+    bareOk: true,
+    sub: { "get-url": {}, show: { flags: "n", check: remoteShowOffline } },
+  },
   "rev-parse": {
     long: [
       "--abbrev-ref",

@@ -172,8 +172,9 @@ export const NETWORK_INSPECTION_TOOLS: Record<string, ToolSpec> = {
       ].map((verb) => [verb, verb === "manual" ? { sub: { list: {} } } : { flags: "av", maxPositionals: 1 }]),
     ),
   },
+  // No `-r`: it resolves names in DNS, which the jail (netlink only) cannot reach: a silent lie.
   ss: {
-    flags: "tulnpaseimoxwr46H0OEZzb",
+    flags: "tulnpaseimoxw46H0OEZzb",
     valued: "fAN",
     long: [
       "--tcp",

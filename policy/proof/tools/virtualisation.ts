@@ -77,31 +77,95 @@ const pct: ToolSpec = {
 };
 
 /**
- * `pvesh get|ls PATH`: a GET of the node's API, which changes nothing; every `--name value` is a
- * parameter of that GET (`--type vm`, `--limit 20`) or a formatting option.
+ * `pvesh get|ls PATH` runs the API handler of PATH as root, outside the jail, and some GET handlers
+ * act: `/nodes/N/query-url-metadata --url`, `/cluster/acme/meta|tos --directory` and
+ * `/nodes/N/apt/changelog` fetch from the network, `/nodes/N/scan/*` runs showmount, smbclient or
+ * iscsiadm against a server, `…/file-restore/list` starts a restore VM, `…/agent/*` talks to a guest.
+ * So only a closed list of paths whose handlers read the cluster's state is proven (PVE's API
+ * schema), each with read parameters only; anything else asks. `pvesh usage PATH` reads the schema.
  */
-const PVESH_READ: ToolSpec = { custom: pveshRead };
-/** pvesh's own switches, whose value is optional (`--noborder` or `--noborder 1`). */
-const PVESH_SWITCHES = new Set(["--noborder", "--noheader", "--human-readable", "--quiet"]);
+const NODE = "[A-Za-z0-9][A-Za-z0-9.-]*";
+const VMID = "[1-9][0-9]{2,8}";
+const NAME = "[A-Za-z0-9][A-Za-z0-9._-]*";
+const PVESH_PATHS: readonly RegExp[] = [
+  "version",
+  "cluster",
+  "cluster/(resources|status|tasks|options|log|backup|replication|config/nodes)",
+  "cluster/ha(/(status(/(current|manager_status))?|resources|groups))?",
+  `cluster/ha/resources/(vm|ct):${VMID}`,
+  `pools(/${NAME})?`,
+  `storage(/${NAME})?`,
+  "access/(users|groups|roles|acl|domains)",
+  "nodes",
+  `nodes/${NODE}`,
+  `nodes/${NODE}/(status|version|time|dns|netstat|network|services|tasks|replication|syslog|journal|rrddata|subscription|disks/list|storage)`,
+  `nodes/${NODE}/network/${NAME}`,
+  `nodes/${NODE}/services/${NAME}(/state)?`,
+  `nodes/${NODE}/tasks/UPID:[A-Za-z0-9:._@!-]+/(status|log)`,
+  `nodes/${NODE}/storage/${NAME}/status`,
+  `nodes/${NODE}/(qemu|lxc)`,
+  `nodes/${NODE}/(qemu|lxc)/${VMID}(/(config|pending|snapshot|rrddata|status(/current)?|firewall/(rules|options)))?`,
+].map((path) => new RegExp(`^/?${path}/?$`));
 
-function pveshRead(args: readonly ProofWord[]): Verdict {
-  let paths = 0;
+/** Parameters of the GETs above that only choose what is read and how it is printed. */
+const PVESH_PARAMETERS = new Set([
+  "--type",
+  "--output-format",
+  "--limit",
+  "--start",
+  "--errors",
+  "--source",
+  "--vmid",
+  "--typefilter",
+  "--statusfilter",
+  "--userfilter",
+  "--since",
+  "--until",
+  "--lastentries",
+  "--timeframe",
+  "--cf",
+  "--full",
+  "--enabled",
+  "--current",
+  "--snapshot",
+  "--storage",
+  "--content",
+  "--format",
+  "--include-partitions",
+  "--skipsmart",
+]);
+
+const PVESH_READ: ToolSpec = { custom: (args) => pveshRead(args) };
+const PVESH_USAGE: ToolSpec = { custom: (args) => pveshRead(args, true) };
+/** pvesh's own switches, whose value is optional (`--noborder` or `--noborder 1`). */
+const PVESH_SWITCHES = new Set(["--noborder", "--noheader", "--human-readable", "--quiet", "--verbose"]);
+
+function pveshRead(args: readonly ProofWord[], schemaOnly = false): Verdict {
+  const paths: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as ProofWord;
     if (!arg.static) return `\`pvesh … ${arg.raw}\` is only known at run time`;
     if (!arg.value.startsWith("-")) {
-      paths++;
+      paths.push(arg.value);
       continue;
     }
-    if (!/^--[a-z][a-z0-9-]*(=.*)?$/s.test(arg.value))
-      return `\`pvesh ${arg.value}\` is not a parameter of a GET`;
-    if (arg.value.includes("=")) continue;
+    const option = /^(--[a-z][a-z0-9-]*)(=.*)?$/s.exec(arg.value)?.[1];
+    if (!option) return `\`pvesh ${arg.value}\` is not a parameter of a GET`;
     const next = args[i + 1];
-    if (PVESH_SWITCHES.has(arg.value) && !/^(0|1|true|false|yes|no)$/.test(next?.value ?? "")) continue;
+    if (PVESH_SWITCHES.has(option)) {
+      if (!arg.value.includes("=") && /^(0|1|true|false|yes|no)$/.test(next?.value ?? "")) i++;
+      continue;
+    }
+    if (!schemaOnly && !PVESH_PARAMETERS.has(option))
+      return `\`pvesh … ${option}\` is not among the read parameters oikos proves (${[...PVESH_PARAMETERS].slice(0, 6).join(", ")} …); ask for it as a plan step`;
+    if (arg.value.includes("=")) continue;
     if (!next) return `\`pvesh ${arg.value}\` needs a value`;
     i++;
   }
-  return paths === 1 ? null : "`pvesh get|ls` takes one API path";
+  if (paths.length !== 1) return "`pvesh get|ls` takes one API path";
+  const path = paths[0] as string;
+  if (schemaOnly || PVESH_PATHS.some((read) => read.test(path))) return null;
+  return `\`pvesh get ${path}\` runs an API handler oikos has not proven to only read (some GETs fetch URLs, scan servers or start a restore VM); ask for it as a plan step, or read /cluster/resources, /nodes/NODE/status, /nodes/NODE/qemu/VMID/config …`;
 }
 
 const PVEUM_LIST: ToolSpec = {
@@ -168,7 +232,7 @@ export const VIRTUALISATION_TOOLS: Record<string, ToolSpec> = {
   },
   qm: proxmox("qm", qm),
   pct: proxmox("pct", pct),
-  pvesh: proxmox("pvesh", { sub: { get: PVESH_READ, ls: PVESH_READ, usage: { ...PVESH_READ }, help: HELP } }),
+  pvesh: proxmox("pvesh", { sub: { get: PVESH_READ, ls: PVESH_READ, usage: PVESH_USAGE, help: HELP } }),
   pvecm: proxmox("pvecm", { sub: { status: {}, nodes: {}, help: HELP } }),
   pveversion: { flags: "v", long: ["--verbose"] },
   pvesm: proxmox("pvesm", {
