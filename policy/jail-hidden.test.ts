@@ -157,3 +157,37 @@ test("exit 0 and nothing printed, for a device the command names and the jail di
     [["device", "/dev/loop0"]],
   );
 });
+
+test("other processes' files under /proc: said when denied, and when readlink fails silently", () => {
+  const denied = hiddenByJail({
+    result: {
+      exitCode: 2,
+      stdout: "lrwxrwxrwx 1 root root 0 Dec  2 02:57 /proc/2218/exe\n",
+      stderr: "ls: cannot read symbolic link '/proc/2218/exe': Permission denied\n",
+    },
+    grants: [],
+    net: "private",
+  });
+  assert.deepEqual(
+    denied.hidden.map((item) => item.kind),
+    ["process_info"],
+  );
+  assert.match(String(denied.note), /cannot read other processes' files under \/proc/);
+  const silent = hiddenByJail({
+    result: { exitCode: 1, stdout: "", stderr: "" },
+    command: "readlink /proc/2218/cwd",
+    grants: [],
+    net: "private",
+  });
+  assert.deepEqual(
+    silent.hidden.map((item) => [item.kind, item.evidence]),
+    [["process_info", "/proc/2218/cwd: it failed and printed nothing"]],
+  );
+  // its own /proc files and ordinary /proc reads are not flagged
+  for (const command of ["cat /proc/self/status", "cat /proc/loadavg", "cat /proc/2218/status"])
+    assert.deepEqual(
+      hiddenByJail({ result: { exitCode: 1, stdout: "", stderr: "" }, command, grants: [], net: "private" })
+        .hidden,
+      [],
+    );
+});

@@ -16,6 +16,9 @@ import type { JailGrant } from "./jail-grant.ts";
  *    ping, which no_new_privs will not start);
  *  - `mount_table`: the tool printed the jail's own mounts (df, findmnt, mount, /proc/mounts):
  *    every mount read-only and nodev, and the jail's private scratch tmpfs (source `oikos-jail`);
+ *  - `process_info`: another process's ptrace-protected files under /proc (`/proc/PID/exe`, `cwd`,
+ *    `fd/`, `environ`): no jail can read them (the process_info grant), and tools say little
+ *    (`readlink /proc/PID/cwd` exits 1 and prints nothing);
  *  - `own_pid`: the tool looked itself up in the machine's /proc by its pid in the jail's PID
  *    namespace (procps: "lookup self") and found another process or none.
  */
@@ -28,6 +31,7 @@ export const HIDDEN_KINDS = [
   "capability",
   "mount_table",
   "own_pid",
+  "process_info",
 ] as const;
 export type HiddenKind = (typeof HIDDEN_KINDS)[number];
 
@@ -63,6 +67,9 @@ const DEVICE_DENIED = ["Permission denied", "Operation not permitted", "no read 
 const KERNEL_LOG_SIGNS = ["read kernel buffer failed", "klogctl"];
 const CAPABILITY_DENIED = "Operation not permitted";
 const OWN_PID_SIGNS = ["lookup self"];
+/** Another process's files under /proc that reading needs ptrace access to (PTRACE_MODE_READ). */
+const PROCESS_FILE =
+  /^\/proc\/[0-9]+\/(exe|cwd|root|fd|fdinfo|environ|maps|smaps|smaps_rollup|mem|stack|syscall|io|map_files|auxv|pagemap|personality|timers|ns)(\/|$)/;
 /** The source name of the jail's scratch tmpfs (jail.bash): a mount table that lists it is the jail's. */
 export const JAIL_SCRATCH_SOURCE = "oikos-jail";
 /** Mount options every mount shows inside the jail (jail.bash remounts each one ro,nodev). */
@@ -109,6 +116,14 @@ export function hiddenByJail(input: {
       add({ kind: "own_pid", what: "its own process (the jail's PID namespace)", evidence: line });
       continue;
     }
+    if (
+      line.includes("Permission denied") &&
+      !input.grants.some((grant) => grant.resource === "process_info") &&
+      processFile(line) !== null
+    ) {
+      add({ kind: "process_info", what: "other processes' files under /proc", evidence: line });
+      continue;
+    }
     const device = devicePath(line);
     if (device !== null && DEVICE_DENIED.some((sign) => line.includes(sign))) {
       if (deviceGranted(input.grants, device))
@@ -127,6 +142,14 @@ export function hiddenByJail(input: {
     .filter((device): device is string => device !== null && !deviceGranted(input.grants, device));
   const silent =
     input.result.exitCode === 0 && input.result.stdout.trim() === "" && input.result.stderr.trim() === "";
+  // a process file the command names, and nothing printed: readlink's silent failure
+  const procWords = (input.command ?? "").split(/[\s=<>|;&'"]+/).filter((word) => PROCESS_FILE.test(word));
+  if (procWords.length > 0 && input.result.stdout.trim() === "" && input.result.exitCode !== 0)
+    add({
+      kind: "process_info",
+      what: "other processes' files under /proc",
+      evidence: `${procWords[0]}: it failed and printed nothing`,
+    });
   for (const device of named) {
     const said = input.result.stdout
       .split("\n")
@@ -160,11 +183,24 @@ function noteOf(hidden: readonly HiddenResource[]): string | null {
     parts.push(
       `the mounts it printed are the jail's own: every mount reads ro,nodev and the ${JAIL_SCRATCH_SOURCE} tmpfs is the jail's scratch space, not the target's`,
     );
+  if (of("process_info").length > 0)
+    parts.push(
+      "the jail cannot read other processes' files under /proc (their executable, working directory, descriptors, environment)",
+    );
   if (of("own_pid").length > 0)
     parts.push(
       "it looked itself up in /proc by its pid inside the jail's PID namespace and could not find itself",
     );
   return `${parts.join("; ")}: its output may be empty, incomplete or the jail's rather than the target's — ask for it in a plan (once approved it runs unjailed, exactly as approved), or name what it needs so its proof can grant it`;
+}
+
+/** The first /proc/PID/… word of a line naming a ptrace-protected file. */
+function processFile(line: string): string | null {
+  for (const word of line.split(/\s+/)) {
+    const clean = word.replace(/^['"‘`(]+|['"’`):,]+$/g, "");
+    if (PROCESS_FILE.test(clean)) return clean;
+  }
+  return null;
 }
 
 /** The first /dev/… word of a line, without the quotes and colons tools put around it. */

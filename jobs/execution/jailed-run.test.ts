@@ -143,6 +143,20 @@ describe("runUnderJailPlan on this machine (root, local transport): what the jai
     assert.match(String(run.note), /^the read-only jail hid .*the network.* from this command/);
   });
 
+  test("another process's working directory: unjailed it reads, jailed it is hidden and said so", async () => {
+    const command = `readlink /proc/${process.pid}/cwd`;
+    const plain = await runUnderJailPlan(router, target, command, {}, "off", null);
+    assert.equal(plain.result.stdout, `${process.cwd()}\n`, "control: unjailed, the link reads");
+    const run = await runUnderJailPlan(router, target, command, {}, "require", null);
+    assert.equal(run.jailed, true);
+    assert.equal(run.result.stdout, "", "the jail hid it");
+    assert.deepEqual(
+      run.hidden.map((item) => item.kind),
+      ["process_info"],
+    );
+    assert.match(String(run.note), /cannot read other processes' files under \/proc/);
+  });
+
   test("what the jail shows of its own (the mount table) and a capability it does not hold are said too", async () => {
     const mounts = await runUnderJailPlan(router, target, "findmnt -no OPTIONS /", {}, "require", null);
     assert.equal(mounts.jailed, true);
