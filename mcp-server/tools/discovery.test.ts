@@ -253,6 +253,9 @@ describe("propose_entities: discovered entities with evidence, inside what they 
     const asked = await ssh.run(session, { target: "host:alpha", command: "rm -rf /tmp/oikos-graph-test" });
     assert.equal(asked.structured?.kind, "approval_requested", asked.text);
     assert.deepEqual(await entitiesTouchedBy(ssh.stack.store.db, session), ["host:alpha"]);
+    const task = (await callTool(ssh.client, "get_entity", { slug: "task:s-asks" })).json as Json;
+    assert.equal(task.type, "task");
+    assert.deepEqual(task.touched, ["host:alpha"]);
     const refused = await createTestSession(ssh.stack, "s-refused");
     const wrong = await ssh.run(refused, { target: "host:nowhere", command: "uptime" });
     assert.equal(wrong.structured?.code, "unknown_target");

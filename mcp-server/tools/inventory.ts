@@ -16,7 +16,7 @@ import { healthSummary } from "../../store/health-summary.ts";
 import { entityKnowledge } from "../../store/knowledge.ts";
 import { getRelations } from "../../store/relationships.ts";
 import { sessionIdentity } from "../../store/sessions.ts";
-import { taskSlug, tasksThatTouched } from "../../store/task-graph.ts";
+import { entitiesTouchedBy, taskSlug, tasksThatTouched } from "../../store/task-graph.ts";
 import { defineTool } from "../define-tool.ts";
 import { nextCursor, pageFrom, pageInput } from "../pagination.ts";
 import { now } from "../tool-deps.ts";
@@ -149,6 +149,10 @@ export function registerInventoryTools(server: McpServer, deps: TaskToolDeps): v
       const incoming = await getRelations(deps.db, slug, { direction: "in" }, { offset: 0, limit: 200 });
       const knowledge = await entityKnowledge(deps.db, slug, { offset: 0, limit: 10 });
       const tasks = entity.type === "task" ? [] : await tasksThatTouched(deps.db, slug, RECENT_TASKS);
+      const touched =
+        entity.type === "task" && typeof entity.attributes.session === "string"
+          ? await entitiesTouchedBy(deps.db, entity.attributes.session)
+          : null;
       const hood = await entityNeighbourhood(deps.db, slug, { maxDepth: 3, maxNodes: 40 });
       return ok({
         ...entityRow(entity),
@@ -169,6 +173,7 @@ export function registerInventoryTools(server: McpServer, deps: TaskToolDeps): v
               ...(hood.truncated ? { inside_it_truncated: true } : {}),
             }
           : {}),
+        ...(touched ? { touched } : {}),
         recent_tasks: tasks.map((t) => ({
           task: taskSlug(t.sessionId),
           goal: t.goal,

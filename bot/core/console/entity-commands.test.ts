@@ -107,6 +107,11 @@ describe("entity and knowledge commands without a model", () => {
       /wrote: investigation `nas-disk-swap-what-fixed-it`, runbook `upgrade-gitea-in-its-container`/,
     );
     assert.doesNotMatch(answer, /involves/, "a task's edge is shown as the task, not as a relationship");
+    const task = /`!task ([0-9a-f-]+)`/.exec(answer)?.[1];
+    assert.match(
+      await c.ask("matrix", "operator", `entity task:${task}`),
+      /Touched \(2\): `host:nas`, `lxc:gitea` — `!task [0-9a-f-]+`/,
+    );
     assert.match(
       await c.ask("shell", "operator", "entity host:nas"),
       /Tree: \*\*`host:nas`\*\*\n {2}└ `lxc:gitea`\n/,

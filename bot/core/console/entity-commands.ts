@@ -11,7 +11,7 @@ import {
 } from "../../../store/entity-views.ts";
 import { entityKnowledge } from "../../../store/knowledge.ts";
 import { getRelations } from "../../../store/relationships.ts";
-import { tasksThatTouched } from "../../../store/task-graph.ts";
+import { entitiesTouchedBy, tasksThatTouched } from "../../../store/task-graph.ts";
 import { type BotCommand, defineCommand } from "../bot-commands.ts";
 import { optionalWord, word } from "../command-args.ts";
 import { riskBadge } from "../risk-badge.ts";
@@ -76,6 +76,13 @@ export function entityCommand(db: Db, clock: () => Date = () => new Date()): Bot
         }
       }
       if (entity.type !== "task") out.push(...recentTaskLines(await tasksThatTouched(db, slug), now));
+      else {
+        const session = typeof entity.attributes.session === "string" ? entity.attributes.session : "";
+        const touched = await entitiesTouchedBy(db, session);
+        out.push(
+          `Touched (${touched.length}): ${touched.map((t) => `\`${t}\``).join(", ") || "nothing"} — \`!task ${session}\``,
+        );
+      }
       const { entries } = await entityKnowledge(db, slug, { offset: 0, limit: 10 });
       if (entries.length > 0) {
         out.push("Knowledge:");
