@@ -34,8 +34,8 @@ const MAY_IMPORT = {
   store: [
     // pure: the risk and jail types, refusals, the typed-phrase normaliser, the routing keys, a guest's shell,
     // the entity types' checks, what discovery writes and the runbooks' symptom match (#33),
-    // standing grants' basis (#32)
-    "^policy/(risk|jail|jail-grant|jail-hidden|decide-run|refusals|typed-phrase|routing|guest-shell|entity-types|discovery|runbook-match|standing-grant|unreadable)\\.ts$",
+    // standing grants' basis (#32); the redactor at the storage boundary (#30)
+    "^policy/(risk|jail|jail-grant|jail-hidden|decide-run|refusals|typed-phrase|routing|guest-shell|entity-types|discovery|runbook-match|standing-grant|unreadable|redact)\\.ts$",
     "^policy/preview/types\\.ts$",
   ],
   jobs: ["^policy/", "^store/"],

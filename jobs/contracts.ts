@@ -18,6 +18,18 @@ export const queuePayloadSchemas = {
   "alert-thread": z.object({
     groupId: z.string().min(1),
     update: z.enum(["open", "repeat", "refire", "resolved", "digest"]),
+    /** A repeat: the labels and annotations that changed since the thread last saw them (intake/alerts/what-changed.ts). */
+    changed: z
+      .array(
+        z.object({
+          field: z.enum(["label", "annotation"]),
+          key: z.string(),
+          was: z.string().nullable(),
+          now: z.string().nullable(),
+        }),
+      )
+      .max(100)
+      .optional(),
   }),
   /** intake/alerts: start waiting alert investigations up to alerts.maxConcurrent. */
   "alert-dispatch": z.object({}),

@@ -79,6 +79,11 @@ const CASES: readonly (readonly [string, RunFacts, string])[] = [
     }),
     "refused:lint",
   ],
+  [
+    "a password written into the command",
+    facts({}, undefined, { command: "mysql -u root -phunter2-Correct-Horse-91 -e 'show databases'" }),
+    "refused:secret_in_command",
+  ],
   ["rejected command", facts({}, "reject"), "refused:command_rejected"],
   [
     "rejected even inside the assent window",
@@ -298,6 +303,7 @@ const GATE_FAILURES: readonly (readonly [string, (f: RunFacts) => RunFacts])[] =
       f.target.state === "unknown" ? f : { ...f, target: { state: "not_runnable", reason: "destroyed" } },
   ],
   ["lint", (f) => ({ ...f, lint: { ok: false, problems: [{ code: "empty", message: "empty" }] } })],
+  ["secret_in_command", (f) => ({ ...f, command: `${f.command} --password=hunter2-Correct-Horse-91` })],
   [
     "command_rejected",
     (f) => ({ ...f, classification: { ...classified("reject"), commands: f.classification.commands } }),

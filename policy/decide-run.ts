@@ -1,5 +1,6 @@
 import { type JailFacts, jailBlockReason } from "./jail.ts";
 import type { LintResult } from "./lint.ts";
+import { redact } from "./redact.ts";
 import { REFUSALS, type Refusal, type RefusalCode, refusal } from "./refusals.ts";
 import type { Classification, Risk } from "./risk.ts";
 import { quoteSegment } from "./risk.ts";
@@ -14,7 +15,8 @@ import { UNREADABLE_WORDS, type UnreadableKind } from "./unreadable.ts";
  *
  *  1. session: a session id is present → it is known → its task is open
  *  2. target: it exists → it is runnable (transport, vmid, owning host)
- *  3. the command lints and parses
+ *  3. the command lints and parses, and carries no secret in its text (it would be stored, shown on a
+ *     card and replayed to the model: the command reads the secret on the target instead)
  *  4. the classifier did not reject it
  *  5. the target can run it (no `qm` on an LXC)
  *  6. read-only only (run_many, inspect_path)
@@ -121,6 +123,7 @@ export const UNCLASSIFIED_REFUSALS: ReadonlySet<RefusalCode> = new Set([
   "unknown_target",
   "target_not_runnable",
   "lint",
+  "secret_in_command",
 ]);
 
 const DESTRUCTIVE_ACTIONS: readonly (readonly [RegExp, string])[] = [
@@ -181,6 +184,12 @@ export function decideRun(facts: RunFacts): RunDecision {
   }
   if (target.state === "not_runnable") return refusal("target_not_runnable", target.reason);
   if (!facts.lint.ok) return refusal("lint", facts.lint.problems.map((p) => p.message).join("; "));
+  if (redact(facts.command) !== facts.command) {
+    return refusal(
+      "secret_in_command",
+      `the command carries a secret in its text: ${redact(facts.command)}. oikos stores, shows and replays every command, so it never runs one with a secret written into it`,
+    );
+  }
 
   const cmd = quoteSegment(facts.command);
   const on = `${cmd} on ${facts.targetSlug}`;

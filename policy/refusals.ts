@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { redact } from "./redact.ts";
+import { ROUTING_CHANGE_KEYS } from "./routing.ts";
 
 /**
  * Every refusal a tool can return, keyed by its code: the closed `RefusalCode` union is this
@@ -67,6 +68,12 @@ const TABLE = {
   },
   lint: {
     nextStep: "rewrite the command as one plain shell line and call run again",
+    endsTurn: false,
+    producers: [RUN_GATE],
+  },
+  secret_in_command: {
+    nextStep:
+      "do not write secrets into commands: read them on the target where they already live (a client's own config or option file, e.g. `mysql --defaults-extra-file=/root/.my.cnf`, an environment file the service uses, `curl -H @/path/to/header-file`), or ask the operator (ask_operator) to set that up; never ask them for the secret itself",
     endsTurn: false,
     producers: [RUN_GATE],
   },
@@ -300,8 +307,12 @@ const TABLE = {
   },
   // ── change_routing (mcp-server/tools/routing.ts) ──
   routing_change_invalid: {
-    nextStep:
-      "Pass only routing keys (transport, parent, ssh.host, ssh.port, ssh.user, vmid, proxmox.*, jail) of an existing entity, with a change from what it is now.",
+    nextStep: `Pass only routing keys (${ROUTING_CHANGE_KEYS.join(", ")}) of an existing entity, with a change from what it is now.`,
+    endsTurn: false,
+    producers: ["mcp-server/tools/routing.ts"],
+  },
+  routing_credentials: {
+    nextStep: `Credentials are not routing and oikos never stores them: it logs in with its own SSH key or agent, which the operator configures (ssh.privateKeyPath or OIKOS_SSH_KEY) and installs on the target. Do not repeat the credential anywhere; if the login fails, tell the operator (ask_operator) which target refuses oikos's key. change_routing takes only: ${ROUTING_CHANGE_KEYS.join(", ")}.`,
     endsTurn: false,
     producers: ["mcp-server/tools/routing.ts"],
   },

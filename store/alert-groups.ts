@@ -110,8 +110,15 @@ export async function insertAlertGroup(
 }
 
 export type GroupChange =
-  /** Another notification of a firing group. */
-  | { kind: "seen"; post: boolean }
+  /**
+   * Another notification of a firing group; `describe`: the labels and annotations it carries now,
+   * stored when they changed and the update is posted (the thread is shown what changed).
+   */
+  | {
+      kind: "seen";
+      post: boolean;
+      describe?: { labels: Record<string, string>; annotations: Record<string, string> };
+    }
   /** firing → resolved. */
   | { kind: "resolved" }
   /** resolved → firing again (flapping); the same thread. */
@@ -136,7 +143,15 @@ export async function changeAlertGroup(
   };
   let query = db.updateTable("alert_groups").where("id", "=", id);
   if (change.kind === "seen") {
-    query = query.set({ ...base, fire_count: sql<number>`fire_count + 1` }).where("status", "=", "firing");
+    const described = change.describe
+      ? {
+          labels: JSON.stringify(change.describe.labels),
+          annotations: JSON.stringify(change.describe.annotations),
+        }
+      : {};
+    query = query
+      .set({ ...base, ...described, fire_count: sql<number>`fire_count + 1` })
+      .where("status", "=", "firing");
   } else if (change.kind === "resolved") {
     query = query.set({ ...base, status: "resolved", resolved_at: now }).where("status", "=", "firing");
   } else {

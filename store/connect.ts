@@ -3,6 +3,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import { Kysely, PGliteDialect, PostgresDialect } from "kysely";
 import { EMBEDDED_POSTGRESQL_CONF, withoutWasmTierUp } from "./embedded-footprint.ts";
 import { initEmbeddedDataDir } from "./embedded-init.ts";
+import { RedactOnWrite } from "./redact-on-write.ts";
 import type { Database } from "./schema.ts";
 
 export type DialectName = "postgres" | "pglite";
@@ -41,7 +42,10 @@ export async function openStore(options: StoreOptions): Promise<StoreHandle> {
     // is checked out between two queries (a transaction) would be an unhandled 'error' event and
     // end the process. The query in flight fails on its own; the pool drops the broken client.
     pool.on("connect", (client) => client.on("error", (error) => options.onIdleError?.(error)));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool }),
+      plugins: [new RedactOnWrite()],
+    });
     return { db, dialect: "postgres", describe: describePostgres(options.url), close: () => db.destroy() };
   }
   if (options.dataDir) {
@@ -62,7 +66,7 @@ export async function openStore(options: StoreOptions): Promise<StoreHandle> {
       extensions: { pg_trgm },
     }),
   );
-  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }) });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }), plugins: [new RedactOnWrite()] });
   return {
     db,
     dialect: "pglite",

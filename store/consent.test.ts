@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { availableDialects, createTestStore, type TestStore } from "../test-support/store.ts";
-import { createExecutionApproval, getApproval } from "./approvals.ts";
+import { createExecutionApproval, expireApprovals, getApproval } from "./approvals.ts";
 import { approvePlan, cancelPendingExecution, decideApproval, denyPlan } from "./consent.ts";
 import { createExecution, getExecution } from "./executions.ts";
 import type { RunnableRisk } from "./statuses.ts";
@@ -141,6 +141,22 @@ for (const { dialect, skip } of availableDialects()) {
       assert.equal(!result.ok && result.code, "expired");
       assert.equal((await getExecution(store.db, execution.id))?.status, "expired");
       assert.equal((await getApproval(store.db, approval.id))?.status, "expired");
+    });
+
+    test("a decision on an approval the sweep already expired is `expired`, not `already_decided`", async () => {
+      const { approval } = await gated("s-e", "config_mutation", { expiresInMs: 1_000 });
+      const later = new Date(Date.now() + 5_000);
+      assert.equal((await expireApprovals(store.db, later)).length >= 1, true);
+      const result = await decideApproval(store.db, {
+        approvalId: approval.id,
+        sessionId: "s-e",
+        decision: "approved",
+        by: "op",
+        via: "reaction",
+        now: later,
+      });
+      assert.equal(!result.ok && result.code, "expired");
+      assert.match(!result.ok ? result.message : "", /expired at .*nothing ran.*say so in this thread/);
     });
 
     test("destructive approval needs the typed phrase and opens a window for that target only", async () => {

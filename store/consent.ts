@@ -172,6 +172,8 @@ export async function decideApproval(db: Kysely<Database>, input: ApprovalDecisi
         `Approval ${approval.id} belongs to another session; decide it in that thread.`,
       );
     }
+    // Expired (by the sweep or at its time) is not "decided": the person is told it ran out, and what to do.
+    if (approval.status === "expired") return expiredRefusal(approval.id, approval.expires_at);
     if (approval.status !== "pending") {
       return consentRefusal(
         "already_decided",
@@ -193,10 +195,7 @@ export async function decideApproval(db: Kysely<Database>, input: ApprovalDecisi
           now,
         });
       }
-      return consentRefusal(
-        "expired",
-        `Approval ${approval.id} expired at ${approval.expires_at.toISOString()}; the agent must ask again.`,
-      );
+      return expiredRefusal(approval.id, approval.expires_at);
     }
     if (
       input.decision === "approved" &&
@@ -298,6 +297,16 @@ export async function decideApproval(db: Kysely<Database>, input: ApprovalDecisi
       ],
     };
   });
+}
+
+/** An approval whose time ran out: nothing ran, and the person is told how to get it asked again. */
+function expiredRefusal(approvalId: string, expiredAt: Date): ConsentResult {
+  return consentRefusal(
+    "expired",
+    `This approval (${approvalId}) expired at ${expiredAt.toISOString()}, so your decision was not applied and ` +
+      'nothing ran. If it is still needed, say so in this thread (e.g. "still needed, ask again") and the ' +
+      "agent will ask for a new approval.",
+  );
 }
 
 async function approveExecution(

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { Logger } from "../../base/logger.ts";
 import type { QueuePort } from "../../jobs/queue/port.ts";
 import {
@@ -16,6 +17,25 @@ import { buildAlertCard } from "./cards/alert-card.ts";
 import type { ChatAdapter, MessageRef } from "./chat-adapter.ts";
 
 export type AlertThreadUpdate = "open" | "repeat" | "refire" | "resolved" | "digest";
+
+/**
+ * What a repeated notification changed in the group's labels and annotations (intake/alerts/what-changed.ts
+ * writes it into the `alert-thread` job); read at this boundary with zod.
+ */
+const alertChangesSchema = z
+  .array(
+    z.object({
+      field: z.enum(["label", "annotation"]),
+      key: z.string(),
+      was: z.string().nullable(),
+      now: z.string().nullable(),
+    }),
+  )
+  .max(100);
+type AlertChanges = z.infer<typeof alertChangesSchema>;
+
+/** A changed value is shown up to this many characters. */
+const CHANGE_VALUE_CHARS = 300;
 
 export interface AlertThreadDeps {
   db: Db;
@@ -40,7 +60,7 @@ export class AlertThreads {
     this.#deps = deps;
   }
 
-  async handle(job: { groupId: string; update: AlertThreadUpdate }): Promise<void> {
+  async handle(job: { groupId: string; update: AlertThreadUpdate; changed?: unknown }): Promise<void> {
     const { db, logger } = this.#deps;
     const group = await getAlertGroup(db, job.groupId);
     if (!group?.room || !group.platform) return;
@@ -65,7 +85,11 @@ export class AlertThreads {
     const shown = job.update === "digest" ? await this.#claimDigest(group) : group;
     if (!shown) return;
     await this.#refreshRoot(adapter, shown);
-    const text = await this.#updateText(shown, job.update);
+    const changed = alertChangesSchema.safeParse(job.changed ?? []);
+    const text =
+      job.update === "repeat" && changed.success && changed.data.length > 0
+        ? changedText(shown, changed.data)
+        : await this.#updateText(shown, job.update);
     await adapter.post(group.room, group.thread, { text });
     if (job.update === "resolved") {
       await appendMessage(db, {
@@ -177,4 +201,20 @@ export class AlertThreads {
     const running = await countInvestigating(this.#deps.db);
     return running >= this.#deps.maxConcurrent ? running : 0;
   }
+}
+
+/** A repeat that changed labels or annotations: what changed, not only that it still fires. */
+function changedText(group: AlertGroup, changes: AlertChanges): string {
+  const lines = changes.map(({ field, key, was, now }) => {
+    if (was === null) return `- ${field} \`${key}\` added: ${quoted(now)}`;
+    if (now === null) return `- ${field} \`${key}\` removed (was ${quoted(was)})`;
+    return `- ${field} \`${key}\`: ${quoted(was)} → ${quoted(now)}`;
+  });
+  return `🔁 Still firing (notification ${group.fire_count}), and it changed:\n${lines.join("\n")}`;
+}
+
+function quoted(value: string | null): string {
+  const text = (value ?? "").replace(/\s+/g, " ").trim();
+  const cut = text.length > CHANGE_VALUE_CHARS ? `${text.slice(0, CHANGE_VALUE_CHARS)}…` : text;
+  return `“${cut}”`;
 }

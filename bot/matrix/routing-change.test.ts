@@ -152,6 +152,21 @@ describe("change_routing needs an operator's ✅", () => {
       session,
     );
     assert.equal(invalid.structured?.code, "routing_change_invalid");
+    const credential = await callTool(
+      agent,
+      "change_routing",
+      {
+        slug: "lxc:gitea",
+        changes: { "ssh.password": "hunter2-Correct-Horse" },
+        reason: "log in by password",
+      },
+      session,
+    );
+    assert.equal(credential.structured?.code, "routing_credentials");
+    assert.match(String(credential.structured?.next_step), /SSH key or agent/);
+    assert.doesNotMatch(credential.text, /hunter2/);
+    const stored = await h.store.db.selectFrom("routing_changes").select(["patch", "reason"]).execute();
+    assert.doesNotMatch(JSON.stringify(stored), /password|hunter2/, "a credential is never a routing change");
     const asked = await callTool(
       agent,
       "change_routing",

@@ -8,6 +8,7 @@ const places = (posts: string[]): PlaceTexts => ({
   audit: [],
   model_requests: [],
   transcript: [],
+  tables: [],
 });
 const spec = (s: Partial<AbsentSpec>): AbsentSpec => ({ in: ["posts"], ...s }) as AbsentSpec;
 

@@ -5,7 +5,14 @@ import { z } from "zod";
  * (case-sensitive), a `pattern` (regular expression) or a `secret` shape from the table below, looked
  * for `in` some of the places a leak could land (all of them by default).
  */
-export const ABSENT_PLACES = ["posts", "stored_output", "audit", "model_requests", "transcript"] as const;
+export const ABSENT_PLACES = [
+  "posts",
+  "stored_output",
+  "audit",
+  "model_requests",
+  "transcript",
+  "tables",
+] as const;
 export type AbsentPlace = (typeof ABSENT_PLACES)[number];
 
 /**

@@ -146,7 +146,7 @@ describe("scenario manifests", () => {
         },
         "probe.yaml",
       );
-      assert.equal(scenario.expect.absent?.[0]?.in.length, 5);
+      assert.equal(scenario.expect.absent?.[0]?.in.length, 6);
       assert.deepEqual(scenario.expect.absent?.[1]?.in, ["posts"]);
     });
     test("an unknown place is named", () => {

@@ -1,12 +1,14 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../../store/schema.ts";
 import { messageText, type RecordedRequest } from "../../test-support/scripted-model/index.ts";
+import { everyStoredText } from "../../test-support/store/every-stored-text.ts";
 import type { PlaceTexts } from "./absent.ts";
 
 /**
  * Every place a leak could land, as text: the bot's posts, stored stdout/stderr, the audit log, what
  * the model was sent (each message and each tool call's arguments; with a real model, the transcript
- * is what it was sent) and the stored transcript.
+ * is what it was sent), the stored transcript, and every text/json column of every table (read through
+ * the catalogue, so a table added later is searched too).
  */
 export async function readPlaceTexts(
   db: Kysely<Database>,
@@ -32,5 +34,6 @@ export async function readPlaceTexts(
     audit: audit.map((a) => `${a.action} ${a.subject ?? ""} ${JSON.stringify(a.details)}`),
     model_requests: sent ?? transcript,
     transcript,
+    tables: (await everyStoredText(db)).map(({ table, column, text }) => `${table}.${column}: ${text}`),
   };
 }

@@ -183,6 +183,32 @@ describe("an alert becomes one investigated thread", () => {
     );
   });
 
+  test("a repeat whose annotations changed posts what changed; an unchanged repeat says only that it fires", async () => {
+    const changed = JSON.parse(JSON.stringify(fixture("alertmanager-firing")));
+    changed.commonAnnotations = {
+      ...changed.commonAnnotations,
+      summary: "gitea and runner restarted 3 times in 10 minutes",
+    };
+    const answer = await app.post("am", changed, bearer);
+    assert.equal(answer.body.outcome, "repeated");
+    const post = await eventually("the change in the thread", () =>
+      app.inThread(root).find((e) => /and it changed/.test(body(e))),
+    );
+    assert.match(
+      body(post),
+      /annotation `summary` added: “gitea and runner restarted 3 times in 10 minutes”/,
+    );
+    const group = await app.store.db.selectFrom("alert_groups").selectAll().executeTakeFirstOrThrow();
+    assert.equal(group.annotations.summary, "gitea and runner restarted 3 times in 10 minutes");
+    const again = await app.post("am", changed, bearer);
+    assert.equal(again.body.outcome, "repeated");
+    await eventually(
+      "the unchanged repeat",
+      () => app.inThread(root).filter((e) => /Still firing: notification/.test(body(e))).length >= 2,
+    );
+    assert.equal(app.inThread(root).filter((e) => /and it changed/.test(body(e))).length, 1);
+  });
+
   test("resolving posts into the same thread and the waiting plan card says the alert resolved", async () => {
     const answer = await app.post("am", fixture("alertmanager-resolved"), bearer);
     assert.equal(answer.body.outcome, "resolved");

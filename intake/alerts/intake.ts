@@ -16,6 +16,7 @@ import { decide } from "./decide.ts";
 import { loadEntityIdentities, matchAlertGroup } from "./match-entities.ts";
 import type { AlertNotification, ParsedDelivery } from "./notification.ts";
 import { routeAlert } from "./routing.ts";
+import { alertChanges } from "./what-changed.ts";
 
 /** What a delivery did, as the webhook response and the deliveries table say it. */
 export type IntakeOutcome =
@@ -127,11 +128,25 @@ async function apply(
       await recordAlerts(db, latest, notification.alerts, now);
       return { outcome: "stale", groupId: latest.id, detail: "already resolved" };
     }
+    // A posted repeat says what changed since the thread last saw the group's labels and annotations.
+    const changed =
+      decision.action === "repeat" && decision.post
+        ? alertChanges(
+            { labels: latest.labels, annotations: latest.annotations },
+            { labels: notification.labels, annotations: notification.annotations },
+          ).slice(0, MAX_CHANGES_SHOWN)
+        : [];
     const change =
       decision.action === "resolve"
         ? ({ kind: "resolved" } as const)
         : decision.action === "repeat"
-          ? ({ kind: "seen", post: decision.post } as const)
+          ? ({
+              kind: "seen",
+              post: decision.post,
+              ...(changed.length > 0
+                ? { describe: { labels: notification.labels, annotations: notification.annotations } }
+                : {}),
+            } as const)
           : ({ kind: "refired", post: decision.post } as const);
     if (!(await changeAlertGroup(db, latest.id, change, now))) continue;
     await recordAlerts(db, latest, notification.alerts, now);
@@ -147,7 +162,7 @@ async function apply(
     if (posted && latest.room) {
       await queue.enqueue(
         "alert-thread",
-        { groupId: latest.id, update },
+        { groupId: latest.id, update, ...(changed.length > 0 ? { changed } : {}) },
         { jobId: `alert:${latest.id}:${update}:${now.getTime()}`, attempts: 5 },
       );
     }
@@ -176,6 +191,9 @@ async function apply(
     detail: "another delivery of this group was being handled; this one is recorded",
   };
 }
+
+/** A repeat lists at most this many changed labels and annotations (the alert-thread job's bound). */
+const MAX_CHANGES_SHOWN = 100;
 
 async function open(
   deps: IntakeDeps,

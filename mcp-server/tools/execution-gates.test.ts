@@ -136,26 +136,34 @@ describe("run gates shared by run, run_many and inspect_path; redaction of what 
     );
   });
 
-  test("the command and status reason the model sees are redacted; the worker ran the real one", async () => {
+  test("a command with a secret written into it is refused, and neither it nor a status reason is stored in clear", async () => {
     const session = await createTestSession(ssh.stack, "s-redact-command");
-    const result = await run(session, {
+    const refusedRun = await run(session, {
       target: "host:alpha",
-      command: "echo db_password=hunter2 >/dev/null; echo ran",
+      command: "echo db_password=hunter2-Correct-Horse >/dev/null; echo ran",
     });
+    assert.equal(refusedRun.structured?.code, "secret_in_command", refusedRun.text);
+    assert.doesNotMatch(refusedRun.text, /hunter2/);
+    const stored = await ssh.stack.store.db
+      .selectFrom("executions")
+      .select("command")
+      .where("session_id", "=", session)
+      .execute();
+    assert.deepEqual(stored, [], "nothing was queued to run");
+    const result = await run(session, { target: "host:alpha", command: "echo ran" });
     const id = String((result.json as Json).execution_id);
     assert.equal(unframe((result.json as Json).stdout), "ran\n", result.text);
+    // the storage boundary redacts what any writer stores (store/redact-on-write.ts)
     await ssh.stack.store.db
       .updateTable("executions")
       .set({ status_reason: "ssh said: token=abcdef123456" })
       .where("id", "=", id)
       .execute();
     const status = await callTool(ssh.client, "get_execution_status", { execution_id: id }, session);
-    const view = status.json as Json;
-    assert.match(String(view.command), /db_password=\[REDACTED\]/);
-    assert.match(String(view.reason), /token=\[REDACTED\]/);
-    assert.doesNotMatch(status.text, /hunter2|abcdef123456/);
+    assert.match(String((status.json as Json).reason), /token=\[REDACTED\]/);
+    assert.doesNotMatch(status.text, /abcdef123456/);
     const row = await getExecution(ssh.stack.store.db, id);
-    assert.match(row?.command ?? "", /hunter2/, "the stored command is what the worker executes");
+    assert.doesNotMatch(row?.status_reason ?? "", /abcdef123456/);
   });
 
   test("a private key larger than the output cap does not leak through the kept tail", async () => {
@@ -164,8 +172,9 @@ describe("run gates shared by run, run_many and inspect_path; redaction of what 
     const result = await run(session, {
       target: "host:alpha",
       command:
-        "seq 1 2000; echo '-----BEGIN OPENSSH PRIVATE KEY-----'; " +
-        `seq 1 300 | sed 's/$/${body}/'; echo '-----END OPENSSH PRIVATE KEY-----'; echo after-key`,
+        // the key's armour is spelt in two quoted halves: a key written into a command is refused
+        "seq 1 2000; echo '-----BEGIN OPENSSH PRIV''ATE KEY-----'; " +
+        `seq 1 300 | sed 's/$/${body}/'; echo '-----END OPENSSH PRIV''ATE KEY-----'; echo after-key`,
     });
     const json = result.json as Json;
     assert.equal(json.status, "completed", result.text);

@@ -1,6 +1,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { refusal } from "../../policy/refusals.ts";
+import { ROUTING_CHANGE_KEYS, routingKeyProblems } from "../../policy/routing.ts";
 import { DEFAULT_APPROVAL_TTL_MS } from "../../store/approvals.ts";
 import { approvalRequested } from "../../store/domain-events.ts";
 import { entitySlugSchema } from "../../store/entities.ts";
@@ -42,12 +43,32 @@ export function registerRoutingTools(server: McpServer, deps: TaskToolDeps): voi
         slug: entitySlugSchema,
         changes: z
           .record(z.string().min(1).max(100), z.union([z.string().max(512), z.number(), z.null()]))
-          .describe('routing keys to set, null to remove: {"ssh.host": "10.0.0.12", "ssh.port": 2222}'),
+          .describe(
+            `routing keys to set, null to remove: {"ssh.host": "10.0.0.12", "ssh.port": 2222}. Only these keys: ${ROUTING_CHANGE_KEYS.join(", ")}; never credentials`,
+          ),
         reason: z.string().min(5).max(500).describe("what you observed that makes the current routing wrong"),
       },
       outputSchema: changeRoutingOutput,
     },
     async (args, sessionId, { write }) => {
+      // A closed set of keys (policy/routing.ts): a credential is refused before anything is stored or shown.
+      const problems = routingKeyProblems(Object.keys(args.changes));
+      if (problems.credentials.length > 0) {
+        return refused(
+          refusal(
+            "routing_credentials",
+            `change_routing refused: ${problems.credentials.join(", ")} ${problems.credentials.length === 1 ? "is a credential" : "are credentials"}, not routing; nothing was stored`,
+          ),
+        );
+      }
+      if (problems.notRouting.length > 0) {
+        return refused(
+          refusal(
+            "routing_change_invalid",
+            `change_routing refused: not routing keys: ${problems.notRouting.join(", ")}.`,
+          ),
+        );
+      }
       const at = now(deps);
       const requested = await requestRoutingChange(deps.db, {
         sessionId,
