@@ -133,7 +133,7 @@ export function decideProposedEntity(
   batch: ReadonlyMap<string, BatchEntry>,
 ): EntityDecision {
   const { slug } = proposal;
-  const refused = (code: EntityRefusalCode, reason: string, nextStep: string): EntityDecision => ({
+  const decline = (code: EntityRefusalCode, reason: string, nextStep: string): EntityDecision => ({
     kind: "refused",
     slug,
     code,
@@ -142,36 +142,36 @@ export function decideProposedEntity(
   });
   const type = typeOfSlug(slug);
   if (!type || !/^[a-z][a-z0-9-]*:[^\s]+$/.test(slug))
-    return refused(
+    return decline(
       "bad_slug",
       `"${slug}" is not an entity slug`,
       "Name it type:name, e.g. service:nextcloud or container:nextcloud-app-1.",
     );
   const typeCheck = checkEntityType(facts.types, type, "propose");
-  if (!typeCheck.ok) return refused(typeCheck.code, typeCheck.reason, typeCheck.nextStep);
+  if (!typeCheck.ok) return decline(typeCheck.code, typeCheck.reason, typeCheck.nextStep);
   if (!evidenceShown(facts.output, proposal.evidence))
-    return refused(
+    return decline(
       "no_evidence_in_output",
       `the evidence for ${slug} ("${squeeze(proposal.evidence).slice(0, 120)}") is not in the output of the execution you named`,
       "Quote a line of that execution's output that shows it (as get_execution_status shows it), or run a read-only command that shows it first.",
     );
   const secret = Object.keys(proposal.attributes ?? {}).filter(facts.isSecretKey);
   if (secret.length > 0)
-    return refused(
+    return decline(
       "secret_attributes",
       `${secret.join(", ")} look like secrets, and the knowledge graph is model context`,
       "Leave secrets out; record where they live (a file path) if that matters.",
     );
   const routingKeys = routingAttributesIn(Object.keys(proposal.attributes ?? {}));
   if (routingKeys.length > 0)
-    return refused(
+    return decline(
       "routing_in_attributes",
       `${routingKeys.join(", ")} decide where commands run, so they are not facts you write`,
       "Put them under routing (the operator is asked), or leave them out.",
     );
   const existing = facts.existing.get(slug);
   if (existing && existing.type !== type)
-    return refused(
+    return decline(
       "type_differs",
       `${slug} exists with type ${existing.type}`,
       "Use the existing entity's slug as it is (get_entity shows it).",
@@ -181,20 +181,20 @@ export function decideProposedEntity(
   if (inside) {
     const insideType = facts.existing.get(inside)?.type ?? batch.get(inside)?.type;
     if (!insideType)
-      return refused(
+      return decline(
         "unknown_inside",
         `${inside}, which ${slug} runs inside, is not an entity`,
         "Name an entity from list_entities as inside, or propose it in the same call.",
       );
     if (!seenFrom(facts.executionTarget, inside, facts, batch))
-      return refused(
+      return decline(
         "not_seen_there",
         `the execution you named ran on ${facts.executionTarget}, which cannot show what runs inside ${inside}`,
         `Name an execution that ran on ${inside} (or on what it runs inside) as evidence.`,
       );
     edge = containmentEdge(facts.containment, type, insideType);
     if (!edge)
-      return refused(
+      return decline(
         "no_containment",
         `a ${type} cannot run inside or be part of a ${insideType}`,
         "Check the types: services and containers run on guests, volumes and ports are part of a service, container or stack.",
@@ -202,7 +202,7 @@ export function decideProposedEntity(
   }
   const routing = proposal.routing && Object.keys(proposal.routing).length > 0 ? proposal.routing : null;
   if (routing && !typeCheck.spec.runnable)
-    return refused(
+    return decline(
       "routing_in_attributes",
       `a ${type} is never a command target, so it has no routing`,
       "Leave routing out: commands for it run on what it runs inside.",
