@@ -215,10 +215,11 @@ export async function runFault(
   const env = {
     ...point.env,
     OIKOS_SHUTDOWN_GRACE_MS: String(GRACE_MS),
-    // A killed worker's BullMQ jobs are recovered once its lock expires: seconds, as README advises where
-    // wanted. Only a kill needs it: a stopped worker hands its jobs back, and a 5 s lock on a loaded
-    // machine can miss a renewal (the job is then failed by BullMQ, a fault the cell did not inject).
-    ...(kind === "postgres+redis" && signal === "SIGKILL" ? { OIKOS_QUEUE_LOCK_MS: "5000" } : {}),
+    // A dead worker's BullMQ jobs (killed, or stopped past its grace) are recovered once its lock
+    // expires: seconds, as README advises where wanted. 10 s, not less: the lock is renewed every half
+    // of it, and a 5 s lock on a loaded machine missed renewals (BullMQ then fails the job, a fault the
+    // cell did not inject).
+    ...(kind === "postgres+redis" ? { OIKOS_QUEUE_LOCK_MS: "10000" } : {}),
   };
   let child = startOikos(task, env);
   let release: (() => Promise<void>) | undefined;
