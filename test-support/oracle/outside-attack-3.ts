@@ -123,6 +123,7 @@ export const STILL_READ_ONLY = [
   "iptables -S; iptables -L -n",
   "git -C /tmp/attack/repo2 remote show -n origin",
   "git remote -v",
+  "git -C /tmp/attack/repo2 remote -v show",
   "git -C /tmp/attack/repo2 log --no-show-signature -1",
   "redis-cli info",
   "redis-cli get session:1",

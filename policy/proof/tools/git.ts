@@ -13,7 +13,8 @@ function remoteShowOffline(args: readonly ProofWord[]): Verdict {
   const where = names.find((arg) => !arg.static || /[:/\\]|^\./.test(arg.value));
   if (where)
     return `\`git remote show ${where.raw}\` names a URL or path, which git would contact; name a configured remote and add \`-n\``;
-  if (!args.some((arg) => arg.static && /^-[a-z]*n/.test(arg.value)))
+  // Without a name it lists the remotes, as `git remote` does: no contact.
+  if (names.length > 0 && !args.some((arg) => arg.static && /^-[a-z]*n/.test(arg.value)))
     return "`git remote show` contacts the remote through the transport its configuration names (which can run a program); add `-n` to show the configuration without contacting it";
   return null;
 }
