@@ -9,7 +9,14 @@ export interface PendingCardSubject {
   subjectId: string;
 }
 
-/** Plans awaiting a decision, pending approvals and open questions of sessions on `platforms`. */
+/** How far back a closed task whose summary never reached its room is still told. */
+export const UNPOSTED_SUMMARY_LOOKBACK_MS = 24 * 60 * 60_000;
+
+/**
+ * Plans awaiting a decision, pending approvals and open questions of sessions on `platforms`, and
+ * the summaries of tasks closed in the last day that no card records (the platform was down, or
+ * the process was stopping when complete_task committed).
+ */
 export async function pendingCardSubjects(
   db: Kysely<Database>,
   platforms: readonly string[],
@@ -36,7 +43,26 @@ export async function pendingCardSubjects(
     .where("questions.status", "=", "open")
     .where("sessions.platform", "in", platforms)
     .execute();
+  const summaries = await db
+    .selectFrom("sessions")
+    .select(["sessions.id as sessionId", "sessions.platform"])
+    .where("sessions.status", "in", ["done", "failed"])
+    .where("sessions.outcome", "is not", null)
+    .where("sessions.closed_at", ">=", new Date(Date.now() - UNPOSTED_SUMMARY_LOOKBACK_MS))
+    .where("sessions.platform", "in", platforms)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom("chat_cards")
+            .select("chat_cards.subject_id")
+            .whereRef("chat_cards.session_id", "=", "sessions.id")
+            .where("chat_cards.kind", "=", "summary"),
+        ),
+      ),
+    )
+    .execute();
   return [
+    ...summaries.map((s) => ({ ...s, kind: "summary" as const, subjectId: s.sessionId })),
     ...plans.map((p) => ({
       sessionId: p.sessionId,
       platform: p.platform,

@@ -9,6 +9,7 @@ import { claimKv, deleteKv } from "../../store/kv.ts";
 import { pendingCardSubjects } from "../../store/pending-card-subjects.ts";
 import { currentPlan } from "../../store/plans.ts";
 import { getSession } from "../../store/sessions.ts";
+import type { Outcome } from "../../store/statuses.ts";
 import type { Card, CardMentions } from "./card.ts";
 import { buildApprovalCard } from "./cards/approval-card.ts";
 import { buildExpiredNotice, buildReminderCard } from "./cards/approval-notices.ts";
@@ -70,10 +71,11 @@ export class CardRenderer {
 
   /** A card that waits for an operator's decision calls the people who can give it. */
   #withMentions(adapter: ChatAdapter, room: string, card: Card): Card {
+    // A summary's reactions (feedback, rollback) are offers, not a decision anyone owes: no call.
     const waiting =
       card.kind === "question"
         ? card.status === undefined
-        : (card.actions?.length ?? 0) + (card.reactions?.length ?? 0) > 0;
+        : card.kind !== "summary" && (card.actions?.length ?? 0) + (card.reactions?.length ?? 0) > 0;
     const mentions = waiting ? this.#mentions?.(adapter.platform, room, adapter.selfId) : undefined;
     return mentions ? { ...card, mentions } : card;
   }
@@ -153,7 +155,23 @@ export class CardRenderer {
       await this.#postOnce(place, kind, subjectId, () => buildApprovalCard(this.#db, subjectId));
     } else if (kind === "question") {
       await this.#postOnce(place, kind, subjectId, () => buildQuestionCard(this.#db, subjectId));
+    } else if (kind === "summary") {
+      const session = await getSession(this.#db, sessionId);
+      if (session?.outcome) await this.#postSummary(place, sessionId, session.outcome);
     }
+  }
+
+  /**
+   * The summary of a closed task, once per platform (claimed like every card): from its
+   * task.completed event, or at start-up and on a platform's reconnect when no card records it.
+   */
+  async #postSummary(place: Place, sessionId: string, outcome: Outcome): Promise<void> {
+    // complete_task has committed: the plan card is redrawn from the database, so every step
+    // (the write-back one too) shows its stored status. A redraw that changes nothing edits nothing.
+    const plan = await currentPlan(this.#db, sessionId);
+    if (plan) await this.refreshPlan(place.adapter, sessionId, plan.plan.generation);
+    // Registered as a card, so a ⏪ on the summary finds the task it sums up (rollback-gesture.ts).
+    await this.#postOnce(place, "summary", sessionId, () => buildSummaryCard(this.#db, sessionId, outcome));
   }
 
   async #retryUnposted(sessionId: string): Promise<void> {
@@ -226,18 +244,9 @@ export class CardRenderer {
       case "agent.typing":
         await adapter.typing?.(session.room, event.active);
         return;
-      case "task.completed": {
-        // complete_task has committed: the plan card is redrawn from the database, so every step
-        // (the write-back one too) shows its stored status. A redraw that changes nothing edits nothing.
-        const plan = await currentPlan(this.#db, sessionId);
-        if (plan) await this.refreshPlan(adapter, sessionId, plan.plan.generation);
-        const card = await buildSummaryCard(this.#db, sessionId, event.outcome);
-        const ref = await adapter.post(session.room, session.thread, { card });
-        // Registered, so a ⏪ on the summary finds the task it sums up (rollback-gesture.ts).
-        await this.#cards.save({ ref, kind: "summary", sessionId, subjectId: sessionId });
-        if (!adapter.prefersButtons) for (const key of card.reactions ?? []) await adapter.react(ref, key);
+      case "task.completed":
+        await this.#postSummary(place, sessionId, event.outcome);
         return;
-      }
       default:
         return;
     }

@@ -168,6 +168,42 @@ describe("matrix: failures of single calls", () => {
     assert.equal(cards.length, 1, "a second start-up posts nothing more");
   });
 
+  test("a closed task whose summary never reached the room (platform down, process stopping) is summed up once on connect", async () => {
+    const told = await newSession("rotate the logs on the nas");
+    const old = await newSession("check the nas yesterday");
+    const close = (id: string, closedAt: Date) =>
+      db()
+        .updateTable("sessions")
+        .set({ status: "done", outcome: "success", closed_at: closedAt })
+        .where("id", "=", id)
+        .execute();
+    await close(told, new Date());
+    await close(old, new Date(Date.now() - 25 * 60 * 60_000));
+    const summaries = () => double.sentBy(BOT).filter((e) => /Task success/.test(String(e.content.body)));
+    const before = summaries().length;
+    const renderer = new CardRenderer({
+      db: db(),
+      adapters: h.adapters,
+      cards: h.core.cards,
+      logger: silentLogger(),
+    });
+    await renderer.renderUnposted();
+    assert.equal(
+      summaries().length,
+      before + 1,
+      "the task closed today is summed up; the one closed 25 h ago is not",
+    );
+    const card = await db()
+      .selectFrom("chat_cards")
+      .select("session_id")
+      .where("kind", "=", "summary")
+      .where("session_id", "=", told)
+      .executeTakeFirst();
+    assert.ok(card, "the summary is recorded as the task's card (⏪ finds it)");
+    await renderer.renderUnposted();
+    assert.equal(summaries().length, before + 1, "a second connect posts nothing more");
+  });
+
   test("a card posted by a process killed before it recorded the post is the same event when posted again", async () => {
     const sessionId = await newSession("restart the exporter");
     const { approvalId } = await requestExecutionApproval(h, sessionId, {
