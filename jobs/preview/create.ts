@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { Classifier } from "../../policy/classify.ts";
 import { composePreviewText } from "../../policy/preview/compose-text.ts";
 import { dependentParts } from "../../policy/preview/line-order.ts";
+import { mergeDirEntries } from "../../policy/preview/merge-expectations.ts";
 import type { ProbeView } from "../../policy/preview/mount-view.ts";
 import type { Unseen } from "../../policy/preview/name-facts.ts";
 import { planPreview } from "../../policy/preview/plan.ts";
@@ -210,7 +211,7 @@ async function computePreview(
     fingerprint,
     parts,
     notPreviewed: notes,
-    expectations: kept.flatMap((part) => part.expectations),
+    expectations: mergeDirEntries(kept.flatMap((part) => part.expectations)),
   };
 }
 
