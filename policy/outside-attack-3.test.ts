@@ -46,3 +46,7 @@ test("look-alikes in the spelling the proof keeps still auto-run, each with its 
     "unjailed:CAP_NET_ADMIN:iptables",
   ]);
 });
+
+test("systemd-cgls needs the machine's processes (jailed it printed an empty tree, exit 0): it says so", () => {
+  assert.deepEqual((classify("systemd-cgls --no-pager").grants ?? []).map(grantKey), ["process_info"]);
+});

@@ -141,7 +141,9 @@ export const SYSTEMD_TOOLS: Record<string, ToolSpec> = {
     // Not `verify`: it builds a scratch tree under /tmp and loads the units it names.
     sub: { time: {}, blame: {}, "critical-chain": {} },
   },
-  "systemd-cgls": { flags: "alk", long: ["--no-pager"] },
+  // The tree is read from cgroup.procs, which shows only the reader's PID namespace: jailed it
+  // prints "-.slice" and no process at all (exit 0). It needs the machine's processes.
+  "systemd-cgls": { flags: "alk", long: ["--no-pager"], grants: [{ resource: "process_info" }] },
   "systemd-detect-virt": { flags: "cvrq" },
   "virt-what": {},
   crontab: {
