@@ -35,7 +35,7 @@ const MAY_IMPORT = {
     // pure: the risk and jail types, refusals, the typed-phrase normaliser, the routing keys, a guest's shell,
     // the entity types' checks, what discovery writes and the runbooks' symptom match (#33),
     // standing grants' basis (#32); the redactor at the storage boundary (#30)
-    "^policy/(risk|jail|jail-grant|jail-hidden|decide-run|refusals|typed-phrase|routing|guest-shell|entity-types|discovery|runbook-match|standing-grant|unreadable|redact)\\.ts$",
+    "^policy/(risk|jail|jail-grant|jail-hidden|decide-run|refusals|typed-phrase|routing|guest-shell|entity-types|discovery|runbook-match|standing-grant|unreadable|redact|quorum)\\.ts$",
     "^policy/preview/types\\.ts$",
   ],
   jobs: ["^policy/", "^store/"],
@@ -65,7 +65,7 @@ const MAY_IMPORT = {
     "^jobs/retry\\.ts$",
     // an operator's rollback request
     "^jobs/proxmox/rollback\\.ts$",
-    "^policy/(consent|typed-phrase|close-matches|redact|routing|jail|jail-grant|standing-grant|unreadable|change-request)\\.ts$",
+    "^policy/(consent|typed-phrase|close-matches|redact|routing|jail|jail-grant|standing-grant|unreadable|change-request|quorum)\\.ts$",
     // what a card shows of a preview
     "^policy/preview/(types|compose-text)\\.ts$",
   ],

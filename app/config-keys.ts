@@ -413,6 +413,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
 export const YAML_ONLY_KEYS = [
   "mcp.tokens",
   "execution.snapshotBeforeEntities",
+  "approvals.rules",
   "chat.rooms",
   "alerts.sources",
   "alerts.routes",

@@ -134,6 +134,22 @@ export const ConfigSchema = z.object({
     .object({
       /** How long a standing grant (♾️) lasts unless the operator names the days; at most 90. */
       grantDays: int(1, 90).default(7),
+      /** Quorum and separation of duties per room, entity or risk (policy/quorum.ts); YAML only. */
+      rules: z
+        .array(
+          z.strictObject({
+            room: z.string().min(1).optional(),
+            entities: z.array(z.string().min(1)).min(1).optional(),
+            risks: z
+              .array(z.enum(["read_only", "config_mutation", "destructive"]))
+              .min(1)
+              .optional(),
+            approvals: int(1, 5).default(1),
+            separateRequester: z.boolean().default(false),
+            approvers: z.array(z.string().min(1)).min(1).optional(),
+          }),
+        )
+        .default([]),
     })
     .prefault({}),
   proxmox: z

@@ -55,6 +55,7 @@ export const chatCapability: Capability = {
       db,
       assentWindowMs: config.execution.assentWindowMs,
       grantDays: config.approvals.grantDays,
+      approvalRules: config.approvals.rules,
       queue,
       events,
       logger,

@@ -1,10 +1,13 @@
 import type { Kysely } from "kysely";
+import { NO_QUORUM, type Quorum } from "../policy/quorum.ts";
 import { grantDurationMs } from "../policy/standing-grant.ts";
 import { sameTypedPhrase } from "../policy/typed-phrase.ts";
+import { castVote } from "./approval-votes.ts";
 import { cancelApprovalOfExecution, decideApprovalRow, getApproval } from "./approvals.ts";
 import { type Executor, recordAudit } from "./audit.ts";
 import {
   approvalDecided,
+  approvalRequested,
   type DomainEvent,
   executionFinished,
   executionQueued,
@@ -48,7 +51,11 @@ export type ConsentRefusalCode =
   /** what the card showed no longer holds (a routing change whose entity was re-routed since) */
   | "stale"
   /** ♾️ on a command no standing grant may cover (destructive, unreadable…), or asked outside chat */
-  | "not_grantable";
+  | "not_grantable"
+  /** approvals.rules names who may approve this, and it is not this person */
+  | "not_an_approver"
+  /** this person already approved it; the quorum needs someone else */
+  | "already_voted";
 
 export interface PlanDecision {
   sessionId: string;
@@ -58,6 +65,8 @@ export interface PlanDecision {
   now?: Date;
   /** How long the assent window stays open. Default 2 h. */
   assentWindowMs?: number;
+  /** The pending config change needs a quorum (approvals.rules): the plan's approval does not approve it. */
+  leavePendingApproval?: boolean;
 }
 
 /**
@@ -89,7 +98,7 @@ export async function approvePlan(db: Kysely<Database>, input: PlanDecision): Pr
       .where("status", "=", "pending")
       .where("risk", "=", "config_mutation")
       .executeTakeFirst();
-    if (pending?.execution_id) {
+    if (pending?.execution_id && !input.leavePendingApproval) {
       const approved = await approveExecution(tx, pending.id, pending.execution_id, input, now);
       if (approved.ok) {
         changes.push(...approved.changes);
@@ -153,6 +162,11 @@ export interface ApprovalDecision {
    * configured `defaultDays`; policy/standing-grant.ts bounds both). Chat only: never via `api`.
    */
   grant?: { days: number | null; defaultDays?: number };
+  /**
+   * What approvals.rules ask of this approval (policy/quorum.ts), and who asked for the task:
+   * approving it is then one person's vote until enough distinct people approved.
+   */
+  quorum?: { quorum: Quorum; requester: string | null };
   now?: Date;
 }
 
@@ -223,6 +237,45 @@ export async function decideApproval(db: Kysely<Database>, input: ApprovalDecisi
     if (approval.subject === "routing") return decideRoutingApproval(tx, approval, input, now);
     if (!approval.execution_id)
       return consentRefusal("not_found", `Approval ${approval.id} is not bound to an execution.`);
+    if (input.decision === "approved" && needsVotes(input.quorum?.quorum)) {
+      const vote = await castVote(
+        tx,
+        approval,
+        {
+          voter: input.by,
+          via: input.via,
+          quorum: input.quorum?.quorum ?? NO_QUORUM,
+          requester: input.quorum?.requester ?? null,
+        },
+        now,
+      );
+      if (vote.kind === "refused")
+        return consentRefusal(
+          vote.why,
+          vote.why === "already_voted"
+            ? `You already approved ${approval.id}; it needs someone else's approval too.`
+            : `You may not approve ${approval.id}: approvals.rules names who may approve this.`,
+        );
+      if (vote.kind === "waiting") {
+        return {
+          ok: true,
+          changes: [
+            { what: `approval ${approval.id}: ${vote.have} of ${vote.need} approvals`, subject: approval.id },
+          ],
+          // the card is drawn again from the store: it shows who approved and who it waits for
+          followUps: [
+            {
+              kind: "publish",
+              event: approvalRequested({
+                sessionId: approval.session_id,
+                approvalId: approval.id,
+                executionId: approval.execution_id,
+              }),
+            },
+          ],
+        };
+      }
+    }
     if (input.decision === "approved") {
       const approved = await approveExecution(tx, approval.id, approval.execution_id, input, now);
       if (!approved.ok || !input.grant || !approval.grant_basis) return approved;
@@ -448,6 +501,13 @@ export async function cancelPendingExecution(
     await cancelApprovalOfExecution(tx, executionId, by, now);
     return true;
   });
+}
+
+/** A quorum other than one operator's approval asks for votes. */
+function needsVotes(quorum: Quorum | undefined): quorum is Quorum {
+  return (
+    quorum !== undefined && (quorum.required > 1 || quorum.separateRequester || quorum.approvers !== null)
+  );
 }
 
 function consentRefusal(

@@ -3,6 +3,7 @@ import type { JailPlan } from "../policy/jail.ts";
 import type { JailGrant } from "../policy/jail-grant.ts";
 import type { HiddenResource } from "../policy/jail-hidden.ts";
 import type { PlanPreview } from "../policy/preview/types.ts";
+import type { Quorum } from "../policy/quorum.ts";
 import type { Risk } from "../policy/risk.ts";
 import type { GrantBasis } from "../policy/standing-grant.ts";
 import type { UnreadableKind } from "../policy/unreadable.ts";
@@ -314,10 +315,20 @@ export interface ApprovalsTable {
   grant_basis: NullableJson<GrantBasis>;
   /** migrations/0350: this approval is a use of that standing grant (decided by it, not a person). */
   standing_grant_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** migrations/0353: the quorum this approval is judged against, once a first person approved. */
+  quorum: NullableJson<Quorum & { requester: string | null }>;
   /** migrations/0352: the operator sent this approval back with what to do instead (issue #32). */
   changes_requested: NullableJson<ChangeRequest>;
   /** migrations/0351: why oikos cannot tell what the command changes; the card says so. */
   unreadable: ColumnType<UnreadableKind | null, UnreadableKind | null | undefined, UnreadableKind | null>;
+}
+
+/** migrations/0353: one person's approval of an execution that needs several (issue #32). */
+export interface ApprovalVotesTable {
+  approval_id: string;
+  voter: string;
+  via: string;
+  created_at: Timestamp;
 }
 
 /** migrations/0350: an operator's standing grant of one command on one target (issue #32). */
@@ -601,6 +612,7 @@ export interface Database {
   executions: ExecutionsTable;
   approvals: ApprovalsTable;
   standing_grants: StandingGrantsTable;
+  approval_votes: ApprovalVotesTable;
   routing_changes: RoutingChangesTable;
   previews: PreviewsTable;
   windows: WindowsTable;

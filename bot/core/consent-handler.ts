@@ -1,3 +1,4 @@
+import { quorumFor } from "../../policy/quorum.ts";
 import { sameTypedPhrase } from "../../policy/typed-phrase.ts";
 import { getApproval, pendingExecutionApproval } from "../../store/approvals.ts";
 import { recordAudit } from "../../store/audit.ts";
@@ -11,7 +12,7 @@ import {
   denyPlan,
 } from "../../store/consent.ts";
 import { planAwaitingApproval } from "../../store/plans.ts";
-import type { Session } from "../../store/sessions.ts";
+import { getSession, type Session } from "../../store/sessions.ts";
 import type { ChatAdapter, MessageRef } from "./chat-adapter.ts";
 import type { ChatCoreDeps } from "./core-deps.ts";
 import { applyFollowUps } from "./follow-ups.ts";
@@ -58,6 +59,7 @@ export class ConsentHandler {
         generation,
         by: act.user,
         via: act.via,
+        leavePendingApproval: await this.#pendingNeedsQuorum(card.ref.room, sessionId),
         ...(this.#deps.assentWindowMs !== undefined ? { assentWindowMs: this.#deps.assentWindowMs } : {}),
       };
       result =
@@ -77,6 +79,7 @@ export class ConsentHandler {
         by: act.user,
         via: act.via,
         ...(act.typedPhrase !== undefined ? { typedPhrase: act.typedPhrase } : {}),
+        ...(await this.#quorumOf(card.ref.room, card.subjectId, sessionId)),
         ...(act.grant && act.decision === "approve"
           ? {
               grant: {
@@ -91,6 +94,30 @@ export class ConsentHandler {
     }
     await this.#finish(adapter, card.ref, sessionId, result, act);
     return result;
+  }
+
+  /** What approvals.rules ask of this approval in this room (policy/quorum.ts), with the task's requester. */
+  async #quorumOf(room: string, approvalId: string, sessionId: string) {
+    const rules = this.#deps.approvalRules ?? [];
+    if (rules.length === 0) return {};
+    const [approval, session] = await Promise.all([
+      getApproval(this.#deps.db, approvalId),
+      getSession(this.#deps.db, sessionId),
+    ]);
+    if (!approval || approval.subject !== "execution" || !approval.target || !approval.risk) return {};
+    const quorum = quorumFor(rules, { room, target: approval.target, risk: approval.risk });
+    return { quorum: { quorum, requester: session?.created_by ?? null } };
+  }
+
+  /** The session's pending config change needs more than this plan approval (a quorum rule applies). */
+  async #pendingNeedsQuorum(room: string, sessionId: string): Promise<boolean> {
+    if (!this.#deps.approvalRules?.length) return false;
+    const pending = await pendingExecutionApproval(this.#deps.db, sessionId);
+    if (!pending) return false;
+    const found = await this.#quorumOf(room, pending.id, sessionId);
+    if (!("quorum" in found) || !found.quorum) return false;
+    const q = found.quorum.quorum;
+    return q.required > 1 || q.separateRequester || q.approvers !== null;
   }
 
   /**
@@ -257,7 +284,9 @@ export class ConsentHandler {
       if (
         result.code === "typed_confirmation_required" ||
         result.code === "expired" ||
-        result.code === "not_grantable"
+        result.code === "not_grantable" ||
+        result.code === "not_an_approver" ||
+        result.code === "already_voted"
       ) {
         await adapter.post(ref.room, ref.thread, { text: result.message });
       }

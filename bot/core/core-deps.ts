@@ -2,6 +2,7 @@ import type { Logger } from "../../base/logger.ts";
 import type { EventBus } from "../../jobs/events/port.ts";
 import type { QueuePort } from "../../jobs/queue/port.ts";
 import type { Consent } from "../../policy/consent.ts";
+import type { ApprovalRule } from "../../policy/quorum.ts";
 import type { ConsentVia } from "../../store/consent.ts";
 import type { Db } from "../../store/db.ts";
 import type { PreviewGateOutcome } from "../../store/preview-approval.ts";
@@ -19,6 +20,8 @@ export interface ChatCoreDeps {
   assentWindowMs?: number;
   /** How long a standing grant (♾️) lasts unless the operator says (config approvals.grantDays). */
   grantDays?: number;
+  /** Quorum and separation of duties per room, entity or risk (config approvals.rules, policy/quorum.ts). */
+  approvalRules?: readonly ApprovalRule[];
   queue: QueuePort;
   events: EventBus;
   logger: Logger;

@@ -62,6 +62,8 @@ export async function createChatHarness(
     modelConfigured?: boolean;
     /** The preview gate at approval (issue #15), as bot/capability.ts wires it from the run service. */
     previewAtApproval?: ChatCoreDeps["previewAtApproval"];
+    /** Quorum and separation of duties (config approvals.rules). */
+    approvalRules?: ChatCoreDeps["approvalRules"];
     /**
      * Another stack's store, queue and event bus (an execute worker on a fake Proxmox cluster): the
      * harness uses them and leaves closing them to their owner.
@@ -107,6 +109,7 @@ export async function createChatHarness(
         .id,
     answerQuestion: async (input) => (await answerOpenQuestion(db, input)) !== undefined,
     ...(options.previewAtApproval ? { previewAtApproval: options.previewAtApproval } : {}),
+    ...(options.approvalRules ? { approvalRules: options.approvalRules } : {}),
     ...(rollbackDeps
       ? {
           requestRollback: async (executionId: string, by: string) =>

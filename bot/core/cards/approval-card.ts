@@ -1,4 +1,6 @@
+import { quorumLine } from "../../../policy/quorum.ts";
 import { cannotTellLine, isUnreadableKind } from "../../../policy/unreadable.ts";
+import { quorumStanding } from "../../../store/approval-votes.ts";
 import { approvalWithCommand, getApproval } from "../../../store/approvals.ts";
 import type { Db } from "../../../store/db.ts";
 import { readExecutionSnapshot, snapshotSubject } from "../../../store/execution-snapshot.ts";
@@ -56,6 +58,13 @@ export async function buildApprovalCard(
     );
   }
   if (shown) card.preview = cardPreviewOf(shown.preview, approval.id);
+  const standing = await quorumStanding(db, approval);
+  if (approval.status === "pending" && standing)
+    lines.push(quorumLine(standing.have, standing.need, standing.waitingFor));
+  if (approval.status === "approved" && standing && standing.voters.length > 1)
+    lines.push(
+      `approved by ${standing.voters.join(" and ")} (${standing.voters.length} of ${standing.need})`,
+    );
   if (approval.status === "pending") {
     card.badge = risk === "destructive" ? "typed confirmation required" : "waiting for an operator";
     if (risk === "destructive") {
