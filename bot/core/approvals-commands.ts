@@ -1,4 +1,6 @@
-import { listPendingApprovals } from "../../store/approvals.ts";
+import { quorumLine } from "../../policy/quorum.ts";
+import { quorumStanding } from "../../store/approval-votes.ts";
+import { getApproval, listPendingApprovals } from "../../store/approvals.ts";
 import type { Db } from "../../store/db.ts";
 import { endStandingGrant, getStandingGrant, listLiveGrants } from "../../store/standing-grants.ts";
 import { type BotCommand, type CommandContext, defineCommand } from "./bot-commands.ts";
@@ -18,11 +20,17 @@ function roomOf(ctx: CommandContext) {
 async function pendingText(db: Db, ctx: CommandContext): Promise<string> {
   const rows = await listPendingApprovals(db, roomOf(ctx));
   if (rows.length === 0) return "No pending approvals.";
-  const lines = rows.map((r) => {
-    const what = r.command ? `\`${r.command}\` on \`${r.target ?? "?"}\`` : r.subject;
-    const expires = new Date(r.expires_at).toISOString().slice(11, 16);
-    return `  ${r.id}  ${what}  [${r.risk ?? "?"}]  execution ${r.execution_id ?? "-"}, expires ${expires} UTC`;
-  });
+  const lines = await Promise.all(
+    rows.map(async (r) => {
+      const what = r.command ? `\`${r.command}\` on \`${r.target ?? "?"}\`` : r.subject;
+      const expires = new Date(r.expires_at).toISOString().slice(11, 16);
+      // who can still decide, where a quorum is under way (policy/quorum.ts)
+      const approval = await getApproval(db, r.id);
+      const standing = approval ? await quorumStanding(db, approval) : null;
+      const quorum = standing ? `  ${quorumLine(standing.have, standing.need, standing.waitingFor)}` : "";
+      return `  ${r.id}  ${what}  [${r.risk ?? "?"}]  execution ${r.execution_id ?? "-"}, expires ${expires} UTC${quorum}`;
+    }),
+  );
   return [`Pending approvals (${rows.length}):`, ...lines].join("\n");
 }
 

@@ -57,6 +57,13 @@ describe("quorum in the terminal", () => {
       /1 of 2 approvals — waiting for another operator \(the requester cannot be the only approver\)/,
     );
     assert.equal((await getApproval(h.store.db, approvalId))?.status, "pending");
+    output = "";
+    await terminal.send("!approvals");
+    assert.match(
+      output,
+      new RegExp(`${approvalId} .*1 of 2 approvals — waiting for another operator`),
+      "who can still decide",
+    );
     await terminal.send("confirm destroy host:nas");
     assert.equal((await getApproval(h.store.db, approvalId))?.status, "pending", "the same person twice");
     await terminal.send("!as bob");
