@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
@@ -111,5 +112,32 @@ describe("a piece never borrows another's grant; git remote show contacts nothin
     // The control: unjailed, psql's startup packet reaches the listener.
     const control = await receivedDuring(() => execLocal(psql, { timeoutMs: 20_000 }));
     assert.ok(control.includes(PSQL_FIRST_PACKET));
+  });
+
+  const noPython = existsSync("/usr/bin/python3") ? false : "python3 is not installed";
+  test("a socket grant covers every listed socket, a path with a space too (the attacker's [284])", {
+    skip: noPython,
+  }, async () => {
+    const path = join(repo, "sp ace.sock");
+    let bytes = 0;
+    const service = createServer((socket) => socket.on("data", (data) => (bytes += data.length)));
+    await new Promise<void>((resolve) => service.listen(path, resolve));
+    const connect = `python3 -c "import socket; s=socket.socket(socket.AF_UNIX); s.connect('${path}'); s.send(b'x')"`;
+    try {
+      const sent = async (jail: boolean) => {
+        const start = bytes;
+        await execLocal(connect, {
+          jail,
+          jailGrants: jail ? [{ resource: "socket", service: "docker" }] : [],
+          timeoutMs: 20_000,
+        });
+        await settle();
+        return bytes - start;
+      };
+      assert.equal(await sent(false), 1, "the control: unjailed, the byte arrives");
+      assert.equal(await sent(true), 0, "jailed with another service's socket grant, nothing arrives");
+    } finally {
+      await new Promise<void>((resolve) => service.close(() => resolve()));
+    }
   });
 });

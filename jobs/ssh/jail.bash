@@ -255,8 +255,14 @@ fi
 # without the ZFS module there is no /dev/zfs: zfs then says so itself, as it would unjailed
 ((j_zfs == 1)) && [[ -c /dev/zfs ]] && j_bind /dev/zfs
 # sockets of other services, covered (a socket grant): connect() then finds no socket there
+# (a path with whitespace or a backslash is written with fstab's octal escapes, which mount unmangles)
 for j_d in "${j_hide[@]}"; do
-  [[ -S $j_d && $j_d != *[[:space:]\\]* ]] && j_fstab+="/dev/null $j_d none bind,ro,nosuid,nodev,noexec 0 0"$'\n'
+  [[ -S $j_d ]] || continue
+  j_d=${j_d//\\/\\134}
+  j_d=${j_d// /\\040}
+  j_d=${j_d//$'\t'/\\011}
+  j_d=${j_d//$'\n'/\\012}
+  j_fstab+="/dev/null $j_d none bind,ro,nosuid,nodev,noexec 0 0"$'\n'
 done
 # the scratch space: a private tmpfs on the first empty directory, so it hides nothing
 j_scratchdir=''
