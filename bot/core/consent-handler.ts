@@ -104,7 +104,7 @@ export class ConsentHandler {
       getApproval(this.#deps.db, approvalId),
       getSession(this.#deps.db, sessionId),
     ]);
-    if (!approval || approval.subject !== "execution" || !approval.target || !approval.risk) return {};
+    if (approval?.subject !== "execution" || !approval.target || !approval.risk) return {};
     const quorum = quorumFor(rules, { room, target: approval.target, risk: approval.risk });
     return { quorum: { quorum, requester: session?.created_by ?? null } };
   }
