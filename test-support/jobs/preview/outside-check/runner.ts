@@ -127,7 +127,11 @@ export function dirsOf(id: string): Record<"D" | "T" | "V" | "S", string> {
 }
 
 function fill(text: string, dirs: Record<string, string>, user: string): string {
-  return text.replace(/\{([DTVSU])\}/g, (_, k: string) => (k === "U" ? user : (dirs[k] as string)));
+  // \u0000 and \u0001 stand for brace words the {D} placeholders would otherwise swallow
+  return text
+    .replace("\u0000", "{a,b}")
+    .replace("\u0001", "{f,g}")
+    .replace(/\{([DTVSU])\}/g, (_, k: string) => (k === "U" ? user : (dirs[k] as string)));
 }
 
 async function sh(script: string, env: Record<string, string>): Promise<void> {
