@@ -33,7 +33,12 @@ export const WAITING_TURNS = 128;
  * subscriber that enqueues continuations.
  */
 export function registerAgentJobs(
-  ports: { queue: QueuePort; events: Pick<EventBus, "subscribe"> },
+  ports: {
+    queue: QueuePort;
+    events: Pick<EventBus, "subscribe">;
+    /** The process begins to stop (before the queue closes): a turn takes no new step. */
+    stopping?: AbortSignal;
+  },
   agentDeps: AgentDeps,
   options: AgentJobOptions = {},
 ): AgentJobs {
@@ -41,6 +46,8 @@ export function registerAgentJobs(
   // A job per turn in progress: those waiting on their tool calls hold a job but no slot. Bounded,
   // so one process on a shared queue does not take every session's turn while others sit idle.
   const concurrency = slots.limit + WAITING_TURNS;
+  const stoppingOf = (job: { stopping: AbortSignal }) =>
+    ports.stopping ? AbortSignal.any([job.stopping, ports.stopping]) : job.stopping;
   // Read per job, not copied once: the deps stay the caller's (a test swaps the model between jobs).
   const jobDeps = (): AgentDeps => ({ ...agentDeps, queue: ports.queue, turnSlots: slots });
   const deps = agentDeps;
@@ -56,7 +63,7 @@ export function registerAgentJobs(
       await tracked(
         reportFailure(deps, job.data.sessionId, () =>
           requestTurn(jobDeps(), job.data.sessionId, job.data.reason, {
-            stopping: job.stopping,
+            stopping: stoppingOf(job),
             abort: job.signal,
           }),
         ),
@@ -72,7 +79,7 @@ export function registerAgentJobs(
         reportFailure(deps, job.data.sessionId, () =>
           handleContinue(jobDeps(), job.data, {
             ...options.continueOptions,
-            stopping: job.stopping,
+            stopping: stoppingOf(job),
             abort: job.signal,
           }),
         ),

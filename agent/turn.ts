@@ -60,6 +60,10 @@ export interface TurnSignals {
   abort?: AbortSignal;
 }
 
+/** The result of a tool call a stop kept from starting; the model reads it after the restart. */
+export const NOT_STARTED_STOPPING =
+  "Not started: oikos was stopping when this call came up, so nothing ran. Call it again if it is still needed.";
+
 /**
  * One agent turn: the model is called with SOUL.md + session state + the history window and the
  * session's tools, tool calls go to the MCP server, and every call, result and text is persisted as it
@@ -99,6 +103,9 @@ export async function runTurn(
       if (overNow === "toolCalls" || overNow === "refusals") {
         notRun = `Not run: this turn's budget (${BUDGET_CONFIG_KEYS[overNow]}) is spent.`;
       }
+      // Once a stop begins no new call starts (a command least of all): recorded as not started, the
+      // turn ends at the checkpoint below and the resumed turn decides again.
+      if (!notRun && options.stopping?.aborted) notRun = NOT_STARTED_STOPPING;
       if (notRun) {
         await persistToolResult(deps, sessionId, call, notRun);
         continue;

@@ -113,7 +113,7 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   {
     path: "shutdown.graceMs",
     env: "OIKOS_SHUTDOWN_GRACE_MS",
-    doc: "On SIGTERM/SIGINT: how long running agent turns and commands get to reach a checkpoint before they are abandoned (a turn resumes at the next start, an abandoned command is reported interrupted)",
+    doc: "On SIGTERM/SIGINT: the longest a stop takes (at least 1 s). No command starts once it begins; running agent turns and commands get the grace less 2 s to reach a checkpoint before they are abandoned (a turn resumes at the next start, an abandoned command is reported interrupted); past it the process exits anyway",
     defaultText: "10000",
   },
   {

@@ -19,7 +19,17 @@ export interface Runtime {
   db: Db;
   queue: QueuePort;
   events: EventBus;
+  /**
+   * Aborted the moment this process begins to stop, before anything closes: no new command starts
+   * (a turn records its calls not started, the execute worker claims nothing, `run` stops waiting).
+   */
+  stopping: AbortSignal;
   close(): Promise<void>;
+}
+
+/** A runtime its owner (serve) can begin to stop. */
+export interface OwnedRuntime extends Runtime {
+  beginStop(): void;
 }
 
 export interface OpenRuntimeOptions {
@@ -28,7 +38,7 @@ export interface OpenRuntimeOptions {
   migrate?: boolean;
 }
 
-export async function openRuntime(config: Config, options: OpenRuntimeOptions = {}): Promise<Runtime> {
+export async function openRuntime(config: Config, options: OpenRuntimeOptions = {}): Promise<OwnedRuntime> {
   const logger = options.logger ?? createLogger(config);
   const where = storeOptions(config);
   const store = await openStore(
@@ -62,6 +72,7 @@ export async function openRuntime(config: Config, options: OpenRuntimeOptions = 
       logger,
     });
     let closed = false;
+    const stopping = new AbortController();
     return {
       config,
       logger,
@@ -69,9 +80,12 @@ export async function openRuntime(config: Config, options: OpenRuntimeOptions = 
       db: store.db,
       queue,
       events,
+      stopping: stopping.signal,
+      beginStop: () => stopping.abort(new Error("oikos is stopping")),
       async close() {
         if (closed) return;
         closed = true;
+        stopping.abort(new Error("oikos is stopping"));
         await queue.close({ graceMs: config.shutdown.graceMs });
         await events.close();
         await store.close();

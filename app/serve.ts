@@ -67,17 +67,52 @@ export async function serve(io: CommandIO, options: ServeOptions): Promise<numbe
     stopSignal.dispose();
     return 0;
   } finally {
-    // In order: no new chat events; running turns reach a checkpoint and commands end (or are
-    // recorded interrupted) within the grace; then everything that served them; the database last.
-    runtime.logger.info({ graceMs: config.shutdown.graceMs }, "oikos stopping");
+    // In order: no new command from here on (runtime.stopping); no new chat events; running turns
+    // reach a checkpoint and commands end (or are recorded interrupted) within the grace; then
+    // everything that served them; the database last. The whole stop fits in the grace: past it
+    // the process exits anyway (the next start recovers what was left).
+    const began = Date.now();
+    const graceMs = config.shutdown.graceMs;
+    runtime.beginStop();
+    runtime.logger.info({ graceMs }, "oikos stopping");
+    const deadline = exitAtDeadline(runtime.logger, Math.max(MIN_DEADLINE_MS, graceMs));
     await composition.quiesce();
-    await runtime.queue.close({ graceMs: config.shutdown.graceMs });
+    // What is left of the grace for running work, less a reserve for closing what served it.
+    const reserve = Math.min(CLOSE_RESERVE_MS, Math.floor(graceMs / 4));
+    await runtime.queue.close({ graceMs: Math.max(0, graceMs - (Date.now() - began) - reserve) });
     await http?.close();
     await composition.stop();
     await runtime.close();
+    clearTimeout(deadline);
+    runtime.logger.info({ ms: Date.now() - began }, "oikos stopped");
+    // Everything is closed; what still holds the event loop (a turn's request the database no longer
+    // answers, a client's keep-alive socket) must not hold the exit past the grace.
+    setTimeout(() => process.exit(), Math.min(LINGER_MS, Math.max(0, began + graceMs - Date.now()))).unref();
     // A stop by signal leaves the terminal chat reading stdin; an open pipe would keep the process alive.
     if (options.terminal) io.stdin.destroy();
   }
+}
+
+/** A grace of 0 still lets the process close its database: the deadline is never shorter than this. */
+const MIN_DEADLINE_MS = 1_000;
+
+/** How long a stopped process may wait for its event loop to drain before it exits anyway. */
+const LINGER_MS = 1_000;
+
+/** Closing HTTP, the adapters' leftovers, the event bus and the database after the queue's grace. */
+const CLOSE_RESERVE_MS = 2_000;
+
+/** A stop that outlives its grace ends the process: a stop must stop. */
+function exitAtDeadline(logger: { error(o: object, m: string): void }, graceMs: number): NodeJS.Timeout {
+  const timer = setTimeout(() => {
+    logger.error(
+      { graceMs },
+      "oikos did not stop within OIKOS_SHUTDOWN_GRACE_MS; exiting now (the next start resumes turns and reports interrupted commands)",
+    );
+    process.exit(1);
+  }, graceMs);
+  timer.unref();
+  return timer;
 }
 
 function waitForSignal(): { promise: Promise<void>; dispose(): void } {

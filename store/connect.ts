@@ -3,6 +3,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import { Kysely, PGliteDialect, PostgresDialect } from "kysely";
 import { EMBEDDED_POSTGRESQL_CONF, withoutWasmTierUp } from "./embedded-footprint.ts";
 import { initEmbeddedDataDir } from "./embedded-init.ts";
+import { type EmbeddedLock, lockEmbeddedDatabase } from "./embedded-lock.ts";
 import { RedactOnWrite } from "./redact-on-write.ts";
 import type { Database } from "./schema.ts";
 
@@ -48,10 +49,25 @@ export async function openStore(options: StoreOptions): Promise<StoreHandle> {
     });
     return { db, dialect: "postgres", describe: describePostgres(options.url), close: () => db.destroy() };
   }
+  let lock: EmbeddedLock | undefined;
   if (options.dataDir) {
     await mkdir(options.dataDir, { recursive: true });
-    if (!options.loadDataDir) await initEmbeddedDataDir(options.dataDir);
+    // One writer per embedded database: a second process meets the lock with what to do.
+    lock = lockEmbeddedDatabase(options.dataDir);
   }
+  try {
+    return await openEmbedded(options, lock);
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
+}
+
+async function openEmbedded(
+  options: Extract<StoreOptions, { kind: "pglite" }>,
+  lock: EmbeddedLock | undefined,
+): Promise<StoreHandle> {
+  if (options.dataDir && !options.loadDataDir) await initEmbeddedDataDir(options.dataDir);
   const [{ PGlite }, { pg_trgm }] = await Promise.all([
     import("@electric-sql/pglite"),
     import("@electric-sql/pglite/contrib/pg_trgm"),
@@ -72,7 +88,13 @@ export async function openStore(options: StoreOptions): Promise<StoreHandle> {
     dialect: "pglite",
     pglite,
     describe: options.dataDir ? `PGlite (embedded) at ${options.dataDir}` : "PGlite (embedded, in memory)",
-    close: () => db.destroy(),
+    close: async () => {
+      try {
+        await db.destroy();
+      } finally {
+        lock?.release();
+      }
+    },
   };
 }
 

@@ -1,3 +1,5 @@
+import { LRUCache } from "lru-cache";
+import { isOikosError } from "../../base/errors.ts";
 import { parseChangeRequest } from "../../policy/change-request.ts";
 import { isGrantReaction, parseGrantPhrase } from "../../policy/standing-grant.ts";
 import { sameTypedPhrase } from "../../policy/typed-phrase.ts";
@@ -31,6 +33,8 @@ const REFUSAL =
 export class ChatCore {
   readonly #deps: ChatCoreDeps;
   readonly #adapters: Map<string, ChatAdapter>;
+  /** Causes of failed events already logged as errors (platform, room, error code). */
+  readonly #failedRooms = new LRUCache<string, true>({ max: 1_000 });
   readonly #ledger: EventLedger;
   readonly #cards: CardRefs;
   readonly #consent: ConsentHandler;
@@ -61,9 +65,14 @@ export class ChatCore {
       await this.#ledger.finish(event.platform, event.eventId);
     } catch (error) {
       if (begun) this.#ledger.abandon(event.platform, event.eventId);
-      this.#deps.logger.error(
-        { err: error, platform: event.platform, eventId: event.eventId, kind: event.kind },
-        "chat event failed",
+      // A room that fails every answer the same way (Slack: the bot was removed from the channel)
+      // is one error line per cause; the platform's own line already says what to do.
+      const cause = `${event.platform}:${event.room}:${isOikosError(error) ? error.code : "other"}`;
+      const repeated = isOikosError(error) && this.#failedRooms.has(cause);
+      this.#failedRooms.set(cause, true);
+      this.#deps.logger[repeated ? "debug" : "error"](
+        { err: error, platform: event.platform, eventId: event.eventId, kind: event.kind, room: event.room },
+        repeated ? "chat event failed again for the same cause" : "chat event failed",
       );
     }
   }

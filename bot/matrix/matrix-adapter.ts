@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import type { Logger } from "../../base/logger.ts";
 import type { ChatAdapter, InboundSink, MessageRef, Outbound } from "../core/chat-adapter.ts";
@@ -33,6 +34,7 @@ const JOIN_ATTEMPTS = 5;
 /** Events (and threads) each per-event map remembers. */
 const EVENT_MEMORY = 10_000;
 const lastSeenKey = (room: string) => `last_event:${room}`;
+const lastEditKey = (eventId: string) => `last_edit:${eventId}`;
 
 export const ENCRYPTED_ROOM_NOTICE =
   "This room is end-to-end encrypted, and oikos does not support encryption, so it will not read or act on anything here. " +
@@ -59,9 +61,11 @@ export class MatrixAdapter implements ChatAdapter {
   readonly #threadOf = new LRUCache<string, string>({ max: EVENT_MEMORY });
   /** Newest event per thread: the target of the thread's reply fallback. */
   readonly #latest = new LRUCache<string, string>({ max: EVENT_MEMORY });
-  /** What each message was last edited to, so an identical edit is not sent again. */
+  /** What each message was last edited to (a digest), so an identical edit is not sent again. */
   readonly #lastEdit = new LRUCache<string, string>({ max: EVENT_MEMORY });
   readonly #encrypted = new Set<string>();
+  /** Rooms whose sends the homeserver is rate-limiting now: logged once when it begins and once when it ends. */
+  readonly #rateLimited = new Set<string>();
   /** Allowed invites whose join failed: retried on each later sync, up to JOIN_ATTEMPTS in all. */
   readonly #pendingJoins = new Map<string, { inviter: string | undefined; attempts: number }>();
   #selfId = "";
@@ -123,12 +127,22 @@ export class MatrixAdapter implements ChatAdapter {
     return { platform: this.platform, room, messageId: eventId, thread };
   }
 
+  /**
+   * Edits a message unless it shows this content already. What each message was last edited to is
+   * kept in `kv` too (a digest), so a restarted process does not send the same edit again.
+   */
   async edit(ref: MessageRef, message: Outbound): Promise<void> {
     const content = editContent(ref.messageId, message);
-    const fingerprint = JSON.stringify(content["m.new_content"]);
-    if (this.#lastEdit.get(ref.messageId) === fingerprint) return;
+    const fingerprint = createHash("sha256")
+      .update(JSON.stringify(content["m.new_content"]))
+      .digest("hex")
+      .slice(0, 32);
+    const key = lastEditKey(ref.messageId);
+    const last = this.#lastEdit.get(ref.messageId) ?? (await this.#options.storage.readValue(key));
+    if (last === fingerprint) return;
     await this.#send(ref.room, "m.room.message", content);
     this.#lastEdit.set(ref.messageId, fingerprint);
+    await this.#options.storage.storeValue(key, fingerprint);
   }
 
   /** matrix.to opens the thread's root event in any client. */
@@ -163,8 +177,26 @@ export class MatrixAdapter implements ChatAdapter {
     content: Record<string, unknown>,
     txnId: string = newTxnId(),
   ): Promise<string> {
-    return this.#queues.run(room, () =>
-      withRateLimitRetry(() => this.#options.api.send(room, eventType, content, txnId), this.#options.retry),
+    return this.#queues.run(room, async () => {
+      const eventId = await withRateLimitRetry(
+        () => this.#options.api.send(room, eventType, content, txnId),
+        {
+          ...this.#options.retry,
+          onRateLimited: (retryAfterMs) => this.#noteRateLimit(room, retryAfterMs),
+        },
+      );
+      if (this.#rateLimited.delete(room))
+        this.#options.logger.info({ room }, "matrix: sends to the room go through again after a rate limit");
+      return eventId;
+    });
+  }
+
+  #noteRateLimit(room: string, retryAfterMs: number): void {
+    if (this.#rateLimited.has(room)) return;
+    this.#rateLimited.add(room);
+    this.#options.logger.warn(
+      { room, retryAfterMs },
+      "matrix: the homeserver rate-limits the bot (429 M_LIMIT_EXCEEDED); sends to the room wait and are retried. If it persists, exempt the bot's account from rate limits (Synapse: the admin API override_ratelimit)",
     );
   }
 

@@ -204,6 +204,32 @@ describe("matrix: failures of single calls", () => {
     assert.equal(summaries().length, before + 1, "a second connect posts nothing more");
   });
 
+  test("an edit identical to the card's last one is not sent again, not even by a restarted process", async () => {
+    const sessionId = await newSession("restart the logger");
+    await requestExecutionApproval(h, sessionId, {
+      target: "host:nas",
+      command: "systemctl restart rsyslog",
+      risk: "config_mutation",
+      purpose: "restart",
+    });
+    const card = await eventually("the card", () =>
+      double.sentBy(BOT).find((e) => String(e.content.body).includes("systemctl restart rsyslog")),
+    );
+    const ref = { platform: "matrix", room, messageId: card.event_id, thread: null };
+    const edits = () => double.relations(card.event_id, "m.replace").filter((e) => e.sender === BOT);
+    const before = edits().length;
+    await adapter.edit(ref, { text: "the same edit" });
+    await adapter.edit(ref, { text: "the same edit" });
+    assert.equal(edits().length, before + 1, "one edit");
+    // A restart: a new adapter on the same database.
+    await adapter.stop();
+    await startAdapter();
+    await adapter.edit(ref, { text: "the same edit" });
+    assert.equal(edits().length, before + 1, "the restarted process does not send it again");
+    await adapter.edit(ref, { text: "a new edit" });
+    assert.equal(edits().length, before + 2);
+  });
+
   test("a card posted by a process killed before it recorded the post is the same event when posted again", async () => {
     const sessionId = await newSession("restart the exporter");
     const { approvalId } = await requestExecutionApproval(h, sessionId, {

@@ -9,6 +9,8 @@ export interface RetryOptions {
   /** Longest single wait. Default 30 s. */
   maxDelayMs?: number;
   sleep?: (ms: number) => Promise<void>;
+  /** A 429 came back: what the server asked to wait (0: nothing said, backoff). */
+  onRateLimited?: (retryAfterMs: number) => void;
 }
 
 /** True for a 429 M_LIMIT_EXCEEDED from the homeserver (the SDK's MatrixError or a plain body). */
@@ -29,7 +31,11 @@ export function withRateLimitRetry<T>(send: () => Promise<T>, options: RetryOpti
       maxDelayMs: options.maxDelayMs ?? 30_000,
       ...(options.sleep ? { sleep: options.sleep } : {}),
     },
-    rateLimitDelay,
+    (error) => {
+      const delay = rateLimitDelay(error);
+      if (delay !== undefined) options.onRateLimited?.(delay);
+      return delay;
+    },
   );
 }
 

@@ -1,6 +1,6 @@
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { App, LogLevel, type Receiver } from "@slack/bolt";
+import { App, HTTPReceiver, LogLevel, type Receiver } from "@slack/bolt";
 import { WebClient } from "@slack/web-api";
 import type { Logger } from "../../base/logger.ts";
 import { parseConsent } from "../../policy/consent.ts";
@@ -13,6 +13,7 @@ import type {
   Outbound,
 } from "../core/chat-adapter.ts";
 import type { EditedMessage, InboundContext } from "./inbound-events.ts";
+import { refusingOutOfRange } from "./request-age.ts";
 import { checkGrantedScopes } from "./scope-check.ts";
 import { SlackCalls } from "./slack-calls.ts";
 import { SlackCallError } from "./slack-errors.ts";
@@ -118,7 +119,15 @@ export class SlackAdapter implements ChatAdapter {
         ...(options.socketPingTimeoutMs ? { clientPingTimeoutMs: options.socketPingTimeoutMs } : {}),
       });
       this.#app = new App({ ...common, receiver });
-    } else this.#app = new App({ ...common, signingSecret: options.signingSecret ?? "" });
+    } else {
+      const receiver = new HTTPReceiver({
+        signingSecret: options.signingSecret ?? "",
+        logger: boltLogger(options.logger),
+        logLevel: LogLevel.WARN,
+      });
+      receiver.requestListener = refusingOutOfRange(receiver.requestListener, options.logger);
+      this.#app = new App({ ...common, receiver });
+    }
     const client = new WebClient(options.botToken, {
       ...clientOptions,
       // Its "http request failed" lines are the retries of one call: the call's own failure is what counts.

@@ -136,6 +136,7 @@ export class EvalSystem {
       db: this.store.db,
       queue,
       events,
+      stopping: new AbortController().signal,
       close: async () => {
         await queue.close({ graceMs: 0 });
         await events.close();

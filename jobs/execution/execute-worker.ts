@@ -67,6 +67,11 @@ export interface ExecuteWorkerOptions {
    * preview the operator approved (ApprovalPreviews.checkOutcome, issue #15). Failures are logged.
    */
   afterRun?: (execution: Execution) => Promise<unknown>;
+  /**
+   * The process begins to stop: no command starts from then on. The row stays `queued` and the
+   * next start gives it its job again (requeue.ts); the approval it holds still counts there.
+   */
+  stopping?: AbortSignal;
   logger?: { warn(object: object, message: string): void; error(object: object, message: string): void };
 }
 
@@ -104,6 +109,7 @@ export interface StartExecuteWorkerDeps {
   concurrency?: number;
   snapshotBefore?: SnapshotBeforeConfig;
   afterRun?: ExecuteWorkerOptions["afterRun"];
+  stopping?: AbortSignal;
   logger?: ExecuteWorkerOptions["logger"];
 }
 
@@ -120,12 +126,15 @@ async function runExecution(
   job: JobContext<{ executionId: string }>,
 ): Promise<void> {
   const { db, events } = options;
+  if (options.stopping?.aborted) return;
   const row = await getExecution(db, job.data.executionId);
   if (!row) throw new UnrecoverableJobError(`execution ${job.data.executionId} does not exist`);
   if (row.status !== "queued") return; // duplicate delivery, cancelled or expired meanwhile
   const release = await limiter.acquire(row.target, job.signal);
   if (!release) throw job.signal.reason;
   try {
+    // Stopping began while it waited for its turn on the target: it stays queued for the next start.
+    if (options.stopping?.aborted) return;
     // Looking the target up does not depend on winning the claim: both in one round trip's time.
     const [claimed, resolved] = await Promise.all([
       claimExecution(db, row.id, workerId),
@@ -375,7 +384,8 @@ async function handleInterrupted(
 ): Promise<void> {
   const row = await getExecution(options.db, job.data.executionId);
   if (!row) return;
-  await recoverExecution(options, row, `the worker stopped while it ran (${job.reason})`);
+  // The queue's reason is a whole sentence ("the worker stopped while this job was running"): said once.
+  await recoverExecution(options, row, job.reason);
 }
 
 /**

@@ -67,6 +67,8 @@ export interface RunServiceOptions {
   classifier: () => Promise<Classifier>;
   /** How long `run` waits for a result before answering with the execution id (config execution.waitMs). */
   waitMs: number;
+  /** The process begins to stop: `run` stops waiting for a result (the command will not start here). */
+  stopping?: AbortSignal;
   /** Default command timeout (config execution.timeoutMs). */
   timeoutMs: number;
   /** Slugs that run oikos itself (config self.targets). */
@@ -216,7 +218,7 @@ export class RunService {
         watch.cancel();
         throw error;
       }
-      const row = await watch.result(this.#o.waitMs);
+      const row = await watch.result(this.#o.waitMs, this.#o.stopping);
       if (!row) throw new Error(`execution ${id} vanished`);
       return resultOf(row);
     }

@@ -4,8 +4,8 @@ import { untilReachable } from "../../store/unreachable.ts";
 import type { EventBus } from "../events/port.ts";
 
 export interface ExecutionWatch {
-  /** Resolves after execution.finished for this id or after `waitMs`, with the row as it is then. */
-  result(waitMs: number): Promise<Execution | undefined>;
+  /** Resolves after execution.finished for this id, after `waitMs` or at `stop`, with the row as it is then. */
+  result(waitMs: number, stop?: AbortSignal): Promise<Execution | undefined>;
   /** Stop watching without reading (the execution was never created). */
   cancel(): void;
 }
@@ -24,15 +24,18 @@ export function watchExecution(db: Db, events: EventBus, executionId: string): E
   });
   return {
     cancel: unsubscribe,
-    async result(waitMs) {
+    async result(waitMs, stop) {
       let timer: NodeJS.Timeout | undefined;
+      const stopped = () => wake();
+      stop?.addEventListener("abort", stopped, { once: true });
       try {
-        if (waitMs > 0) {
+        if (waitMs > 0 && !stop?.aborted) {
           await Promise.race([woken, new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)))]);
         }
         return await untilReachable(() => getExecution(db, executionId));
       } finally {
         clearTimeout(timer);
+        stop?.removeEventListener("abort", stopped);
         unsubscribe();
       }
     },

@@ -1,4 +1,4 @@
-import { silentLogger } from "../../base/logger.ts";
+import { type Logger, silentLogger } from "../../base/logger.ts";
 import { RoomAccess, type RoomAccessConfig } from "../../bot/core/access.ts";
 import {
   approvalsCommand,
@@ -71,6 +71,8 @@ export async function createChatHarness(
     shared?: { store: TestStore; queue: QueuePort; events: EventBus };
     /** ⏪ and `!oikos rollback` as bot/capability.ts wires them, reading snapshots through `runner`. */
     rollback?: Pick<RollbackDeps, "runner" | "targets">;
+    /** The core's logger (default silent). */
+    logger?: Logger;
   } = {},
 ): Promise<ChatHarness> {
   const { shared } = options;
@@ -94,7 +96,7 @@ export async function createChatHarness(
     .add(routingCommand(db));
   for (const command of consoleCommands(db)) commands.add(command);
   if (rollbackDeps) commands.add(rollbackCommand(rollbackDeps));
-  const logger = silentLogger();
+  const logger = options.logger ?? silentLogger();
   const deps: ChatCoreDeps = {
     db,
     queue,

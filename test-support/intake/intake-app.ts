@@ -114,6 +114,7 @@ export class IntakeApp {
       db: this.store.db,
       queue,
       events,
+      stopping: new AbortController().signal,
       close: async () => {},
     };
     this.#runtime = runtime;
