@@ -6,6 +6,50 @@ const UUID = "[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-
 /** Key files, password hashes, credential files, HTTP credentials and Proxmox/Kubernetes secrets. */
 export const FORMAT_RULES: readonly HomelabRule[] = [
   {
+    // A cloud CLI's own configuration listing: the provider's name, then its secret key quoted, with
+    // no key name in between (a table row, a remote listing): the AWS secret key shape, 40
+    // characters of base64 with both cases and a digit. A quoted git SHA (hex) is not one.
+    id: "cloud-cli-quoted-key",
+    keywords: [
+      "aws",
+      "amazon",
+      "s3",
+      "minio",
+      "wasabi",
+      "b2",
+      "backblaze",
+      "gcs",
+      "google",
+      "azure",
+      "spaces",
+      "digitalocean",
+      "linode",
+      "r2",
+      "cloudflare",
+      "scaleway",
+      "ovh",
+      "hetzner",
+    ],
+    pattern:
+      /\b(?:aws|amazon|s3|minio|wasabi|b2|backblaze|gcs|gcloud|google|azure|az|spaces|digitalocean|linode|r2|cloudflare|scaleway|ovh|hetzner)\b[^\r\n"']{0,48}["'](?<secret>[A-Za-z0-9/+]{40})["']/i,
+    accept: ({ secret }) => /[a-z]/.test(secret) && /[A-Z]/.test(secret) && /\d/.test(secret),
+    examples: [
+      {
+        text: 'aws    "Zk3vB9qL2mT8xR4pW7nY1cD6fH0jK5sA3gE9uI2o"',
+        secret: "Zk3vB9qL2mT8xR4pW7nY1cD6fH0jK5sA3gE9uI2o",
+      },
+      {
+        text: "wasabi  s3  'q8Lm2Xv7Rt4Nb9Kc1Zp6Wd3Hf5Js0Ga8Ye2Ui7Oa'  us-east-1",
+        secret: "q8Lm2Xv7Rt4Nb9Kc1Zp6Wd3Hf5Js0Ga8Ye2Ui7Oa",
+      },
+    ],
+    keeps: [
+      'aws "arn:aws:iam::123456789012:role/backup-writer"',
+      "s3 'd40cca85f0f54f30445a3577e18a0a5abcca95bf'",
+      'minio "dGhpcyBpcyBhIHBsYWluIHNlbnRlbmNlIHJlYWxseQ"',
+    ],
+  },
+  {
     // The whole block; a block cut off by capped output is redacted to the end of the text.
     id: "private-key-block",
     keywords: ["begin"],
