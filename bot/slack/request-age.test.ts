@@ -8,7 +8,11 @@ import { requestTimeOutOfRange } from "./request-age.ts";
 // replay attack, so let's ignore it." Signed exactly as Slack signs (v0:<timestamp>:<body>, HMAC-SHA256).
 let bot: SlackBot;
 before(async () => {
-  bot = await startSlackBot({ mode: "http", access: { operators: ["U0ALICE"], admins: [] }, channels: ["C0OPS"] });
+  bot = await startSlackBot({
+    mode: "http",
+    access: { operators: ["U0ALICE"], admins: [] },
+    channels: ["C0OPS"],
+  });
 });
 after(async () => {
   await bot.close();
