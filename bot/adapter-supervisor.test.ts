@@ -26,10 +26,11 @@ function launcher(failures: Error[], stops: string[] = []): AdapterLauncher & { 
   const l = {
     platform: "matrix",
     tries: 0,
-    async launch() {
+    async create() {
       const failure = failures[l.tries++];
-      if (failure) throw failure;
-      return fakeAdapter(stops);
+      const adapter = fakeAdapter(stops);
+      if (failure) adapter.start = async () => Promise.reject(failure);
+      return adapter;
     },
     diagnose: (error: unknown) => ({
       state: (String(error).includes("token") ? "refused" : "unreachable") as "refused" | "unreachable",
@@ -53,6 +54,7 @@ test("down twice, then up: one log line for the change, connected on the board, 
     logger,
     sink: async () => {},
     onConnected: async (adapter) => connected.resolve(adapter),
+    onStarting: () => {},
     onDisconnected: () => {},
     backoff: FAST,
   });
@@ -83,6 +85,7 @@ test("a refusal is its own state, logged as an error; a change of cause is a new
     logger,
     sink: async () => {},
     onConnected: async () => {},
+    onStarting: () => {},
     onDisconnected: () => {},
     backoff: FAST,
   });
@@ -106,6 +109,7 @@ test("a stop while waiting to try again ends at once and starts nothing", async 
     logger,
     sink: async () => {},
     onConnected: async () => assert.fail("nothing connects after a stop"),
+    onStarting: () => {},
     onDisconnected: () => {},
     backoff: { baseMs: 60_000, unreachableMaxMs: 60_000, refusedMaxMs: 60_000 },
   });
@@ -124,7 +128,7 @@ test("an adapter whose start finishes after the stop is stopped, never handed ov
   const supervisor = new AdapterSupervisor({
     launcher: {
       platform: "matrix",
-      launch: async () => {
+      create: async () => {
         await slow.promise;
         return fakeAdapter(stops);
       },
@@ -134,6 +138,7 @@ test("an adapter whose start finishes after the stop is stopped, never handed ov
     logger,
     sink: async () => {},
     onConnected: async () => assert.fail("nothing connects after a stop"),
+    onStarting: () => {},
     onDisconnected: () => {},
     backoff: FAST,
   });

@@ -6,8 +6,8 @@ import type { ChatAdapter, InboundSink } from "./core/chat-adapter.ts";
 /** How one platform's adapter is built, started and, when that fails, understood. */
 export interface AdapterLauncher {
   platform: string;
-  /** Builds and starts a fresh adapter; on failure releases what it built and throws. */
-  launch(sink: InboundSink): Promise<ChatAdapter>;
+  /** Builds a fresh adapter (a password login happens here); the supervisor starts it. */
+  create(): Promise<ChatAdapter>;
   /** What a failed launch means for the operator. */
   diagnose(error: unknown): StartFailure;
 }
@@ -34,9 +34,14 @@ export interface SupervisorOptions {
   board: AdapterStatusBoard;
   logger: Logger;
   sink: InboundSink;
-  /** The adapter is up: register it (posts, cards left unposted). */
+  /**
+   * Before the adapter starts: register it, so the events its start already delivers (Matrix's
+   * catch-up sync, Slack's first Socket Mode envelopes) find it.
+   */
+  onStarting(adapter: ChatAdapter): void;
+  /** The adapter is up: what waited for it (cards left unposted). */
   onConnected(adapter: ChatAdapter): Promise<void>;
-  /** The adapter is going away (stop). */
+  /** The adapter is going away (a failed start, a stop). */
   onDisconnected(adapter: ChatAdapter): void;
   backoff?: SupervisorBackoff;
 }
@@ -103,7 +108,7 @@ export class AdapterSupervisor {
     const backoff = this.#options.backoff ?? DEFAULT_BACKOFF;
     let failures = 0;
     while (!this.#stopped) {
-      const attempt = launcher.launch(this.#options.sink);
+      const attempt = this.#launch();
       this.#inFlight = attempt;
       try {
         const adapter = await attempt;
@@ -159,6 +164,19 @@ export class AdapterSupervisor {
       }
     }
     this.#firstAttempt.resolve();
+  }
+
+  async #launch(): Promise<ChatAdapter> {
+    const adapter = await this.#options.launcher.create();
+    this.#options.onStarting(adapter);
+    try {
+      await adapter.start(this.#options.sink);
+    } catch (error) {
+      this.#options.onDisconnected(adapter);
+      await adapter.stop().catch(() => {});
+      throw error;
+    }
+    return adapter;
   }
 
   async #stopAdapter(adapter: ChatAdapter): Promise<void> {

@@ -103,8 +103,10 @@ export const chatCapability: Capability = {
         ? await startConfiguredAdapters(runtime, {
             board: ctx.chatAdapters,
             sink: (e) => core.handle(e),
-            onConnected: async (adapter) => {
+            onStarting: (adapter) => {
               adapters.set(adapter.platform, adapter);
+            },
+            onConnected: async (adapter) => {
               await renderer.renderUnposted([adapter.platform]);
             },
             onDisconnected: (adapter) => {

@@ -25,6 +25,7 @@ export async function startConfiguredAdapters(
   input: {
     board: AdapterStatusBoard;
     sink: InboundSink;
+    onStarting(adapter: ChatAdapter): void;
     onConnected(adapter: ChatAdapter): Promise<void>;
     onDisconnected(adapter: ChatAdapter): void;
     backoff?: SupervisorBackoff;
@@ -49,6 +50,7 @@ export async function startConfiguredAdapters(
         board: input.board,
         logger: runtime.logger,
         sink: input.sink,
+        onStarting: input.onStarting,
         onConnected: input.onConnected,
         onDisconnected: input.onDisconnected,
         ...(input.backoff ? { backoff: input.backoff } : {}),

@@ -6,8 +6,8 @@ import { loginWithPassword, SdkMatrixApi } from "./matrix-api.ts";
 import { diagnoseMatrixStart } from "./start-failure.ts";
 
 /**
- * The Matrix adapter's launcher from config; undefined when Matrix is not configured. Each launch
- * builds a fresh adapter and starts it. With MATRIX_USER_ID + MATRIX_PASSWORD instead of an access
+ * The Matrix adapter's launcher from config; undefined when Matrix is not configured. Each try
+ * builds a fresh adapter. With MATRIX_USER_ID + MATRIX_PASSWORD instead of an access
  * token, it logs in first (a new device) and out at stop, so no token is ever written anywhere.
  */
 export function matrixLauncher(runtime: Runtime): AdapterLauncher | undefined {
@@ -21,12 +21,12 @@ export function matrixLauncher(runtime: Runtime): AdapterLauncher | undefined {
   return {
     platform: "matrix",
     diagnose: (error) => diagnoseMatrixStart(error, credentials),
-    async launch(sink) {
+    async create() {
       const accessToken =
         matrix.accessToken ?? (await loginWithPassword(homeserverUrl, matrix.userId!, password!));
       const storage = new KvStorageProvider(db, "bot");
       const api = new SdkMatrixApi({ homeserverUrl, accessToken, storage, logger });
-      const adapter = new MatrixAdapter({
+      return new MatrixAdapter({
         api,
         storage,
         rooms: matrix.rooms,
@@ -40,13 +40,6 @@ export function matrixLauncher(runtime: Runtime): AdapterLauncher | undefined {
         logger,
         logoutOnStop: credentials === "password",
       });
-      try {
-        await adapter.start(sink);
-      } catch (error) {
-        await adapter.stop().catch(() => {});
-        throw error;
-      }
-      return adapter;
     },
   };
 }

@@ -8,7 +8,7 @@ import { diagnoseSlackStart } from "./start-failure.ts";
 /**
  * The Slack adapter's launcher from config; undefined when Slack is not configured. A
  * configuration that cannot work (Socket Mode without its token, HTTP mode without the signing
- * secret) throws now, before anything starts; each launch builds a fresh adapter and starts it.
+ * secret) throws now, before anything starts; each try builds a fresh adapter.
  */
 export function slackLauncher(runtime: Runtime): AdapterLauncher | undefined {
   const make = () => createSlackAdapter(runtime);
@@ -16,16 +16,7 @@ export function slackLauncher(runtime: Runtime): AdapterLauncher | undefined {
   return {
     platform: "slack",
     diagnose: diagnoseSlackStart,
-    async launch(sink) {
-      const adapter = make()!;
-      try {
-        await adapter.start(sink);
-      } catch (error) {
-        await adapter.stop().catch(() => {});
-        throw error;
-      }
-      return adapter;
-    },
+    create: async () => make()!,
   };
 }
 
