@@ -81,6 +81,7 @@ describe("plan previews, outside differential check", { skip: unavailable ?? fal
       after.some((c) => c.status === "differs" && c.detail.includes(`${dir}/stray`)),
       JSON.stringify(after),
     );
+    await lab.exec(`sudo -n rm -rf ${dir}`);
   });
 
   for (const c of sample) {

@@ -11,7 +11,7 @@ import type { PlanPreview } from "../../../../policy/preview/types.ts";
 import { labSshTarget } from "../../../sshd/lab-targets.ts";
 import { type SshLab, startSshLab } from "../../../sshd/ssh-lab.ts";
 import { ensureSudoLabUser } from "../../../sshd/sudo-lab-user.ts";
-import type { OutsideCase } from "./cases.ts";
+import { OUTSIDE_CASES, type OutsideCase } from "./cases.ts";
 
 const run = promisify(execFile);
 
@@ -118,6 +118,10 @@ export async function startOutsideLab(): Promise<OutsideLab> {
     stop: async () => {
       await ssh.pool.close();
       await lab.stop();
+      // the scratch trees of every case, by name
+      const trees = OUTSIDE_CASES.flatMap((c) => Object.values(dirsOf(c.id)));
+      await run("rm", ["-rf", "--", ...trees]);
+      await run("rm", ["-df", "--", "/srv/oc"]).catch(() => undefined);
     },
   };
 }
