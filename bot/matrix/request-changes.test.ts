@@ -82,12 +82,16 @@ describe("request changes on a Matrix plan card", () => {
       "agent woken",
       async () => (await queuedJobs(h, "agent-turn")).length > turnsBefore || undefined,
     );
-    const said = await db()
-      .selectFrom("messages")
-      .select(["content", "author"])
-      .where("session_id", "=", session.id)
-      .where("author", "=", BOB)
-      .execute();
+    // the operator's words are recorded for the agent once the request is through
+    const said = await eventually("recorded", async () => {
+      const rows = await db()
+        .selectFrom("messages")
+        .select("content")
+        .where("session_id", "=", session.id)
+        .where("author", "=", BOB)
+        .execute();
+      return rows.length > 0 ? rows : undefined;
+    });
     assert.deepEqual(
       said.map((m) => m.content),
       ["changes: restart only the bridge service, not the whole container"],
