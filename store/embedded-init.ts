@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { OikosError } from "../base/errors.ts";
 
 const run = promisify(execFile);
 const CHILD = fileURLToPath(new URL("./embedded-init-child.ts", import.meta.url));
@@ -19,8 +20,10 @@ export async function initEmbeddedDataDir(dataDir: string): Promise<void> {
     await run(process.execPath, [CHILD, dataDir], { timeout: 300_000 });
   } catch (error) {
     const stderr = (error as { stderr?: string }).stderr?.trim();
-    throw new Error(
-      `could not create the embedded database in ${dataDir}: ${stderr || (error as Error).message}`,
+    throw new OikosError(
+      "embedded_database_init_failed",
+      `Could not create the embedded database in ${dataDir}: ${stderr || (error as Error).message}. ` +
+        "Check that the folder is writable and has free space (OIKOS_DATA_DIR chooses it).",
     );
   }
 }

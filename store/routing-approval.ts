@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { OikosError } from "../base/errors.ts";
 import { newApprovalId } from "./approvals.ts";
 import { type Executor, recordAudit } from "./audit.ts";
 import { approvalDecided, type DomainEvent } from "./domain-events.ts";
@@ -149,7 +150,10 @@ export async function decideRoutingApproval(
   if (input.decision === "approved") {
     const applied = await changeRouting(tx, change.entity_slug, change.patch as RoutingPatch, context);
     if (!applied.ok)
-      throw new Error(`the approved routing change of ${change.entity_slug} cannot apply: ${applied.reason}`);
+      throw new OikosError(
+        "routing_change_cannot_apply",
+        `The approved routing change of ${change.entity_slug} cannot apply: ${applied.reason}. Nothing was changed; ask the agent for the change again.`,
+      );
     await tx
       .updateTable("routing_changes")
       .set({ applied_at: now })

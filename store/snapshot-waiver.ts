@@ -1,3 +1,4 @@
+import { OikosError } from "../base/errors.ts";
 import { createExecutionApproval } from "./approvals.ts";
 import { type Executor, recordAudit } from "./audit.ts";
 import type { Db } from "./db.ts";
@@ -72,7 +73,11 @@ export async function askToRunWithoutSnapshot(
       now,
       set: { worker_id: null, heartbeat_at: null },
     });
-    if (!waiting) throw new Error(`execution ${execution.id} was moved meanwhile`);
+    if (!waiting)
+      throw new OikosError(
+        "execution_moved",
+        `Execution ${execution.id} was moved meanwhile (cancelled, expired or taken by another worker); nothing was asked.`,
+      );
     await reattachApproval(tx, execution.id, created.approval.id, expiresAt);
     await recordExecutionSnapshot(tx, execution.id, { ...input.snapshot, asked: created.approval.id });
     if (execution.approval_id) {

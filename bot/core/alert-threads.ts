@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { OikosError } from "../../base/errors.ts";
 import type { Logger } from "../../base/logger.ts";
 import type { QueuePort } from "../../jobs/queue/port.ts";
 import {
@@ -67,7 +68,10 @@ export class AlertThreads {
     const adapter = this.#deps.adapters.get(group.platform);
     // Retried with backoff: at start-up the adapter (the terminal's too) may come up after the queue.
     if (!adapter)
-      throw new Error(`no ${group.platform} chat adapter runs in this process for alert ${group.id}`);
+      throw new OikosError(
+        "chat_adapter_missing",
+        `No ${group.platform} chat adapter runs in this process for alert ${group.id}: the alert thread is posted once it connects (see !status).`,
+      );
     if (job.update === "open") {
       await this.#open(adapter, group);
       return;

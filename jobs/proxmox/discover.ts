@@ -1,6 +1,7 @@
 import type { Db } from "../../store/db.ts";
 import { applyProxmoxDiscovery, type ProxmoxImportResult } from "../../store/import/apply-proxmox.ts";
 import { resolveTarget, type TargetDefaults } from "../execution/target-resolver.ts";
+import { ProxmoxReadError } from "./errors.ts";
 import { probeContainersAtDiscovery } from "./guest-probe.ts";
 import type { NodeRunner } from "./node-runner.ts";
 import { readCluster } from "./read-cluster.ts";
@@ -46,7 +47,12 @@ export async function discoverProxmox(
         : result.truncated
           ? "printed more than the output cap"
           : `exit ${result.exitCode}`;
-      throw new Error(`reading the cluster on ${nodeSlug}: ${why}: ${result.stderr.trim().slice(0, 300)}`);
+      throw new ProxmoxReadError({
+        command: "pvesh get (the cluster)",
+        where: nodeSlug,
+        why,
+        stderr: result.stderr,
+      });
     }
     return result;
   };

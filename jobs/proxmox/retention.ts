@@ -5,6 +5,7 @@ import { snapshotListSchema } from "../../store/import/proxmox-api.ts";
 import { resolveTarget, type TargetDefaults } from "../execution/target-resolver.ts";
 import type { SweepItem } from "../sweeps/registry.ts";
 import { sweepItem } from "../sweeps/registry.ts";
+import { ProxmoxReadError } from "./errors.ts";
 import type { NodeRunner } from "./node-runner.ts";
 import { pveshGet } from "./read-cluster.ts";
 
@@ -73,7 +74,12 @@ export async function sweepOikosSnapshots(deps: RetentionDeps): Promise<SweepIte
     const read = async (command: string) => {
       const result = await deps.runner.exec(via, command, { timeoutMs: 60_000 });
       if (result.exitCode !== 0)
-        throw new Error(`${command}: exit ${result.exitCode}: ${result.stderr.trim()}`);
+        throw new ProxmoxReadError({
+          command,
+          where: via.slug,
+          why: `exit ${result.exitCode}`,
+          stderr: result.stderr,
+        });
       return result.stdout;
     };
     let listed: Awaited<ReturnType<typeof pveshGet<typeof snapshotListSchema>>>;
@@ -127,7 +133,12 @@ async function sweepDatasetSnapshots(
   const read = async (command: string) => {
     const result = await deps.runner.exec(resolved.target, command, { timeoutMs: 60_000 });
     if (result.exitCode !== 0)
-      throw new Error(`${command}: exit ${result.exitCode}: ${result.stderr.trim()}`);
+      throw new ProxmoxReadError({
+        command,
+        where: host,
+        why: `exit ${result.exitCode}`,
+        stderr: result.stderr,
+      });
     return result.stdout;
   };
   let listed: string;

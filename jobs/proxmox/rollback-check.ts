@@ -5,6 +5,7 @@ import { readExecutionSnapshot, type TakenSnapshot } from "../../store/execution
 import { executionsWithSnapshot } from "../../store/executions.ts";
 import { snapshotListSchema } from "../../store/import/proxmox-api.ts";
 import type { Target } from "../ssh/target.ts";
+import { ProxmoxReadError } from "./errors.ts";
 import type { NodeRunner } from "./node-runner.ts";
 import { pveshGet } from "./read-cluster.ts";
 import { recordedDisks } from "./snapshot-before.ts";
@@ -23,7 +24,13 @@ export async function rollbackRefusal(
 ): Promise<string | null> {
   const read = async (command: string) => {
     const result = await deps.runner.exec(runOn, command, { timeoutMs: 60_000 });
-    if (result.exitCode !== 0) throw new Error(`${command}: exit ${result.exitCode}`);
+    if (result.exitCode !== 0)
+      throw new ProxmoxReadError({
+        command,
+        where: runOn.slug,
+        why: `exit ${result.exitCode}`,
+        stderr: result.stderr,
+      });
     return result.stdout;
   };
   try {

@@ -17,6 +17,7 @@ import {
 import type { EventBus } from "../events/port.ts";
 import { routingStamp } from "../execution/routing-stamp.ts";
 import { resolveTarget, type TargetDefaults } from "../execution/target-resolver.ts";
+import { RollbackRaceError } from "./errors.ts";
 import type { NodeRunner } from "./node-runner.ts";
 import { rollbackRefusal } from "./rollback-check.ts";
 
@@ -161,7 +162,7 @@ export async function requestRollback(
     now,
   );
   // one pending approval per session: nothing was written (a rare race)
-  if (!made.created) throw new Error("another approval became pending in that thread meanwhile; ask again");
+  if (!made.created) throw new RollbackRaceError();
   await deps.events.publish(
     approvalRequested({ sessionId, approvalId: made.approvalId, executionId: made.executionId }),
   );

@@ -140,3 +140,15 @@ export class SshKeyInvalidError extends OikosError {
     this.name = "SshKeyInvalidError";
   }
 }
+
+/** oikos is stopping: the pool's connections are closed, so a command asked now does not start. */
+export class SshPoolClosedError extends OikosError {
+  constructor() {
+    super(
+      "ssh_pool_closed",
+      "oikos is stopping: its SSH connections are closed, so this command did not start. " +
+        "It is decided again after the restart.",
+    );
+    this.name = "SshPoolClosedError";
+  }
+}

@@ -1,7 +1,7 @@
 import type { Client, ConnectConfig } from "ssh2";
 import { KeyedSemaphore } from "../keyed-semaphore.ts";
 import { ChannelOpenError, runOnChannel } from "./channel-exec.ts";
-import { SshConnectionFailedError } from "./errors.ts";
+import { SshConnectionFailedError, SshPoolClosedError } from "./errors.ts";
 import {
   cancelledBeforeStart,
   type ExecOptions,
@@ -104,7 +104,7 @@ export class SshPool {
 
   /** Run `command` verbatim on `endpoint` (user's login shell interprets it). */
   async run(endpoint: SshEndpoint, command: string, options: ExecOptions = {}): Promise<ExecResult> {
-    if (this.#closed) throw new Error("SSH pool is closed");
+    if (this.#closed) throw new SshPoolClosedError();
     const resolved = resolveExecOptions(options);
     const slot = this.#slot(endpoint);
     const releaseChannel = await this.#channels.acquire(slot.key, resolved.signal);
@@ -249,7 +249,7 @@ export class SshPool {
     });
     if (this.#closed) {
       await this.#end(live);
-      throw new Error("SSH pool is closed");
+      throw new SshPoolClosedError();
     }
     slot.connection = live;
     return live;
@@ -257,7 +257,7 @@ export class SshPool {
 
   async #reserveCapacity(slot: Slot): Promise<void> {
     while (this.#openCount >= this.#options.maxConnections) {
-      if (this.#closed) throw new Error("SSH pool is closed");
+      if (this.#closed) throw new SshPoolClosedError();
       const victim = this.#leastRecentlyUsedIdle(slot);
       if (victim !== null) {
         this.#forget(victim); // frees the place now, not when the close event arrives

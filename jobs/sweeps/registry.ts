@@ -34,7 +34,8 @@ const sweeps = new Map<string, Sweep>();
  * and the start-up pass all run whatever is registered. Registering a kind again replaces it.
  */
 export function registerSweep(kind: string, sweep: Sweep): void {
-  if (kind === "all") throw new Error(`"all" is not a sweep kind`);
+  // `oikos sweep all` runs every kind: a kind named "all" could never be run alone (a wiring bug)
+  if (kind === "all") throw new RangeError(`"all" is not a sweep kind`);
   sweeps.set(kind, sweep);
 }
 

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { OikosError } from "../../base/errors.ts";
 import {
   GUEST_OS_ATTRIBUTE,
   GUEST_SHELL_ATTRIBUTE,
@@ -65,7 +66,10 @@ export async function applyProxmoxDiscovery(
   const key = clusterKey(reading);
   let known = await db.selectFrom("entities").selectAll().execute();
   if (!known.some((entity) => entity.slug === discoveringSlug))
-    throw new Error(`there is no entity ${discoveringSlug}`);
+    throw new OikosError(
+      "unknown_entity",
+      `There is no entity ${discoveringSlug}: import the Proxmox node first (\`oikos import ssh-config\` or an inventory), then \`oikos import proxmox ${discoveringSlug}\`.`,
+    );
   const nodeSlug = nodeEntities(known, reading, key, discoveringSlug);
   // A standalone node that formed or joined this cluster (or was renamed): its guests come along.
   const joined: MembershipChange[] = [];
