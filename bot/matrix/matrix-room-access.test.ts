@@ -95,7 +95,10 @@ describe("matrix: per-room operators, admins and power level", () => {
   });
 
   test("room A's minimum power level makes CAROL an operator there only", async () => {
-    assert.equal(await answerTo(double.message(CAROL, roomA, "!oikos approvals")), "No pending approvals.");
+    assert.equal(
+      await answerTo(double.message(CAROL, roomA, "!oikos approvals")),
+      "No pending approvals.\nNo standing grants (♾️).",
+    );
     assert.match(await answerTo(double.message(CAROL, roomB, "!oikos approvals")), /only take instructions/);
   });
 
@@ -123,7 +126,10 @@ describe("matrix: per-room operators, admins and power level", () => {
       risk: "config_mutation",
       expiresAt,
     });
-    assert.equal(await answerTo(double.message(ERIN, roomA, "!oikos approvals")), "No pending approvals.");
+    assert.equal(
+      await answerTo(double.message(ERIN, roomA, "!oikos approvals")),
+      "No pending approvals.\nNo standing grants (♾️).",
+    );
     assert.match(await answerTo(double.message(ALICE, roomA, "!oikos approvals")), /Pending approvals \(1\)/);
     assert.match(
       await answerTo(double.message(DAVE, roomA, `!oikos cancel ${execution.id}`)),
