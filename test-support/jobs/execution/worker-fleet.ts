@@ -56,7 +56,8 @@ export function startWorker(env: {
       OIKOS_SSH_USER: env.lab.username,
       OIKOS_LOG_LEVEL: "info",
       // Recover the killed worker's jobs within seconds, not the default minute.
-      OIKOS_QUEUE_LOCK_MS: "5000",
+      // 10 s, not 5: a 5 s lock misses renewals on a loaded CI machine and BullMQ then fails the job (as in the fault matrix)
+      OIKOS_QUEUE_LOCK_MS: "10000",
     },
   });
 }
