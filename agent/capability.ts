@@ -17,11 +17,10 @@ import { reportUnreportedCompletions } from "./unreported-completions.ts";
 /** The idle sweep runs this often (its own schedule: the 2-minute idle rule needs finer steps than the other sweeps). */
 export const IDLE_SWEEP_EVERY_MS = 30_000;
 const LEARN_EVERY_MS = 24 * 60 * 60_000;
-const EVICT_EVERY_MS = 5 * 60_000;
 
 /**
- * The agent: `agent-turn` and `continue` handlers over an MCP client per session (in process, the
- * same server and gates outside clients get), the execution.finished → continue subscriber, the
+ * The agent: `agent-turn` and `continue` handlers over one MCP client shared by its sessions (in
+ * process, the same server and gates outside clients get; each call names its session), the execution.finished → continue subscriber, the
  * idle sweep and the daily learning job. Without a model endpoint, turns answer how to configure one.
  */
 export const agentCapability: Capability = {
@@ -40,7 +39,7 @@ export const agentCapability: Capability = {
       return undefined;
     }
     const execution = await ctx.runService();
-    // The MCP SDK and the tools' modules are loaded by the first session's connect, not at start.
+    // The MCP SDK and the tools' modules are loaded by the first session's call, not at start.
     const gateway = new McpToolGateway({
       connect: async () => {
         const [{ connectInMemoryClient }, { createMcpServer }] = await Promise.all([
@@ -85,12 +84,6 @@ export const agentCapability: Capability = {
     const resumed = await resumeOwedTurns({ db: runtime.db, queue: runtime.queue });
     if (resumed.length) logger.info({ sessions: resumed }, "resuming turns a restart interrupted");
     await runtime.queue.repeat("learn", {}, { everyMs: LEARN_EVERY_MS, key: "learn-daily" });
-    const evict = setInterval(() => {
-      gateway
-        .evictIdle()
-        .catch((error: unknown) => logger.warn({ err: error }, "closing idle MCP clients failed"));
-    }, EVICT_EVERY_MS);
-    evict.unref();
     return {
       async started() {
         // The chat capability starts after this one: the summary must find its renderer subscribed.
@@ -98,7 +91,6 @@ export const agentCapability: Capability = {
         if (told.length) logger.info({ sessions: told }, "reporting tasks a restart closed unannounced");
       },
       async stop() {
-        clearInterval(evict);
         jobs.unsubscribe();
         await jobs.settled();
         await gateway.close();

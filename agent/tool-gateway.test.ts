@@ -10,7 +10,7 @@ after(async () => {
   await h.close();
 });
 
-test("one tools/list per gateway, shared by every session; the server still checks each session's calls", async () => {
+test("one tools/list and one MCP client per gateway, shared by every session; the server still checks each session's calls", async () => {
   const sessions = await Promise.all([h.newSession(), h.newSession(), h.newSession()]);
   const lists = await Promise.all(sessions.map((id) => h.gateway.tools(id)));
   assert.equal(h.gateway.listCalls, 1, "tools/list once for the three sessions");
@@ -23,4 +23,12 @@ test("one tools/list per gateway, shared by every session; the server still chec
   const listed = await h.gateway.call(sessions[2]!, "list_entities", {});
   assert.equal(listed.isError, false, listed.text);
   assert.equal(h.gateway.listCalls, 1);
+  // one client (and one server behind it) for all three sessions; each call still names its session
+  assert.equal(h.gateway.connects, 1, "one MCP client for the three sessions");
+  const unknown = await h.gateway.call("no-such-session", "run", {
+    target: "local",
+    command: "true",
+    purpose: "a session the server does not know",
+  });
+  assert.equal((unknown.structured as { code?: string } | undefined)?.code, "unknown_session", unknown.text);
 });

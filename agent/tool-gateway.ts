@@ -17,33 +17,28 @@ export interface ToolGateway {
   close(): Promise<void>;
 }
 
-interface Bound {
-  client: Promise<Client>;
-  lastUsed: number;
-}
-
 export interface McpToolGatewayOptions {
   /** A new MCP client (e.g. connectInMemoryClient(createMcpServer(deps)), or one over HTTP). */
   connect: () => Promise<Client>;
-  /** Clients unused this long are closed. Default 20 min. */
-  idleMs?: number;
   /** Timeout of one tool call. Default 120 s (`run` itself returns early with an execution id). */
   callTimeoutMs?: number;
 }
 
 /**
- * One MCP client per oikos session. The tool list is fetched once per gateway and shared: tools/list
- * names no session, and every client of a gateway connects as the same principal, so each session's
- * list would be the same one (the server turning forty zod schemas into JSON Schema again, the client
- * compiling their output validators again — seconds of CPU for fifty sessions). The server still
- * checks every call's arguments and its result against the tool's schemas.
- * Every call carries the session id out of band in `_meta["oikos/session"]`, never as an argument.
+ * One MCP client per gateway, shared by every oikos session: each call carries its session id out of
+ * band in `_meta["oikos/session"]` (never as an argument), and every session of a gateway connects as
+ * the same principal, so nothing of a session lives in the connection. The server checks each call
+ * (session known, owned by the principal, every gate) as it comes. A client per session meant an
+ * McpServer per session: forty tools registered, their zod schemas converted and an ajv instance
+ * built again for each of the fifty sessions of the bench (≈ 0.4 s CPU), and as many idle clients.
+ * The tool list is fetched once too: tools/list names no session.
  */
 export class McpToolGateway implements ToolGateway {
-  readonly #clients = new Map<string, Bound>();
+  #client: Promise<Client> | undefined;
   #tools: Promise<ToolSpec[]> | undefined;
   readonly #options: McpToolGatewayOptions;
   #listCalls = 0;
+  #connects = 0;
 
   constructor(options: McpToolGatewayOptions) {
     this.#options = options;
@@ -54,10 +49,14 @@ export class McpToolGateway implements ToolGateway {
     return this.#listCalls;
   }
 
-  async tools(sessionId: string): Promise<ToolSpec[]> {
-    const bound = this.#bind(sessionId);
+  /** How many MCP clients (and servers behind them) this gateway connected. */
+  get connects(): number {
+    return this.#connects;
+  }
+
+  async tools(_sessionId: string): Promise<ToolSpec[]> {
     if (!this.#tools) {
-      const listed = this.#list(bound.client);
+      const listed = this.#list();
       this.#tools = listed;
       // A failed list is not kept: the next turn asks again.
       listed.catch(() => {
@@ -67,8 +66,8 @@ export class McpToolGateway implements ToolGateway {
     return this.#tools;
   }
 
-  async #list(pending: Promise<Client>): Promise<ToolSpec[]> {
-    const client = await pending;
+  async #list(): Promise<ToolSpec[]> {
+    const client = await this.#connected();
     this.#listCalls += 1;
     const { tools } = await client.listTools();
     return tools.map((tool) => ({
@@ -82,7 +81,7 @@ export class McpToolGateway implements ToolGateway {
   }
 
   async call(sessionId: string, name: string, args: Record<string, unknown>): Promise<ToolCallResult> {
-    const client = await this.#bind(sessionId).client;
+    const client = await this.#connected();
     try {
       const result = await client.callTool(
         { name, arguments: args, _meta: { [SESSION_META_KEY]: sessionId } },
@@ -104,33 +103,26 @@ export class McpToolGateway implements ToolGateway {
     }
   }
 
-  /** Closes clients idle longer than idleMs; call it from a timer. */
-  async evictIdle(now = Date.now()): Promise<number> {
-    let evicted = 0;
-    for (const [sessionId, bound] of this.#clients) {
-      if (now - bound.lastUsed < (this.#options.idleMs ?? 20 * 60_000)) continue;
-      this.#clients.delete(sessionId);
-      evicted += 1;
-      await (await bound.client).close().catch(() => {});
-    }
-    return evicted;
-  }
-
   async close(): Promise<void> {
-    const all = [...this.#clients.values()];
-    this.#clients.clear();
-    await Promise.all(all.map(async (bound) => (await bound.client).close().catch(() => {})));
+    const client = this.#client;
+    this.#client = undefined;
+    this.#tools = undefined;
+    if (client) await (await client.catch(() => undefined))?.close().catch(() => {});
   }
 
-  #bind(sessionId: string): Bound {
-    let bound = this.#clients.get(sessionId);
-    if (!bound) {
+  #connected(): Promise<Client> {
+    if (!this.#client) {
       const client = this.#options.connect();
-      bound = { client, lastUsed: Date.now() };
-      this.#clients.set(sessionId, bound);
-      client.catch(() => this.#clients.delete(sessionId));
+      this.#connects += 1;
+      this.#client = client;
+      // A failed connect, or a connection that closed, is not kept: the next call connects again.
+      const forget = () => {
+        if (this.#client === client) this.#client = undefined;
+      };
+      client.then((connected) => {
+        connected.onclose = forget;
+      }, forget);
     }
-    bound.lastUsed = Date.now();
-    return bound;
+    return this.#client;
   }
 }
