@@ -10,7 +10,7 @@ export const BUDGET_SPENT_NOTE = "turn-ended:budget";
  * A turn that ended because the model was not making progress on its own (a repeated refusal, a
  * spent budget) leaves the session waiting for the operator: results that arrive meanwhile are
  * stored, but only the operator's next message or decision calls the model again. Neither note is
- * input (agent/turn-runner.ts isInput), so neither starts a turn.
+ * input (store/messages.ts hasInputAfter), so neither starts a turn.
  */
 export async function heldForOperator(deps: Pick<AgentDeps, "db">, sessionId: string): Promise<boolean> {
   return noteSinceOperator(deps.db, sessionId, [REPEATED_REFUSAL_NOTE, BUDGET_SPENT_NOTE]);

@@ -1,5 +1,5 @@
 import { agentMessage, agentTyping, questionAnswered, sessionStatus } from "../store/domain-events.ts";
-import { appendMessage, hasNote, listMessages } from "../store/messages.ts";
+import { appendMessage, hasInputAfter, hasNote, lastOperatorMessage } from "../store/messages.ts";
 import { currentPlan, nextOpenStep } from "../store/plans.ts";
 import { answerOpenQuestion, openQuestion } from "../store/questions.ts";
 import { markAnswered, markPlanDecided, reopenSession } from "../store/session-lifecycle.ts";
@@ -126,8 +126,7 @@ async function prepareSession(deps: AgentDeps, sessionId: string, reason: TurnRo
   const now = clockOf(deps);
   let session = await getSession(deps.db, sessionId);
   if (!session) return false;
-  const messages = await listMessages(deps.db, sessionId);
-  const lastUser = messages.filter((m) => m.role === "user").at(-1);
+  const lastUser = await lastOperatorMessage(deps.db, sessionId);
   if (session.status === "done" || session.status === "failed") {
     if (!lastUser || !session.closed_at || lastUser.createdAt <= session.closed_at) return false;
     await reopenSession(deps.db, sessionId, now);
@@ -167,14 +166,10 @@ async function prepareSession(deps: AgentDeps, sessionId: string, reason: TurnRo
   // meanwhile are kept in the transcript, but only the operator's next message (or decision) calls the model.
   if ((reason === "continue" || reason === "merged") && (await heldForOperator(deps, sessionId)))
     return false;
+  // What the model must respond to: operator messages, continuation and decision notes (not its own
+  // output or fault notes) the model has not been shown yet.
   const seen = session.seen_message_id === null ? 0n : BigInt(session.seen_message_id);
-  return (await listMessages(deps.db, sessionId)).some((m) => BigInt(m.id) > seen && isInput(m));
-}
-
-/** What the model must respond to: operator messages, continuation and decision notes (not its own output or fault notes). */
-function isInput(message: { role: string; name: string | null }): boolean {
-  const name = message.name ?? "";
-  return message.role === "user" || (message.role === "system" && /^(execution|decision):/.test(name));
+  return hasInputAfter(deps.db, sessionId, seen);
 }
 
 async function syncStatusWithPlan(deps: AgentDeps, session: Session, answered: boolean): Promise<void> {

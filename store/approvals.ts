@@ -144,16 +144,6 @@ export async function expireApprovals(db: Executor, now = new Date()): Promise<A
     .execute();
 }
 
-/** The ids of every approval asked for an execution (any status). */
-export async function approvalIdsOfExecution(db: Executor, executionId: string): Promise<string[]> {
-  const rows = await db
-    .selectFrom("approvals")
-    .select("id")
-    .where("execution_id", "=", executionId)
-    .execute();
-  return rows.map((row) => row.id);
-}
-
 /** A pending approval as `!oikos approvals` lists it, with its execution's command. */
 export interface PendingApprovalLine {
   id: string;

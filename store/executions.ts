@@ -132,6 +132,42 @@ export async function getExecution(db: Executor, id: string): Promise<Execution 
   return db.selectFrom("executions").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
+/** What an execution's cards hang on: the execution it rolled back, its session and plan, its approvals. */
+export interface ExecutionCardLinks {
+  rollbackOf: string | null;
+  sessionId: string | null;
+  planGeneration: number | null;
+  approvalIds: string[];
+}
+
+/**
+ * One read for the chat renderer's refresh of an execution's cards (queued, started, finished): the
+ * links alone, with the approval ids in the same statement — not the whole row with its output.
+ */
+export async function executionCardLinks(db: Executor, id: string): Promise<ExecutionCardLinks | undefined> {
+  const row = await db
+    .selectFrom("executions as e")
+    .select((eb) => [
+      "e.rollback_of",
+      "e.session_id",
+      "e.plan_generation",
+      eb
+        .selectFrom("approvals as a")
+        .select(sql<string[]>`coalesce(json_agg(a.id), '[]'::json)`.as("ids"))
+        .whereRef("a.execution_id", "=", "e.id")
+        .as("approval_ids"),
+    ])
+    .where("e.id", "=", id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    rollbackOf: row.rollback_of,
+    sessionId: row.session_id,
+    planGeneration: row.plan_generation,
+    approvalIds: row.approval_ids ?? [],
+  };
+}
+
 export interface TransitionOptions {
   from: ExecutionStatus | readonly ExecutionStatus[];
   to: ExecutionStatus;

@@ -1,4 +1,4 @@
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import type { Executor } from "./audit.ts";
 import type { Database } from "./schema.ts";
 
@@ -102,19 +102,21 @@ export async function recentMessages(
   sessionId: string,
   limit: number,
 ): Promise<MessageWindow> {
+  // The window and the session's total in one statement: a window function counts the rows the
+  // WHERE keeps, before the LIMIT.
   const rows = await db
     .selectFrom("messages")
     .selectAll()
+    .select(sql<string>`count(*) over ()`.as("session_total"))
     .where("session_id", "=", sessionId)
     .orderBy("id", "desc")
     .limit(limit)
     .execute();
-  const total = await db
-    .selectFrom("messages")
-    .select((eb) => eb.fn.countAll<string>().as("n"))
-    .where("session_id", "=", sessionId)
-    .executeTakeFirstOrThrow();
-  return { messages: rows.reverse().map(toStored), omitted: Math.max(0, Number(total.n) - rows.length) };
+  const total = rows.length > 0 ? Number(rows[0]!.session_total) : 0;
+  return {
+    messages: rows.reverse().map(({ session_total: _total, ...row }) => toStored(row)),
+    omitted: Math.max(0, total - rows.length),
+  };
 }
 
 export async function listMessages(db: Kysely<Database>, sessionId: string): Promise<StoredMessage[]> {
@@ -160,15 +162,53 @@ export async function hasNote(db: Kysely<Database>, sessionId: string, marker: s
  * first: what the agent loop counts as "already refused" (agent/turn.ts).
  */
 export async function refusalKeysSinceOperator(db: Kysely<Database>, sessionId: string): Promise<string[]> {
-  const operator = await lastOperatorMessage(db, sessionId);
-  let query = db
+  // The operator's newest message and what was refused after it, in one statement.
+  const rows = await db
     .selectFrom("messages")
     .select("refusal_key")
     .where("session_id", "=", sessionId)
-    .where("refusal_key", "is not", null);
-  if (operator) query = query.where("id", ">", operator.id);
-  const rows = await query.orderBy("id", "asc").execute();
+    .where("refusal_key", "is not", null)
+    .where(({ eb, selectFrom }) =>
+      eb(
+        "id",
+        ">",
+        selectFrom("messages as operator")
+          .select(sql<string>`coalesce(max(operator.id), 0)`.as("id"))
+          .where("operator.session_id", "=", sessionId)
+          .where("operator.role", "=", "user"),
+      ),
+    )
+    .orderBy("id", "asc")
+    .execute();
   return rows.flatMap((row) => (row.refusal_key === null ? [] : [row.refusal_key]));
+}
+
+/**
+ * Whether the session holds input for the model newer than `afterId`: an operator message, or a
+ * continuation (`execution:…`) or decision (`decision:…`) note — not its own output or fault notes.
+ */
+export async function hasInputAfter(
+  db: Kysely<Database>,
+  sessionId: string,
+  afterId: bigint,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom("messages")
+    .select("id")
+    .where("session_id", "=", sessionId)
+    .where("id", ">", afterId.toString())
+    .where((eb) =>
+      eb.or([
+        eb("role", "=", "user"),
+        eb.and([
+          eb("role", "=", "system"),
+          eb.or([eb("name", "like", "execution:%"), eb("name", "like", "decision:%")]),
+        ]),
+      ]),
+    )
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Whether a system note with one of these markers was stored after the operator's newest message. */

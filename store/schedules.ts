@@ -69,10 +69,6 @@ export async function recordSkippedRun(
     .execute();
 }
 
-export async function scheduleRunOfSession(db: Kysely<Database>, sessionId: string) {
-  return db.selectFrom("schedule_runs").selectAll().where("session_id", "=", sessionId).executeTakeFirst();
-}
-
 /** Moves a run's thread out of `deferred` once (conditional): false when another writer did first. */
 export async function settleRunThread(
   db: Kysely<Database>,

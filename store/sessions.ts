@@ -42,6 +42,37 @@ export async function getSession(db: Kysely<Database>, id: string): Promise<Sess
   return db.selectFrom("sessions").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
+/** Where a session's chat goes, and the scheduled run it belongs to (if it is one). */
+export interface SessionChatPlace extends SessionAddress {
+  scheduleRun: { fireId: string; schedule: string; threadState: "deferred" | "posted" | "quiet" } | null;
+}
+
+/**
+ * The chat renderer's one read per domain event: the session's platform, room and thread with its
+ * scheduled run (schedule_runs.session_id is unique), instead of the whole session row and the run apart.
+ */
+export async function sessionChatPlace(
+  db: Kysely<Database>,
+  id: string,
+): Promise<SessionChatPlace | undefined> {
+  const row = await db
+    .selectFrom("sessions as s")
+    .leftJoin("schedule_runs as r", "r.session_id", "s.id")
+    .select(["s.platform", "s.room", "s.thread", "r.fire_id", "r.schedule", "r.thread_state"])
+    .where("s.id", "=", id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    platform: row.platform,
+    room: row.room,
+    thread: row.thread,
+    scheduleRun:
+      row.fire_id === null || row.schedule === null || row.thread_state === null
+        ? null
+        : { fireId: row.fire_id, schedule: row.schedule, threadState: row.thread_state },
+  };
+}
+
 export async function findSessionByThread(
   db: Kysely<Database>,
   address: SessionAddress,

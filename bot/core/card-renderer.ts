@@ -1,14 +1,19 @@
+import { LRUCache } from "lru-cache";
 import type { Logger } from "../../base/logger.ts";
 import type { EventBus } from "../../jobs/events/port.ts";
 import type { DomainEvent } from "../../jobs/events/types.ts";
-import { approvalIdsOfExecution } from "../../store/approvals.ts";
 import { type CardKind, type CardRefs, planSubject } from "../../store/chat-cards.ts";
 import type { Db } from "../../store/db.ts";
-import { getExecution } from "../../store/executions.ts";
+import { executionCardLinks } from "../../store/executions.ts";
 import { claimKv, deleteKv } from "../../store/kv.ts";
 import { pendingCardSubjects } from "../../store/pending-card-subjects.ts";
 import { currentPlan } from "../../store/plans.ts";
-import { getSession } from "../../store/sessions.ts";
+import {
+  getSession,
+  type SessionAddress,
+  type SessionChatPlace,
+  sessionChatPlace,
+} from "../../store/sessions.ts";
 import type { Outcome } from "../../store/statuses.ts";
 import type { Card, CardMentions } from "./card.ts";
 import { buildApprovalCard } from "./cards/approval-card.ts";
@@ -24,6 +29,8 @@ interface Place {
   room: string;
   thread: string;
   sessionId: string;
+  /** The session's scheduled run as read with the place (null: not a scheduled run). */
+  scheduleRun: SessionChatPlace["scheduleRun"];
 }
 
 function claimKey(platform: string, kind: CardKind, subjectId: string): string {
@@ -46,6 +53,14 @@ export class CardRenderer {
     | ((platform: string, room: string, self: string) => CardMentions | undefined)
     | undefined;
   readonly #chains = new Map<string, Promise<void>>();
+  /**
+   * The chat place of sessions that are not scheduled runs. It cannot change: a session's platform and
+   * room are never updated, and its thread is re-bound only for a scheduled run whose thread opens
+   * late (ScheduleThreads), whose run row is written in the session's own transaction
+   * (store/schedules.ts startScheduledRun) — a session read without one never gets one. Saves the read
+   * on every event of a session (typing, execution progress, agent text) but the first.
+   */
+  readonly #fixedPlaces = new LRUCache<string, SessionAddress>({ max: 10_000 });
   /** What each card last showed: an event that changes nothing visible edits nothing. */
   readonly #lastRendered = new Map<string, string>();
   /** Per session: cards whose post failed (claim released), posted again on the session's next event. */
@@ -136,18 +151,32 @@ export class CardRenderer {
     return next;
   }
 
+  /** Where the session's chat goes: read with its scheduled run, kept for a session that is no scheduled run. */
   async #place(sessionId: string): Promise<Place | undefined> {
-    const session = await getSession(this.#db, sessionId);
+    const fixed = this.#fixedPlaces.get(sessionId);
+    const session = fixed ? { ...fixed, scheduleRun: null } : await sessionChatPlace(this.#db, sessionId);
     if (!session) return undefined;
+    if (!fixed && session.scheduleRun === null)
+      this.#fixedPlaces.set(sessionId, {
+        platform: session.platform,
+        room: session.room,
+        thread: session.thread,
+      });
     const adapter = this.#adapters.get(session.platform);
     if (!adapter) return undefined;
-    return { adapter, room: session.room, thread: session.thread, sessionId };
+    return {
+      adapter,
+      room: session.room,
+      thread: session.thread,
+      sessionId,
+      scheduleRun: session.scheduleRun,
+    };
   }
 
   /** Posts (or, if it has one, refreshes) the card of one subject. */
   async #postSubject(sessionId: string, kind: CardKind, subjectId: string): Promise<void> {
     const place = await this.#place(sessionId);
-    if (!place || (await this.#scheduled?.isDeferred(sessionId))) return;
+    if (!place || this.#scheduled?.isDeferred(place.scheduleRun)) return;
     if (kind === "plan") {
       const generation = Number(subjectId.slice(subjectId.lastIndexOf(":") + 1));
       await this.#postOnce(place, kind, subjectId, () => buildPlanCard(this.#db, sessionId, generation));
@@ -190,7 +219,7 @@ export class CardRenderer {
     let place = await this.#place(sessionId);
     if (!place) return;
     if (this.#scheduled) {
-      const verdict = await this.#scheduled.route(sessionId, place, event);
+      const verdict = await this.#scheduled.route(sessionId, place, event, place.scheduleRun);
       if (verdict.kind === "skip") return;
       place = { ...place, ...verdict.place };
     }
@@ -266,14 +295,13 @@ export class CardRenderer {
   }
 
   async #refreshExecution(adapter: ChatAdapter, executionId: string): Promise<void> {
-    const execution = await getExecution(this.#db, executionId);
+    const execution = await executionCardLinks(this.#db, executionId);
     if (!execution) return;
     // A rollback changes what the undone execution's cards say ("⏪ rolled back").
-    if (execution.rollback_of) await this.#refreshExecution(adapter, execution.rollback_of);
-    for (const approvalId of await approvalIdsOfExecution(this.#db, executionId))
-      await this.refreshApproval(adapter, approvalId);
-    if (execution.session_id && execution.plan_generation !== null) {
-      await this.refreshPlan(adapter, execution.session_id, execution.plan_generation);
+    if (execution.rollbackOf) await this.#refreshExecution(adapter, execution.rollbackOf);
+    for (const approvalId of execution.approvalIds) await this.refreshApproval(adapter, approvalId);
+    if (execution.sessionId && execution.planGeneration !== null) {
+      await this.refreshPlan(adapter, execution.sessionId, execution.planGeneration);
     }
   }
 

@@ -2,8 +2,13 @@ import type { DomainEvent } from "../../jobs/events/types.ts";
 import type { Db } from "../../store/db.ts";
 import { agentReplies } from "../../store/messages.ts";
 import { planNeedsApproval } from "../../store/plans.ts";
-import { type ScheduleThreadState, scheduleRunOfSession, settleRunThread } from "../../store/schedules.ts";
-import { bindSessionThread, sessionAskedOperator, sessionSummary } from "../../store/sessions.ts";
+import { settleRunThread } from "../../store/schedules.ts";
+import {
+  bindSessionThread,
+  type SessionChatPlace,
+  sessionAskedOperator,
+  sessionSummary,
+} from "../../store/sessions.ts";
 import type { QuietMode } from "../../store/statuses.ts";
 import type { ChatAdapter } from "./chat-adapter.ts";
 
@@ -41,29 +46,36 @@ export class ScheduleThreads {
   }
 
   /** A scheduled run that has posted nothing yet (no thread to post a card into). */
-  async isDeferred(sessionId: string): Promise<boolean> {
-    return (await scheduleRunOfSession(this.#db, sessionId))?.thread_state === "deferred";
+  isDeferred(run: SessionChatPlace["scheduleRun"]): boolean {
+    return run?.threadState === "deferred";
   }
 
-  /** What to do with `event` for a session; `render` with the place to post at. */
-  async route(sessionId: string, place: ThreadPlace, event: DomainEvent): Promise<DeferredVerdict> {
-    const run = await scheduleRunOfSession(this.#db, sessionId);
-    if (!run || (run.thread_state as ScheduleThreadState) !== "deferred") return { kind: "render", place };
+  /**
+   * What to do with `event` for a session; `render` with the place to post at. `run` is the session's
+   * scheduled run as read with its place for this event (`sessionChatPlace`), so no second read.
+   */
+  async route(
+    sessionId: string,
+    place: ThreadPlace,
+    event: DomainEvent,
+    run: SessionChatPlace["scheduleRun"],
+  ): Promise<DeferredVerdict> {
+    if (run?.threadState !== "deferred") return { kind: "render", place };
     const schedule = this.#schedules.find((s) => s.name === run.schedule);
     const quiet: QuietMode = schedule?.quiet ?? "line";
     switch (event.type) {
       case "approval.requested":
       case "question.raised":
-        return this.#open(run.fire_id, run.schedule, sessionId, place);
+        return this.#open(run.fireId, run.schedule, sessionId, place);
       case "plan.proposed":
         return (await this.#planNeedsOperator(sessionId, event.generation))
-          ? this.#open(run.fire_id, run.schedule, sessionId, place)
+          ? this.#open(run.fireId, run.schedule, sessionId, place)
           : { kind: "skip" };
       case "task.completed": {
         if (quiet === "thread" || !(await this.#clean(sessionId, event.outcome))) {
-          return this.#open(run.fire_id, run.schedule, sessionId, place, "reported");
+          return this.#open(run.fireId, run.schedule, sessionId, place, "reported");
         }
-        if (!(await settleRunThread(this.#db, run.fire_id, { thread: "quiet", outcome: "quiet" })))
+        if (!(await settleRunThread(this.#db, run.fireId, { thread: "quiet", outcome: "quiet" })))
           return { kind: "skip" };
         if (quiet === "line") {
           const summary = await this.#summary(sessionId);
