@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import { NO_QUORUM, type Quorum } from "../policy/quorum.ts";
-import { grantDurationMs } from "../policy/standing-grant.ts";
+import { grantDurationMs, NOT_GRANTABLE_WORDS, type NotGrantable } from "../policy/standing-grant.ts";
 import { sameTypedPhrase } from "../policy/typed-phrase.ts";
 import { castVote } from "./approval-votes.ts";
 import { cancelApprovalOfExecution, decideApprovalRow, getApproval } from "./approvals.ts";
@@ -216,9 +216,11 @@ export async function decideApproval(db: Kysely<Database>, input: ApprovalDecisi
       approval.required_phrase &&
       !sameTypedPhrase(input.typedPhrase, approval.required_phrase)
     ) {
+      // ♾️ (or "allow always") on a typed-phrase card: no grant, and the operator is told why.
+      const notGranted = input.grant ? `Not granted: ${NOT_GRANTABLE_WORDS[typedWhy(approval)]}. ` : "";
       return consentRefusal(
         "typed_confirmation_required",
-        `This is destructive: type exactly \`${approval.required_phrase}\` to approve it (a reaction or button is not enough).`,
+        `${notGranted}This is destructive: type exactly \`${approval.required_phrase}\` to approve it (a reaction or button is not enough).`,
       );
     }
     if (input.decision === "approved" && input.grant) {
@@ -501,6 +503,13 @@ export async function cancelPendingExecution(
     await cancelApprovalOfExecution(tx, executionId, by, now);
     return true;
   });
+}
+
+/** Why an approval that asks for a typed phrase can get no standing grant, in policy's words. */
+function typedWhy(approval: { unreadable: string | null; risk: string | null }): NotGrantable {
+  if (approval.unreadable !== null) return "unreadable";
+  // A phrase on a change below destructive: the run gate found it disrupts oikos itself.
+  return approval.risk === "destructive" ? "destructive" : "affects_self";
 }
 
 /** A quorum other than one operator's approval asks for votes. */

@@ -181,6 +181,59 @@ for (const { dialect, skip } of availableDialects()) {
       });
     });
 
+    test("♾️ on a card that asks for a typed phrase: no grant, nothing approved, and the operator is told why", async () => {
+      const expiresAt = new Date(Date.now() + 60_000);
+      const execution = await createExecution(db(), {
+        sessionId: "s-a",
+        target: "lxc:bridges",
+        command: "docker volume rm whatsapp-cache",
+        commandKey: `key-${++counter}`,
+        risk: "destructive",
+        purpose: "stale cache",
+        requestedBy: "agent",
+        status: "pending_approval",
+        timeoutMs: 5_000,
+        deadlineAt: expiresAt,
+      });
+      const asked = await createExecutionApproval(db(), {
+        sessionId: "s-a",
+        executionId: execution.id,
+        commandKey: execution.command_key,
+        target: execution.target,
+        risk: "destructive",
+        requiredPhrase: "confirm delete lxc:bridges",
+        expiresAt,
+        grantBasis: null,
+      });
+      assert.ok(asked.created);
+      const decide = (grant: boolean) =>
+        decideApproval(db(), {
+          approvalId: asked.approval.id,
+          sessionId: "s-a",
+          decision: "approved",
+          by: "@alice",
+          via: "reaction",
+          ...(grant ? { grant: { days: null } } : {}),
+        });
+      const refused = await decide(true);
+      assert.ok(!refused.ok && refused.code === "typed_confirmation_required");
+      assert.match(
+        refused.message,
+        /^Not granted: a destructive command is confirmed each time it runs\. This is destructive: type exactly `confirm delete lxc:bridges`/,
+      );
+      const plain = await decide(false);
+      assert.ok(!plain.ok && !plain.message.includes("Not granted"), "a plain ✅ is not told about grants");
+      assert.equal(await grantMadeBy(db(), asked.approval.id), undefined);
+      assert.equal((await getApproval(db(), asked.approval.id))?.status, "pending");
+      await decideApproval(db(), {
+        approvalId: asked.approval.id,
+        sessionId: "s-a",
+        decision: "denied",
+        by: "@alice",
+        via: "reaction",
+      });
+    });
+
     test("a use queues the execution with an approval decided by the grant, counted and audited", async () => {
       const live = await grantsNaming(db(), "lxc:bridges", COMMAND);
       assert.deepEqual(

@@ -3,6 +3,7 @@ import type { Database } from "../../store/schema.ts";
 import type { Homelab } from "../lab/homelab.ts";
 import { checkAbsent, type PlaceTexts } from "./absent.ts";
 import { checkCount } from "./count.ts";
+import { checkGrants } from "./grant-expectations.ts";
 import { checkGraph } from "./graph-expectations.ts";
 import { checkFiles, checkPreviews } from "./lab-files.ts";
 import type { Expectation } from "./manifest.ts";
@@ -32,6 +33,8 @@ export interface Facts {
   modelCalls: number;
   wallMs: number;
   botPosts: string[];
+  /** Each message the bot sent, as last edited: event id → text (cards are edited as they progress). */
+  cardTexts: ReadonlyMap<string, string>;
   unmatchedModelRequests: number;
   places: PlaceTexts;
 }
@@ -149,6 +152,7 @@ export async function evaluate(expect: Expectation, facts: Facts): Promise<strin
 
   await checkPlans(db, expect.plans ?? [], sessionOf, failures);
   await checkGraph(db, expect.graph, sessionOf, failures);
+  await checkGrants(db, expect.grants, facts.cardTexts, failures);
 
   if (expect.approvals) {
     const a = expect.approvals;
@@ -171,6 +175,13 @@ export async function evaluate(expect: Expectation, facts: Facts): Promise<strin
       a.denied,
       failures,
     );
+    for (const [channel, spec] of Object.entries(a.by_channel ?? {}))
+      checkCount(
+        `execution approvals decided via ${channel}`,
+        rows.filter((r) => r.channel === channel && r.decided_at !== null).length,
+        spec,
+        failures,
+      );
     for (const row of rows.filter((r) => r.status === "approved")) {
       if (a.by && row.decided_by !== a.by)
         failures.push(`approval ${row.id} decided by ${row.decided_by}, expected ${a.by}`);

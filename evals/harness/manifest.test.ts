@@ -241,6 +241,23 @@ describe("scenario manifests", () => {
     });
   });
 
+  describe("grants:", () => {
+    test("counts and who parse; a misspelt key is named", () => {
+      const scenario = parseScenario(
+        { ...base(), expect: { grants: { created: 1, by: "@alice:double.test", uses: { min: 1 } } } },
+        "probe.yaml",
+      );
+      assert.equal(scenario.expect.grants?.created, 1);
+      assert.match(errorOf({ ...base(), expect: { grants: { used: 6 } } }), /used/);
+    });
+    test("approvals by channel take counts", () => {
+      assert.match(
+        errorOf({ ...base(), expect: { approvals: { by_channel: { grant: "six" } } } }),
+        /at expect\.approvals\.by_channel\.grant/,
+      );
+    });
+  });
+
   describe("when:", () => {
     const branch = (step: unknown) => ({ ...base(), operator: [{ say: "hello" }, step] });
     test("a condition with then and else parses; wait takes several card kinds", () => {

@@ -6,6 +6,7 @@ import { KNOWLEDGE_KINDS } from "../../store/statuses.ts";
 import { absentSpec } from "./absent.ts";
 import { scenarioConfig } from "./config-step.ts";
 import { count } from "./count.ts";
+import { grantsSpec } from "./grant-expectations.ts";
 import { graphSpec } from "./graph-expectations.ts";
 import { entity, host } from "./host-schema.ts";
 import { expectFiles, previewsSpec } from "./lab-files.ts";
@@ -105,6 +106,8 @@ const expectation = z
         denied: count.optional(),
         by: z.string().optional(),
         via: z.string().optional(),
+        /** How many approvals were decided through each channel (`reaction`, `phrase`, `grant` …). */
+        by_channel: z.record(z.string(), count).optional(),
         required_phrase_contains: z.string().optional(),
       })
       .strict()
@@ -169,6 +172,8 @@ const expectation = z
     /** What is left non-terminal at the end, by kind (evals/harness/stuck.ts); `none` for nothing. */
     stuck: stuckSpec.optional(),
     script_drift: z.boolean().default(false),
+    /** Standing grants (♾️): made, used, audited, named on cards (evals/harness/grant-expectations.ts). */
+    grants: grantsSpec.optional(),
     /** What the tasks left on the knowledge graph (evals/harness/graph-expectations.ts). */
     graph: graphSpec.optional(),
   })

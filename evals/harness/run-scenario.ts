@@ -5,6 +5,7 @@ import type { ProxmoxCluster } from "../../test-support/proxmox/proxmox-lab.ts";
 import { type ScriptedModelServer, startScriptedModel } from "../../test-support/scripted-model/index.ts";
 import type { Homelab } from "../lab/homelab.ts";
 import { evaluate, readToolFacts } from "./assertions.ts";
+import { lastEditedTexts } from "./grant-expectations.ts";
 import type { Scenario } from "./manifest.ts";
 import { scriptOf } from "./model-script.ts";
 import { OperatorDriver } from "./operator.ts";
@@ -115,6 +116,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions): Prom
       modelCalls,
       wallMs,
       botPosts,
+      cardTexts: lastEditedTexts(system.double.sentBy(BOT)),
       unmatchedModelRequests: model?.unmatched.length ?? 0,
       places: await readPlaceTexts(system.store.db, botPosts, model?.requests),
     });
