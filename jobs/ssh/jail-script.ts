@@ -4,8 +4,8 @@ import type { JailResource } from "../../policy/jail-grant.ts";
 
 /**
  * The read-only jail: a bash script built from util-linux (`unshare`, `mount`, `setpriv`) and
- * perl-base that runs `$1` in private user, mount, PID and network namespaces where every mount is
- * read-only, no device but null/zero/full/random/urandom can be opened, no file or device or FIFO
+ * perl-base that runs `$1` in private user, mount, PID, IPC and network namespaces where every mount
+ * is read-only, no device but null/zero/full/random/urandom can be opened, no file or device or FIFO
  * can be opened for writing outside a private scratch space (Landlock), no socket family but the
  * granted ones can be made (seccomp), and the command has no_new_privs, no capabilities and bounds
  * on memory, processes and CPU. The script and why each step is there: jail.bash, jail-filter.pl.

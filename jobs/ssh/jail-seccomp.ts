@@ -6,7 +6,12 @@
  * file write: sockets of families not granted (a pathname Unix socket is reachable through a
  * read-only mount, and AF_VSOCK, AF_PACKET … reach beyond the network namespace), io_uring (its
  * IORING_OP_SOCKET / CONNECT would bypass the socket check), pidfd_getfd, and the loop-device ioctls
- * that need no privilege (LOOP_CLR_FD detaches a disk from a read-only descriptor).
+ * that need no privilege (LOOP_CLR_FD detaches a disk from a read-only descriptor). Unless Unix
+ * sockets are granted, a socket pair only of stream or seqpacket type: a datagram pair's socket can
+ * still `sendto()` or `connect()` any pathname datagram socket (/dev/log, /run/systemd/notify, a
+ * service's own), which a read-only mount does not stop. The keyring calls (add_key, request_key,
+ * keyctl): the login's user keyring and its session keyring outlive the jail, so a key added,
+ * updated or unlinked there is a change outside it.
  */
 
 /** Address families (linux/socket.h). */
@@ -31,6 +36,8 @@ interface Abi {
   socket: number;
   socketpair: number;
   ioctl: number;
+  /** add_key, request_key, keyctl. */
+  keyrings: readonly [number, number, number];
   /** The multiplexer of 32-bit ABIs: its arguments are behind a pointer, so it is refused whole. */
   socketcall?: number;
   /** x86_64: syscall numbers with this bit are the x32 ABI, refused whole. */
@@ -39,13 +46,21 @@ interface Abi {
 
 /** Numbers from each architecture's unistd tables (the io_uring, pidfd_getfd ones are shared). */
 const ABIS: readonly Abi[] = [
-  { arch: 0xc000003e, socket: 41, socketpair: 53, ioctl: 16, x32Bit: 0x40000000 }, // x86_64
-  { arch: 0x40000003, socket: 359, socketpair: 360, ioctl: 54, socketcall: 102 }, // i386
-  { arch: 0xc00000b7, socket: 198, socketpair: 199, ioctl: 29 }, // aarch64
-  { arch: 0x40000028, socket: 281, socketpair: 288, ioctl: 54, socketcall: 102 }, // arm (EABI)
-  { arch: 0xc00000f3, socket: 198, socketpair: 199, ioctl: 29 }, // riscv64
-  { arch: 0xc0000015, socket: 326, socketpair: 333, ioctl: 54, socketcall: 102 }, // ppc64le
+  { arch: 0xc000003e, socket: 41, socketpair: 53, ioctl: 16, keyrings: [248, 249, 250], x32Bit: 0x40000000 }, // x86_64
+  { arch: 0x40000003, socket: 359, socketpair: 360, ioctl: 54, keyrings: [286, 287, 288], socketcall: 102 }, // i386
+  { arch: 0xc00000b7, socket: 198, socketpair: 199, ioctl: 29, keyrings: [217, 218, 219] }, // aarch64
+  { arch: 0x40000028, socket: 281, socketpair: 288, ioctl: 54, keyrings: [309, 310, 311], socketcall: 102 }, // arm (EABI)
+  { arch: 0xc00000f3, socket: 198, socketpair: 199, ioctl: 29, keyrings: [217, 218, 219] }, // riscv64
+  { arch: 0xc0000015, socket: 326, socketpair: 333, ioctl: 54, keyrings: [269, 270, 271], socketcall: 102 }, // ppc64le
 ];
+/**
+ * Socket types a pair may have without a Unix-socket grant (linux/net.h): stream (1) and seqpacket
+ * (5), each alone or with SOCK_CLOEXEC (0x80000) and/or SOCK_NONBLOCK (0x800), the only flags the
+ * kernel takes there.
+ */
+const PAIR_TYPES: readonly number[] = [1, 5].flatMap((type) =>
+  [0, 0x800, 0x80000, 0x80800].map((flags) => type | flags),
+);
 const IO_URING = [425, 426, 427];
 const PIDFD_GETFD = 438;
 /** LOOP_SET_FD … LOOP_CONFIGURE and LOOP_CTL_ADD … LOOP_CTL_GET_FREE (linux/loop.h). */
@@ -112,15 +127,24 @@ function program(policy: SeccompPolicy): Instruction[] {
     out.push({ op: "jeq", k: abi.ioctl, yes: "ioctl" });
     if (abi.socketcall !== undefined) out.push({ op: "jeq", k: abi.socketcall, yes: "enosys" });
     for (const nr of IO_URING) out.push({ op: "jeq", k: nr, yes: "enosys" });
+    for (const nr of abi.keyrings) out.push({ op: "jeq", k: nr, yes: "enosys" });
     out.push({ op: "jeq", k: PIDFD_GETFD, yes: "eperm" });
     out.push({ op: "ret", k: SECCOMP_RET_ALLOW });
   });
   out.push({ op: "label", name: "socket" }, { op: "ld", offset: ARG0 });
   for (const family of policy.families) out.push({ op: "jeq", k: family, yes: "allow" });
   out.push(errno(EAFNOSUPPORT));
-  // a connected pair made from nothing reaches nothing outside
+  // a connected pair made from nothing reaches nothing outside, as long as it cannot be pointed
+  // elsewhere: a datagram socket can (sendto, connect), a stream or seqpacket one cannot (EISCONN)
   out.push({ op: "label", name: "socketpair" }, { op: "ld", offset: ARG0 });
-  out.push({ op: "jeq", k: AF_UNIX, yes: "allow" }, errno(EAFNOSUPPORT));
+  if (policy.families.includes(AF_UNIX)) {
+    out.push({ op: "jeq", k: AF_UNIX, yes: "allow" }, errno(EAFNOSUPPORT));
+  } else {
+    out.push({ op: "jeq", k: AF_UNIX, yes: "pairtype" }, errno(EAFNOSUPPORT));
+    out.push({ op: "label", name: "pairtype" }, { op: "ld", offset: ARG1 });
+    for (const type of PAIR_TYPES) out.push({ op: "jeq", k: type, yes: "allow" });
+    out.push(errno(EAFNOSUPPORT));
+  }
   out.push({ op: "label", name: "ioctl" }, { op: "ld", offset: ARG1 });
   LOOP_IOCTLS.forEach(([low, high], i) => {
     out.push({ op: "jge", k: low, yes: `loop${i}`, no: `next${i}` });

@@ -22,7 +22,7 @@
 #                      seconds per process, the private scratch space (TMPDIR)
 #   bpf=<program>      the seccomp program (jail-seccomp.ts)  perl=<code>  its installer (jail-filter.pl)
 #
-# 1. oikos-jail: enter new user, mount, PID (and network) namespaces (unshare --fork --kill-child:
+# 1. oikos-jail: enter new user, mount, PID, IPC (and network) namespaces (unshare --fork --kill-child:
 #    whatever the command leaves behind dies with it). A login that is not root maps its own uid and
 #    gid; root maps the identity of its own id map, written from outside by a helper, so owners show
 #    as they do without the jail while nothing outside is ptrace-reachable and no superblock can be
@@ -35,7 +35,8 @@
 # 3. setpriv: no_new_privs, no capabilities (root keeps dac_read_search inside the namespace, to read
 #    what it reads without the jail); then perl installs Landlock (no file opened for writing outside
 #    the scratch space and /dev/null & co — device nodes and FIFOs are not protected by a read-only
-#    mount) and the seccomp filter (socket families, io_uring, loop ioctls), prints the ready line and
+#    mount) and the seccomp filter (socket families, datagram socket pairs, io_uring, keyrings, loop
+#    ioctls), prints the ready line and
 #    runs bash -c "$1" as its child: perl stays the PID namespace's init, so the command is not PID 1
 #    (which ignores signals it has no handler for, and which systemd's tools take for the machine's init).
 # Any failure before the ready line exits 125 with "oikos-jail:<kind>:<why>" and the command never
@@ -102,7 +103,10 @@ if [[ $0 == oikos-jail ]]; then
   fi
   j_tool unshare util-linux
   j_unshare=$REPLY
-  j_ns=(--mount --propagation private --pid --fork --kill-child --keep-caps)
+  # --ipc: SysV message queues, semaphores and shared memory and POSIX message queues are kernel
+  # objects outside any file system: in the machine's IPC namespace a command could leave them behind,
+  # send to another process's queue or attach a root-owned segment and write it
+  j_ns=(--mount --propagation private --pid --ipc --fork --kill-child --keep-caps)
   [[ $j_net == private ]] && j_ns+=(--net)
   if ((j_unix == 1)); then
     # the host's pathname sockets, read here in the host's network namespace, to be covered inside

@@ -1,6 +1,6 @@
 import type { JailGrant } from "../../jail-grant.ts";
 import type { ToolSpec } from "../tool-spec.ts";
-import { hasFlag } from "./grant-helpers.ts";
+import { hasFlag, unjailed } from "./grant-helpers.ts";
 
 const PROCESS_INFO: JailGrant = { resource: "process_info" };
 const NETLINK: JailGrant = { resource: "netlink" };
@@ -46,6 +46,7 @@ export const PROCESS_TOOLS: Record<string, ToolSpec> = {
         : [PROCESS_INFO],
   },
   lsns: { flags: "lnrJ", valued: "ot", anyOption: true },
-  lsipc: { flags: "mqsgelnrbJ" },
+  // The jail has an IPC namespace of its own (an empty one): lsipc reads the machine's outside it.
+  lsipc: { flags: "mqsgelnrbJ", grants: unjailed("the machine's IPC namespace", "lsipc") },
   lslocks: { flags: "nrJiu", valued: "op" },
 };
