@@ -4,6 +4,10 @@ import type { ProofWord } from "./proof-word.ts";
 import { stdinNotEmpty, stdinNotShown } from "./stdin.ts";
 import type { ToolSpec } from "./tool-spec.ts";
 
+/** A character a network tool would send as is: a line break starts a new line in the peer's protocol. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it finds
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
 /**
  * Checks every argument of a read-only tool against its spec, the way getopt reads them: options
  * anywhere before `--` (GNU permutes), bundles of short flags, a valued short option ending a
@@ -28,6 +32,11 @@ export function checkToolArgs(
     const dynamic = args.find((arg) => !arg.static && !arg.fixedText);
     if (dynamic)
       return `\`${name}\` sends its arguments to another host, and \`${dynamic.raw}\` is only known at run time (it could carry local data away)`;
+    // A line break in a header or a name starts a line of the tool's own choosing in whatever
+    // listens there: `curl -A $'x\r\nflush_all' http://host:11211/` flushes a memcached.
+    const control = args.find((arg) => CONTROL_CHARACTER.test(arg.value));
+    if (control)
+      return `\`${name}\` sends its arguments to another host, and \`${control.raw}\` holds a control character (a line break there starts a request of its own); spell the value without it`;
   }
   if (spec.network) ctx.grants.push({ resource: "network" });
   if (spec.grants) ctx.grants.push(...(typeof spec.grants === "function" ? spec.grants(args) : spec.grants));

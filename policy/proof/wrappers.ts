@@ -102,6 +102,9 @@ function ssh(args: readonly ProofWord[], ctx: ProofContext): Verdict {
   if (typeof at === "string") return at;
   const host = args[at];
   if (!host?.static) return "`ssh` without a fixed host";
+  // `ssh://[user@]host[:port]` names a port as `-p` does
+  if (host.value.includes("://"))
+    return "`ssh ssh://host:port` reaches whatever listens on that port; use a Host entry in the ssh config for a non-standard port, or ask";
   const rest = args.slice(at + 1);
   if (rest.length === 0) return "`ssh` without a command opens a session the proof cannot see";
   if (rest.some((word) => !word.static)) return "the remote command holds text only known at run time";
@@ -241,15 +244,19 @@ export const WRAPPERS: ReadonlyMap<string, WrapperCheck> = new Map<string, Wrapp
   ],
 ]);
 
-/** Docker, compose and kubectl exec are subcommands; their tools table calls these. */
+/**
+ * Docker, compose and kubectl exec are subcommands; their tools table calls these. Not `-d`
+ * (`--detach`): the command then runs on in the container after the run has ended, which nothing
+ * stops.
+ */
 export const DOCKER_EXEC = containerExec("docker exec", {
-  flags: "itd",
+  flags: "it",
   valued: "uw",
-  long: ["--interactive", "--tty", "--detach"],
+  long: ["--interactive", "--tty"],
   longValued: ["--user", "--workdir"],
 });
 export const COMPOSE_EXEC = containerExec("docker compose exec", {
-  flags: "Td",
+  flags: "T",
   valued: "uw",
   longValued: ["--user", "--workdir", "--index"],
 });

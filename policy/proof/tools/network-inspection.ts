@@ -3,6 +3,48 @@ import type { ProofWord } from "../proof-word.ts";
 import type { ToolSpec } from "../tool-spec.ts";
 import { hasFlag, NET_ADMIN, NETLINK, unjailed } from "./grant-helpers.ts";
 
+/**
+ * A DNS name's text form escapes any byte (`\\013\\010` is CR LF): sent over TCP to another port
+ * (`dig -p 6379 +tcp 'x\\013\\010FLUSHALL\\013\\010'`) the query carries a command line of its own.
+ */
+function dnsNames(args: readonly ProofWord[]): Verdict {
+  const escaped = args.find((arg) => arg.value.includes("\\"));
+  return escaped
+    ? `\`${escaped.raw}\` escapes bytes into the query (\`\\DDD\`), which another service behind that port reads as a command; write the name plainly`
+    : null;
+}
+
+/**
+ * dig's `+opcode` sends an UPDATE or a NOTIFY (a secondary then transfers the zone again) rather
+ * than a query; `+https`/`+http-plain` POST the query to any path of a web server. dig takes any
+ * unambiguous prefix of a `+` option, so prefixes count.
+ */
+function digQuery(args: readonly ProofWord[]): Verdict {
+  const acts = args.find((arg) => /^\+(no)?(op|http)/i.test(arg.value));
+  if (acts)
+    return `\`dig ${acts.raw}\` sends an update, a notify or an HTTP POST rather than a query; ask for it`;
+  return dnsNames(args);
+}
+
+/**
+ * A ping faster than once in 200 ms (`-i 0`: as fast as replies come, a flood from root) or with
+ * packets preloaded (`-l`) is a load on the network and the host, not a look at it.
+ */
+function pingFloods(args: readonly ProofWord[]): Verdict {
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as ProofWord;
+    const match = /^-[nqv46DO]*([cwWsiItlQp])(.*)$/s.exec(arg.value);
+    if (!arg.static || !match) continue;
+    const [, letter, attached = ""] = match;
+    const value = attached !== "" ? attached : (args[i + 1]?.value ?? "");
+    if (attached === "") i++;
+    if (letter === "l") return "`ping -l` preloads packets (sends them without waiting): a flood; ask for it";
+    if (letter === "i" && !(Number(value) >= 0.2))
+      return `\`ping -i ${value}\` sends faster than five a second (a flood); use \`-i 0.2\` or more, or ask`;
+  }
+  return null;
+}
+
 const IP_READ_VERBS = new Set(["show", "list", "ls", "lst", "get"]);
 
 function ipCheck(args: readonly ProofWord[]) {
@@ -203,7 +245,7 @@ export const NETWORK_INSPECTION_TOOLS: Record<string, ToolSpec> = {
     anyOption: true,
     check: (args) =>
       args.some((a) => a.static && /^-[a-zA-Z0-9]*[cwW]/.test(a.value))
-        ? null
+        ? pingFloods(args)
         : "ping without -c or -w runs until stopped",
   },
   traceroute: { network: true, flags: "nIT46UFeA", valued: "mwqpfzs" },
@@ -222,10 +264,10 @@ export const NETWORK_INSPECTION_TOOLS: Record<string, ToolSpec> = {
     longValued: ["--report-cycles"],
   },
   // Not `dig -f FILE`: it sends every line of the file as a query.
-  dig: { network: true, flags: "46xtuv", valued: "bckpqtxy", anyOption: false },
-  host: { network: true, flags: "aCdlrTUv46", valued: "cNRtW" },
+  dig: { network: true, flags: "46xtuv", valued: "bckpqtxy", anyOption: false, check: digQuery },
+  host: { network: true, flags: "aCdlrTUv46", valued: "cNRtW", check: dnsNames },
   // With no name, or `-`, nslookup reads queries from its standard input.
-  nslookup: { network: true, sendsStdin: true },
+  nslookup: { network: true, sendsStdin: true, check: dnsNames },
   // Requests only: -U and -A announce (they rewrite every neighbour's cache), -s sends as another
   // address, -P sends replies.
   arping: {
