@@ -14,7 +14,7 @@ import pg from "pg";
 export interface CountEvent {
   /** Milliseconds since the epoch. */
   t: number;
-  kind: "sql" | "redis" | "spawn";
+  kind: "sql" | "redis" | "spawn" | "cpu";
   /** The statement's text (whitespace collapsed), the Redis command, or the program and its first words. */
   what: string;
   /** The statement's parameters that are short strings (a session or execution id), to follow one session. */
@@ -62,5 +62,9 @@ spawnProto.spawn = function (this: unknown, ...args: unknown[]) {
 };
 
 process.on("exit", () => {
-  if (out) writeFileSync(join(out, `counts-${process.pid}.json`), JSON.stringify(events));
+  if (!out) return;
+  // The process's CPU time at exit (microseconds): what the run cost, whatever the machine's load.
+  const { user, system } = process.cpuUsage();
+  events.push({ t: Date.now(), kind: "cpu", what: `${user} ${system}` });
+  writeFileSync(join(out, `counts-${process.pid}.json`), JSON.stringify(events));
 });

@@ -96,3 +96,10 @@ table(
   "child processes started",
   group("spawn", (w) => w),
 );
+const cpu = all.find((e) => e.kind === "cpu");
+if (cpu) {
+  const [user, system] = cpu.what.split(" ").map(Number) as [number, number];
+  console.log(
+    `\nCPU time of the oikos process, start-up included: user ${Math.round(user / 1000)} ms, system ${Math.round(system / 1000)} ms`,
+  );
+}
