@@ -29,6 +29,10 @@ const planSpec = z
     status_in: z.array(z.enum(PLAN_STATUSES)).min(1).optional(),
     decided_via: z.string().optional(),
     decided_by: z.string().optional(),
+    /** Check this generation instead of the latest (e.g. the plan sent back with changes). */
+    generation: z.number().int().min(1).optional(),
+    /** The operator sent the plan back with changes whose reason contains this text. */
+    changes_requested: z.string().optional(),
   })
   .strict();
 /** One entry is read as a list of one (not a union, so a bad key is still named by its path). */
@@ -98,10 +102,19 @@ export async function checkPlans(
       .execute();
     const where = `thread ${spec.thread}`;
     checkCount(`plan generations in ${where}`, plans.length, spec.generations as CountSpec, failures);
-    const last = plans.at(-1);
+    const which = spec.generation === undefined ? "latest plan" : `plan ${spec.generation}`;
+    const last =
+      spec.generation === undefined ? plans.at(-1) : plans.find((p) => p.generation === spec.generation);
     if (spec.status && last?.status !== spec.status)
-      failures.push(`latest plan in ${where} is ${last?.status ?? "missing"}, expected ${spec.status}`);
-    oneOf(`latest plan in ${where} is`, last?.status ?? null, spec.status_in, failures);
+      failures.push(`${which} in ${where} is ${last?.status ?? "missing"}, expected ${spec.status}`);
+    oneOf(`${which} in ${where} is`, last?.status ?? null, spec.status_in, failures);
+    if (spec.changes_requested !== undefined) {
+      const reason = last?.changes_requested?.reason ?? "";
+      if (!reason.toLowerCase().includes(spec.changes_requested.toLowerCase()))
+        failures.push(
+          `${which} in ${where} was not sent back with changes mentioning "${spec.changes_requested}" (${reason ? `reason: ${reason}` : "no changes requested"})`,
+        );
+    }
     if (spec.decided_via && last?.decided_via !== spec.decided_via)
       failures.push(
         `plan in ${where} decided via ${last?.decided_via ?? "nothing"}, expected ${spec.decided_via}`,
