@@ -1,18 +1,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { currentPlan, planWithSteps } from "../../store/plans.ts";
-import {
-  type ChatHarness,
-  createChatHarness,
-  proposePlan,
-  queuedJobs,
-} from "../../test-support/bot/chat-harness.ts";
+import { sessionOfThread } from "../../test-support/bot/awaited-rows.ts";
+import { proposePlan, queuedJobs } from "../../test-support/bot/chat-harness.ts";
 import { eventually } from "../../test-support/bot/eventually.ts";
-import { startMatrixBot } from "../../test-support/bot/matrix-bot.ts";
-import { MatrixDouble } from "../../test-support/matrix-double/matrix-double.ts";
-import type { MatrixAdapter } from "./matrix-adapter.ts";
+import { type MatrixRoom, startMatrixRoom } from "../../test-support/bot/matrix-room.ts";
 
-const BOT = "@oikos:double.test";
 const ALICE = "@alice:double.test";
 const BOB = "@bob:double.test";
 
@@ -20,49 +13,31 @@ const BOB = "@bob:double.test";
 // back with the reason — it never runs, its card says who asked what — and wakes the agent, whose
 // revised plan (a new generation) gets its own card.
 describe("request changes on a Matrix plan card", () => {
-  let double: MatrixDouble;
-  let h: ChatHarness;
-  let adapter: MatrixAdapter;
-  let room = "";
+  let m: MatrixRoom;
 
   before(async () => {
-    double = await MatrixDouble.start();
-    const botToken = double.registerUser(BOT);
-    for (const user of [ALICE, BOB]) double.registerUser(user);
-    room = double.createRoom({ creator: ALICE });
-    double.invite(room, ALICE, BOT);
-    h = await createChatHarness({ operators: [ALICE, BOB], admins: [ALICE] });
-    adapter = await startMatrixBot(h, double, {
-      accessToken: botToken,
-      rooms: [room],
-      allowedInviters: [ALICE],
-    });
+    m = await startMatrixRoom({ users: [ALICE, BOB], access: { operators: [ALICE, BOB], admins: [ALICE] } });
   });
   after(async () => {
-    await adapter.stop();
-    await h.close();
-    await double.close();
-    assert.deepEqual(double.violations, [], "every event the bot sent passes the spec schemas");
+    await m.close();
+    assert.deepEqual(m.double.violations, [], "every event the bot sent passes the spec schemas");
   });
 
-  const db = () => h.store.db;
-  const bodies = () => double.sentBy(BOT).map((e) => String(e.content.body ?? ""));
-
   test("changes: … sends the plan back with the reason; the revised plan gets its own card", async () => {
+    const { double, h, room } = m;
+    const db = h.store.db;
     const root = double.message(ALICE, room, "the whatsapp bridge is stuck");
-    const session = await eventually("session", () =>
-      db().selectFrom("sessions").selectAll().where("thread", "=", root).executeTakeFirst(),
-    );
+    const session = await sessionOfThread(h, root);
     await proposePlan(h, session.id, [
       { title: "Reboot the container", target: "lxc:bridges", risk: "config_mutation" },
     ]);
-    await eventually("plan card", () => bodies().some((b) => b.includes("📋 Plan")) || undefined);
+    await eventually("plan card", () => m.bodies().some((b) => b.includes("📋 Plan")) || undefined);
     const turnsBefore = (await queuedJobs(h, "agent-turn")).length;
     double.message(BOB, room, "changes: restart only the bridge service, not the whole container", {
       thread: root,
     });
     const plan = await eventually("sent back", async () => {
-      const found = await currentPlan(db(), session.id);
+      const found = await currentPlan(db, session.id);
       return found?.plan.changesRequested ? found : undefined;
     });
     assert.equal(plan.plan.status, "denied", "the old plan never runs");
@@ -74,9 +49,11 @@ describe("request changes on a Matrix plan card", () => {
     await eventually(
       "card says so",
       () =>
-        bodies().some(
-          (b) => b.includes(`✏️ changes requested by ${BOB}`) && b.includes("not the whole container"),
-        ) || undefined,
+        m
+          .bodies()
+          .some(
+            (b) => b.includes(`✏️ changes requested by ${BOB}`) && b.includes("not the whole container"),
+          ) || undefined,
     );
     await eventually(
       "agent woken",
@@ -84,7 +61,7 @@ describe("request changes on a Matrix plan card", () => {
     );
     // the operator's words are recorded for the agent once the request is through
     const said = await eventually("recorded", async () => {
-      const rows = await db()
+      const rows = await db
         .selectFrom("messages")
         .select("content")
         .where("session_id", "=", session.id)
@@ -93,7 +70,7 @@ describe("request changes on a Matrix plan card", () => {
       return rows.length > 0 ? rows : undefined;
     });
     assert.deepEqual(
-      said.map((m) => m.content),
+      said.map((r) => r.content),
       ["changes: restart only the bridge service, not the whole container"],
     );
     // the agent's revised plan
@@ -103,9 +80,9 @@ describe("request changes on a Matrix plan card", () => {
     assert.equal(generation, 2);
     await eventually(
       "revised plan card",
-      () => bodies().some((b) => b.includes("📋 Revised plan (v2)")) || undefined,
+      () => m.bodies().some((b) => b.includes("📋 Revised plan (v2)")) || undefined,
     );
-    const first = (await planWithSteps(db(), session.id, 1))?.plan.status;
+    const first = (await planWithSteps(db, session.id, 1))?.plan.status;
     assert.ok(first === "denied" || first === "superseded", `plan 1 is ${first}: never runnable again`);
   });
 });

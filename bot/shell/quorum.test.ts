@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { PassThrough } from "node:stream";
 import { after, before, describe, test } from "node:test";
 import { getApproval } from "../../store/approvals.ts";
 import {
@@ -7,14 +6,13 @@ import {
   createChatHarness,
   requestExecutionApproval,
 } from "../../test-support/bot/chat-harness.ts";
-import { TerminalAdapter } from "./terminal-adapter.ts";
+import { attachTerminal, type TerminalChat } from "../../test-support/bot/terminal-chat.ts";
 
 // Quorum in the terminal chat (issue #32): a destructive change on storage needs two approvers; the
 // typed confirmation counts per person (`!as` switches who types it).
 describe("quorum in the terminal", () => {
   let h: ChatHarness;
-  let terminal: TerminalAdapter;
-  let output = "";
+  let t: TerminalChat;
 
   before(async () => {
     h = await createChatHarness(
@@ -25,23 +23,12 @@ describe("quorum in the terminal", () => {
         ],
       },
     );
-    const out = new PassThrough();
-    out.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    terminal = new TerminalAdapter({
-      input: new PassThrough(),
-      output: out,
-      user: "alice",
-      interactive: false,
-    });
-    h.adapters.set("shell", terminal);
-    await terminal.start((e) => h.core.handle(e));
+    t = await attachTerminal(h);
   });
   after(async () => h.close());
 
   test("typed phrases count per person: the requester's and one more", async () => {
-    await terminal.send("drop the old snapshots");
+    await t.terminal.send("drop the old snapshots");
     const session = await h.store.db.selectFrom("sessions").selectAll().executeTakeFirstOrThrow();
     const { approvalId } = await requestExecutionApproval(h, session.id, {
       target: "host:nas",
@@ -50,25 +37,25 @@ describe("quorum in the terminal", () => {
       purpose: "space",
       requiredPhrase: "confirm destroy host:nas",
     });
-    output = "";
-    await terminal.send("confirm destroy host:nas");
+    t.take();
+    await t.terminal.send("confirm destroy host:nas");
     assert.match(
-      output,
+      t.output(),
       /1 of 2 approvals — waiting for another operator \(the requester cannot be the only approver\)/,
     );
     assert.equal((await getApproval(h.store.db, approvalId))?.status, "pending");
-    output = "";
-    await terminal.send("!approvals");
+    t.take();
+    await t.terminal.send("!approvals");
     assert.match(
-      output,
+      t.output(),
       new RegExp(`${approvalId} .*1 of 2 approvals — waiting for another operator`),
       "who can still decide",
     );
-    await terminal.send("confirm destroy host:nas");
+    await t.terminal.send("confirm destroy host:nas");
     assert.equal((await getApproval(h.store.db, approvalId))?.status, "pending", "the same person twice");
-    await terminal.send("!as bob");
-    await terminal.send("confirm destroy host:nas");
+    await t.terminal.send("!as bob");
+    await t.terminal.send("confirm destroy host:nas");
     assert.equal((await getApproval(h.store.db, approvalId))?.status, "approved");
-    assert.match(output, /approved by alice and bob \(2 of 2\)/);
+    assert.match(t.output(), /approved by alice and bob \(2 of 2\)/);
   });
 });

@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { PassThrough } from "node:stream";
 import { after, before, describe, test } from "node:test";
 import { getApproval } from "../../store/approvals.ts";
 import { grantMadeBy } from "../../store/standing-grants.ts";
@@ -10,7 +9,7 @@ import {
   requestExecutionApproval,
   runUnderGrant,
 } from "../../test-support/bot/chat-harness.ts";
-import { TerminalAdapter } from "./terminal-adapter.ts";
+import { attachTerminal, type TerminalChat } from "../../test-support/bot/terminal-chat.ts";
 
 const DAY = 86_400_000;
 const TARGET = "lxc:bridges";
@@ -21,28 +20,11 @@ const COMMAND = "systemctl restart whatsapp-bridge";
 // grant prints a card naming it; `!approvals` lists and revokes.
 describe("standing grants in the terminal", () => {
   let h: ChatHarness;
-  let terminal: TerminalAdapter;
-  let output = "";
-  const take = () => {
-    const text = output;
-    output = "";
-    return text;
-  };
+  let t: TerminalChat;
 
   before(async () => {
     h = await createChatHarness({ operators: ["alice", "bob"], admins: ["alice"] });
-    const out = new PassThrough();
-    out.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    terminal = new TerminalAdapter({
-      input: new PassThrough(),
-      output: out,
-      user: "alice",
-      interactive: false,
-    });
-    h.adapters.set("shell", terminal);
-    await terminal.start((e) => h.core.handle(e));
+    t = await attachTerminal(h);
   });
   after(async () => h.close());
 
@@ -55,8 +37,8 @@ describe("standing grants in the terminal", () => {
       ...(grantable ? { grantBasis: grantBasisFor(TARGET, command) } : {}),
     });
   const sessionNamed = async (text: string) => {
-    await terminal.send("!new");
-    await terminal.send(text);
+    await t.terminal.send("!new");
+    await t.terminal.send(text);
     return h.store.db.selectFrom("sessions").selectAll().where("goal", "=", text).executeTakeFirstOrThrow();
   };
 
@@ -64,22 +46,22 @@ describe("standing grants in the terminal", () => {
   test("“allow always for 30 days” approves the change and grants it for 30 days", async () => {
     const session = await sessionNamed("restart the whatsapp bridge");
     const { approvalId } = await ask(session.id);
-    assert.match(take(), /♾️ \(or “allow always”\)/, "the card offers the grant");
-    await terminal.send("allow always for 30 days");
+    assert.match(t.take(), /♾️ \(or “allow always”\)/, "the card offers the grant");
+    await t.terminal.send("allow always for 30 days");
     const grant = await grantMadeBy(h.store.db, approvalId);
     assert.ok(grant);
     grantId = grant.id;
     assert.equal((grant.expires_at.getTime() - grant.created_at.getTime()) / DAY, 30);
     assert.equal(grant.granted_via, "phrase");
     assert.equal((await getApproval(h.store.db, approvalId))?.status, "approved");
-    assert.match(take(), new RegExp(`standing grant ${grant.id} by alice`));
+    assert.match(t.take(), new RegExp(`standing grant ${grant.id} by alice`));
   });
 
   test("a run under the grant prints a card naming it", async () => {
     const session = await sessionNamed("daily restart");
     await runUnderGrant(h, session.id, grantId, { target: TARGET, command: COMMAND });
     assert.match(
-      take(),
+      t.take(),
       new RegExp(`♾️ Ran under a standing grant[\\s\\S]*ran under ♾️ grant ${grantId}, by alice, until `),
     );
   });
@@ -87,23 +69,23 @@ describe("standing grants in the terminal", () => {
   test("`!react ♾️` on a card of a command no grant may cover approves nothing and says why", async () => {
     const session = await sessionNamed("clean up");
     const { approvalId } = await ask(session.id, "bash ./cleanup.sh", false);
-    assert.doesNotMatch(take(), /allow always/);
-    await terminal.send("!react ♾️");
-    assert.match(take(), /Not granted/);
+    assert.doesNotMatch(t.take(), /allow always/);
+    await t.terminal.send("!react ♾️");
+    assert.match(t.take(), /Not granted/);
     assert.equal((await getApproval(h.store.db, approvalId))?.status, "pending");
-    await terminal.send("allow always");
+    await t.terminal.send("allow always");
     assert.equal((await getApproval(h.store.db, approvalId))?.status, "pending", "the phrase neither");
   });
 
   test("`!approvals` shows the pending approval and the grant; revoke ends it", async () => {
-    take();
-    await terminal.send("!approvals");
-    const listed = take();
+    t.take();
+    await t.terminal.send("!approvals");
+    const listed = t.take();
     assert.match(listed, /Pending approvals \(1\)/);
     assert.match(listed, new RegExp(`${grantId}  \`${COMMAND}\` on \`${TARGET}\``));
-    await terminal.send(`!approvals revoke ${grantId}`);
-    assert.match(take(), /revoked/);
-    await terminal.send("!approvals grants");
-    assert.match(take(), /No standing grants/);
+    await t.terminal.send(`!approvals revoke ${grantId}`);
+    assert.match(t.take(), /revoked/);
+    await t.terminal.send("!approvals grants");
+    assert.match(t.take(), /No standing grants/);
   });
 });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { getApproval } from "../../store/approvals.ts";
+import { cardMessageOf, executeQueued, sessionOfThread } from "../../test-support/bot/awaited-rows.ts";
 import {
   createChatHarness,
   queuedJobs,
@@ -37,23 +38,14 @@ describe("quorum and an approver group on Slack", () => {
 
   test("outside the group: refused; 1 of 2 waits for the one left; the second runs it", async () => {
     const sent = await double.userMessage(ALICE, CHANNEL, "grow the dataset");
-    const session = await eventually("session", () =>
-      bot.h.store.db.selectFrom("sessions").selectAll().where("thread", "=", sent.ts).executeTakeFirst(),
-    );
+    const session = await sessionOfThread(bot.h, sent.ts);
     const { approvalId, executionId } = await requestExecutionApproval(bot.h, session.id, {
       target: "lxc:storage-1",
       command: "zfs set quota=2T tank/share",
       risk: "config_mutation",
       purpose: "more room",
     });
-    const ts = await eventually("card", async () => {
-      const row = await bot.h.store.db
-        .selectFrom("chat_cards")
-        .select("message_id")
-        .where("subject_id", "=", approvalId)
-        .executeTakeFirst();
-      return row?.message_id;
-    });
+    const ts = await cardMessageOf(bot.h, approvalId);
     await double.click(ALICE, CHANNEL, ts, "oikos:approve");
     await eventually(
       "refused",
@@ -73,12 +65,6 @@ describe("quorum and an approver group on Slack", () => {
       "approved",
       async () => (await getApproval(bot.h.store.db, approvalId))?.status === "approved" || undefined,
     );
-    await eventually(
-      "queued",
-      async () =>
-        (await queuedJobs(bot.h, "execute")).some(
-          (j) => (j as { executionId: string }).executionId === executionId,
-        ) || undefined,
-    );
+    await eventually("queued", () => executeQueued(bot.h, executionId));
   });
 });

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { getApproval } from "../../store/approvals.ts";
 import { getExecution } from "../../store/executions.ts";
+import { sessionOfThread } from "../../test-support/bot/awaited-rows.ts";
 import { queuedJobs, requestExecutionApproval } from "../../test-support/bot/chat-harness.ts";
 import { eventually } from "../../test-support/bot/eventually.ts";
 import { type SlackBot, startSlackBot } from "../../test-support/bot/slack-bot.ts";
@@ -33,9 +34,7 @@ describe("request changes on a Slack approval card", () => {
 
   test("the approval and its execution are sent back with the reason; nothing is queued to run", async () => {
     const sent = await double.userMessage(ALICE, CHANNEL, "the bridge is stuck");
-    const session = await eventually("session", () =>
-      bot.h.store.db.selectFrom("sessions").selectAll().where("thread", "=", sent.ts).executeTakeFirst(),
-    );
+    const session = await sessionOfThread(bot.h, sent.ts);
     const { approvalId, executionId } = await requestExecutionApproval(bot.h, session.id, {
       target: "lxc:bridges",
       command: "pct reboot 105",

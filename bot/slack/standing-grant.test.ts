@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { getApproval } from "../../store/approvals.ts";
 import { getStandingGrant, grantMadeBy } from "../../store/standing-grants.ts";
+import { cardMessageOf, sessionOfThread } from "../../test-support/bot/awaited-rows.ts";
 import {
   grantBasisFor,
   requestExecutionApproval,
@@ -39,21 +40,13 @@ describe("standing grants on Slack", () => {
   });
 
   const db = () => bot.h.store.db;
-  const session = async (text: string) => {
-    const sent = await double.userMessage(ALICE, CHANNEL, text);
-    return eventually("session", () =>
-      db().selectFrom("sessions").selectAll().where("thread", "=", sent.ts).executeTakeFirst(),
-    );
+  const session = async (text: string) =>
+    sessionOfThread(bot.h, (await double.userMessage(ALICE, CHANNEL, text)).ts);
+  const cardTs = (approvalId: string) => cardMessageOf(bot.h, approvalId);
+  const buttonsOf = async (ts: string) => {
+    const card = await eventually("card posted", () => double.byBot().find((m) => m.ts === ts));
+    return card.blocks!.flatMap((b) => (b.type === "actions" ? b.elements.map((e) => e.action_id) : []));
   };
-  const cardTs = (approvalId: string) =>
-    eventually("card", async () => {
-      const row = await db()
-        .selectFrom("chat_cards")
-        .select("message_id")
-        .where("subject_id", "=", approvalId)
-        .executeTakeFirst();
-      return row?.message_id;
-    });
   const shownAll = () => double.byBot().map((m) => double.shown(m));
 
   let grantId = "";
@@ -67,10 +60,7 @@ describe("standing grants on Slack", () => {
       grantBasis: grantBasisFor(TARGET, COMMAND),
     });
     const ts = await cardTs(approvalId);
-    const card = await eventually("card posted", () => double.byBot().find((m) => m.ts === ts));
-    const buttons = card.blocks!.flatMap((b) =>
-      b.type === "actions" ? b.elements.map((e) => e.action_id) : [],
-    );
+    const buttons = await buttonsOf(ts);
     assert.deepEqual(buttons, ["oikos:approve", "oikos:grant", "oikos:deny"]);
     await double.click(MALLORY, CHANNEL, ts, "oikos:grant");
     await double.settle();
@@ -106,10 +96,7 @@ describe("standing grants on Slack", () => {
       requiredPhrase: "confirm destroy host:nas",
     });
     const ts = await cardTs(approvalId);
-    const card = await eventually("card posted", () => double.byBot().find((m) => m.ts === ts));
-    const buttons = card.blocks!.flatMap((b) =>
-      b.type === "actions" ? b.elements.map((e) => e.action_id) : [],
-    );
+    const buttons = await buttonsOf(ts);
     assert.ok(!buttons.includes("oikos:grant"));
     // ♾️ as a reaction (Slack's name for it) on the card of a command no grant may cover
     await double.userReaction(ALICE, CHANNEL, ts, "infinity");
