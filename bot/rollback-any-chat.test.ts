@@ -1,21 +1,19 @@
 import assert from "node:assert/strict";
 import { chmod, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { after, before, describe, test } from "node:test";
-import { silentLogger } from "../base/logger.ts";
 import { taskCompleted } from "../store/domain-events.ts";
 import { readExecutionSnapshot } from "../store/execution-snapshot.ts";
 import { completeSessionTask } from "../store/task-completion.ts";
+import { sessionOfThread } from "../test-support/bot/awaited-rows.ts";
 import { type ChatHarness, createChatHarness } from "../test-support/bot/chat-harness.ts";
 import { eventually } from "../test-support/bot/eventually.ts";
 import { startMatrixBot } from "../test-support/bot/matrix-bot.ts";
+import { startSlackBot } from "../test-support/bot/slack-bot.ts";
+import { attachTerminal } from "../test-support/bot/terminal-chat.ts";
 import { PVE_TARGETS, type PveStack, startPveStack } from "../test-support/jobs/proxmox/pve-stack.ts";
 import { MatrixDouble } from "../test-support/matrix-double/matrix-double.ts";
-import { SlackDouble } from "../test-support/slack-double/slack-double.ts";
 import { sshLabUnavailable } from "../test-support/sshd/ssh-lab.ts";
-import { TerminalAdapter } from "./shell/terminal-adapter.ts";
-import { SlackAdapter } from "./slack/slack-adapter.ts";
 
 const unavailable = await sshLabUnavailable();
 
@@ -87,19 +85,7 @@ describe("rollback from any chat after the task completed", {
 
   test("terminal: ⏪ on the summary, then `!reply #n rollback lxc:gitea` as the card says", async () => {
     const h = await harness("alice");
-    let output = "";
-    const out = new PassThrough();
-    out.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    const terminal = new TerminalAdapter({
-      input: new PassThrough(),
-      output: out,
-      user: "alice",
-      interactive: false,
-    });
-    h.adapters.set("shell", terminal);
-    await terminal.start((e) => h.core.handle(e));
+    const { terminal, output } = await attachTerminal(h);
     try {
       await terminal.send("upgrade gitea");
       const sessionId = (
@@ -111,12 +97,12 @@ describe("rollback from any chat after the task completed", {
       ).id;
       const sessionsBefore = (await h.store.db.selectFrom("sessions").select("id").execute()).length;
       const change = await changeAndComplete(h, sessionId);
-      const summary = await eventually("summary", () => /\[#(\d+)\] [^\n]*Task failure/.exec(output)?.[1]);
+      const summary = await eventually("summary", () => /\[#(\d+)\] [^\n]*Task failure/.exec(output())?.[1]);
       // later, in another task: the terminal's next message is not in the old thread
       await terminal.send(`!react ⏪ #${summary}`);
       const told = await eventually(
         "the card says how to answer from here",
-        () => /\(in this terminal: `(!reply #\d+ rollback lxc:gitea)`\)/.exec(output)?.[1],
+        () => /\(in this terminal: `(!reply #\d+ rollback lxc:gitea)`\)/.exec(output())?.[1],
       );
       // a plain message would start a new task; the phrase goes where the card is
       await terminal.send(told);
@@ -143,11 +129,7 @@ describe("rollback from any chat after the task completed", {
     });
     try {
       const root = double.message(ALICE, room, "upgrade gitea");
-      const sessionId = (
-        await eventually("session", () =>
-          h.store.db.selectFrom("sessions").select("id").where("thread", "=", root).executeTakeFirst(),
-        )
-      ).id;
+      const sessionId = (await sessionOfThread(h, root)).id;
       const change = await changeAndComplete(h, sessionId);
       const summary = await eventually("summary", () =>
         double.sentBy(BOT).find((e) => String(e.content.body ?? "").includes("Task failure")),
@@ -169,29 +151,17 @@ describe("rollback from any chat after the task completed", {
   test("Slack: the Roll back button on the summary, the phrase as a reply in the task's thread", async () => {
     const ALICE = "U0ALICE";
     const CHANNEL = "C0OPS";
-    const double = await SlackDouble.start({ botToken: "xoxb-t", signingSecret: "s", appToken: "xapp-t" });
-    double.mode = "socket";
     const h = await harness(ALICE);
-    const adapter = new SlackAdapter({
-      botToken: "xoxb-t",
+    const bot = await startSlackBot({
       mode: "socket",
-      signingSecret: "s",
-      appToken: "xapp-t",
-      port: 0,
+      access: { operators: [ALICE], admins: [ALICE] },
       channels: [CHANNEL],
-      slackApiUrl: double.apiUrl,
-      logger: silentLogger(),
+      harness: h,
     });
-    h.adapters.set("slack", adapter);
-    await adapter.start((e) => h.core.handle(e));
+    const { double } = bot;
     try {
-      await double.socketMode.connected();
       const root = (await double.userMessage(ALICE, CHANNEL, "upgrade gitea")).ts;
-      const sessionId = (
-        await eventually("session", () =>
-          h.store.db.selectFrom("sessions").select("id").where("thread", "=", root).executeTakeFirst(),
-        )
-      ).id;
+      const sessionId = (await sessionOfThread(h, root)).id;
       const change = await changeAndComplete(h, sessionId);
       const summary = await eventually("summary", () =>
         double.byBot().find((m) => m.text.includes("Task failure")),
@@ -205,9 +175,8 @@ describe("rollback from any chat after the task completed", {
       await double.userMessage(ALICE, CHANNEL, "rollback lxc:gitea", { threadTs: root });
       await rolledBack(h, change.id);
     } finally {
-      await adapter.stop();
+      await bot.close();
       await h.close();
-      await double.close();
     }
     assert.deepEqual(double.violations, []);
   });

@@ -1,18 +1,13 @@
 import assert from "node:assert/strict";
-import { PassThrough } from "node:stream";
 import { after, before, describe, test } from "node:test";
-import { silentLogger } from "../base/logger.ts";
-import {
-  type ChatHarness,
-  createChatHarness,
-  requestExecutionApproval,
-} from "../test-support/bot/chat-harness.ts";
+import { sessionOfThread } from "../test-support/bot/awaited-rows.ts";
+import { type ChatHarness, requestExecutionApproval } from "../test-support/bot/chat-harness.ts";
 import { eventually } from "../test-support/bot/eventually.ts";
-import { startMatrixBot } from "../test-support/bot/matrix-bot.ts";
-import { MatrixDouble } from "../test-support/matrix-double/matrix-double.ts";
-import { SlackDouble } from "../test-support/slack-double/slack-double.ts";
-import { TerminalAdapter } from "./shell/terminal-adapter.ts";
-import { SlackAdapter } from "./slack/slack-adapter.ts";
+import { MATRIX_BOT, type MatrixRoom, startMatrixRoom } from "../test-support/bot/matrix-room.ts";
+import { type SlackBot, startSlackBot } from "../test-support/bot/slack-bot.ts";
+import { type HarnessTerminal, startTerminalChat } from "../test-support/bot/terminal-chat.ts";
+import type { MatrixDouble } from "../test-support/matrix-double/matrix-double.ts";
+import type { SlackDouble } from "../test-support/slack-double/slack-double.ts";
 
 // An operator copies the typed phrase from the approval card exactly as their client shows it
 // and sends it back. Each adapter renders the phrase its own way (Matrix: <code> in HTML and
@@ -54,46 +49,29 @@ function requestDestructive(h: ChatHarness, sessionId: string) {
 }
 
 describe("typed phrase copied from the Matrix card (HTML and plain body)", () => {
-  const BOT = "@oikos:double.test";
   const ALICE = "@alice:double.test";
+  let m: MatrixRoom;
   let double: MatrixDouble;
   let h: ChatHarness;
   let room = "";
   let root = "";
   let sessionId = "";
-  let stop: () => Promise<void>;
 
   before(async () => {
-    double = await MatrixDouble.start();
-    const token = double.registerUser(BOT);
-    double.registerUser(ALICE);
-    room = double.createRoom({ creator: ALICE });
-    double.invite(room, ALICE, BOT);
-    h = await createChatHarness({ operators: [ALICE], admins: [ALICE] });
-    const adapter = await startMatrixBot(h, double, {
-      accessToken: token,
-      rooms: [room],
-      allowedInviters: [ALICE],
-    });
-    stop = () => adapter.stop();
+    m = await startMatrixRoom({ users: [ALICE], access: { operators: [ALICE], admins: [ALICE] } });
+    ({ double, h, room } = m);
     root = double.message(ALICE, room, "retire the old nextcloud container");
-    sessionId = (
-      await eventually("session", () =>
-        h.store.db.selectFrom("sessions").select("id").where("thread", "=", root).executeTakeFirst(),
-      )
-    ).id;
+    sessionId = (await sessionOfThread(h, root)).id;
   });
   after(async () => {
-    await stop();
-    await h.close();
-    await double.close();
+    await m.close();
     assert.deepEqual(double.violations, []);
   });
 
   /** The card as the client shows it: its formatted (HTML) body and its plain body. */
   async function cardFor(approvalId: string) {
     const card = await eventually("card", () =>
-      double.sentBy(BOT).findLast((e) => String(e.content.body ?? "").includes(COMMAND)),
+      double.sentBy(MATRIX_BOT).findLast((e) => String(e.content.body ?? "").includes(COMMAND)),
     );
     assert.equal(await statusOf(h, approvalId), "pending");
     return { html: String(card.content.formatted_body), plain: String(card.content.body) };
@@ -131,7 +109,9 @@ describe("typed phrase copied from the Matrix card (HTML and plain body)", () =>
     await cardFor(approvalId);
     double.message(ALICE, room, "`confirm destroy lxc:new-cloud`", { thread: root });
     await eventually("told", () =>
-      double.sentBy(BOT).some((e) => String(e.content.body ?? "").includes(`type exactly \`${PHRASE}\``)),
+      double
+        .sentBy(MATRIX_BOT)
+        .some((e) => String(e.content.body ?? "").includes(`type exactly \`${PHRASE}\``)),
     );
     assert.equal(await statusOf(h, approvalId), "pending");
     double.message(ALICE, room, PHRASE, { thread: root });
@@ -144,38 +124,22 @@ describe("typed phrase copied from the Slack card (Block Kit)", () => {
   const CHANNEL = "C0OPS";
   let double: SlackDouble;
   let h: ChatHarness;
-  let adapter: SlackAdapter;
+  let bot: SlackBot;
   let root = "";
   let sessionId = "";
 
   before(async () => {
-    double = await SlackDouble.start({ botToken: "xoxb-t", signingSecret: "s", appToken: "xapp-t" });
-    double.mode = "socket";
-    h = await createChatHarness({ operators: [ALICE], admins: [ALICE] });
-    adapter = new SlackAdapter({
-      botToken: "xoxb-t",
+    bot = await startSlackBot({
       mode: "socket",
-      signingSecret: "s",
-      appToken: "xapp-t",
-      port: 0,
+      access: { operators: [ALICE], admins: [ALICE] },
       channels: [CHANNEL],
-      slackApiUrl: double.apiUrl,
-      logger: silentLogger(),
     });
-    h.adapters.set("slack", adapter);
-    await adapter.start((e) => h.core.handle(e));
-    await double.socketMode.connected();
+    ({ double, h } = bot);
     root = (await double.userMessage(ALICE, CHANNEL, "retire the old nextcloud container")).ts;
-    sessionId = (
-      await eventually("session", () =>
-        h.store.db.selectFrom("sessions").select("id").where("thread", "=", root).executeTakeFirst(),
-      )
-    ).id;
+    sessionId = (await sessionOfThread(h, root)).id;
   });
   after(async () => {
-    await adapter.stop();
-    await h.close();
-    await double.close();
+    await bot.close();
     assert.deepEqual(double.violations, []);
   });
 
@@ -208,36 +172,24 @@ describe("typed phrase copied from the Slack card (Block Kit)", () => {
 
 describe("typed phrase copied from the terminal card", () => {
   let h: ChatHarness;
-  let terminal: TerminalAdapter;
-  let output = "";
+  let t: HarnessTerminal;
   let sessionId = "";
 
   before(async () => {
-    h = await createChatHarness({ operators: ["alice"], admins: ["alice"] });
-    const out = new PassThrough();
-    out.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    terminal = new TerminalAdapter({
-      input: new PassThrough(),
-      output: out,
-      user: "alice",
-      interactive: false,
-    });
-    h.adapters.set("shell", terminal);
-    await terminal.start((e) => h.core.handle(e));
-    await terminal.send("retire the old nextcloud container");
+    t = await startTerminalChat({ operators: ["alice"], admins: ["alice"] });
+    h = t.h;
+    await t.terminal.send("retire the old nextcloud container");
     sessionId = (await h.store.db.selectFrom("sessions").select("id").executeTakeFirstOrThrow()).id;
   });
   after(async () => h.close());
 
   test("copying the card's phrase line (backticks included) approves", async () => {
-    output = "";
+    t.take();
     const { approvalId } = await requestDestructive(h, sessionId);
-    const card = await eventually("card", () => (output.includes(COMMAND) ? output : undefined));
+    const card = await eventually("card", () => (t.output().includes(COMMAND) ? t.output() : undefined));
     const typed = /`confirm[^`]*`/.exec(card)![0];
     assert.ok(typed.startsWith("`"), "the terminal shows the phrase in backticks");
-    await terminal.send(typed);
+    await t.terminal.send(typed);
     await eventually("approved", async () => (await statusOf(h, approvalId)) === "approved");
   });
 });

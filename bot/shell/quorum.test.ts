@@ -1,21 +1,17 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { getApproval } from "../../store/approvals.ts";
-import {
-  type ChatHarness,
-  createChatHarness,
-  requestExecutionApproval,
-} from "../../test-support/bot/chat-harness.ts";
-import { attachTerminal, type TerminalChat } from "../../test-support/bot/terminal-chat.ts";
+import { type ChatHarness, requestExecutionApproval } from "../../test-support/bot/chat-harness.ts";
+import { type HarnessTerminal, startTerminalChat } from "../../test-support/bot/terminal-chat.ts";
 
 // Quorum in the terminal chat (issue #32): a destructive change on storage needs two approvers; the
 // typed confirmation counts per person (`!as` switches who types it).
 describe("quorum in the terminal", () => {
   let h: ChatHarness;
-  let t: TerminalChat;
+  let t: HarnessTerminal;
 
   before(async () => {
-    h = await createChatHarness(
+    t = await startTerminalChat(
       { operators: ["alice", "bob", "carol"], admins: ["alice"] },
       {
         approvalRules: [
@@ -23,7 +19,7 @@ describe("quorum in the terminal", () => {
         ],
       },
     );
-    t = await attachTerminal(h);
+    h = t.h;
   });
   after(async () => h.close());
 

@@ -1,18 +1,18 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { currentPlan } from "../../store/plans.ts";
-import { type ChatHarness, createChatHarness, proposePlan } from "../../test-support/bot/chat-harness.ts";
-import { attachTerminal, type TerminalChat } from "../../test-support/bot/terminal-chat.ts";
+import { type ChatHarness, proposePlan } from "../../test-support/bot/chat-harness.ts";
+import { type HarnessTerminal, startTerminalChat } from "../../test-support/bot/terminal-chat.ts";
 
 // "Request changes" in the terminal chat (issue #32): ✏️ and a reason in the thread sends the plan
 // back; with nothing waiting, the same words are a message to the agent.
 describe("request changes in the terminal", () => {
   let h: ChatHarness;
-  let t: TerminalChat;
+  let t: HarnessTerminal;
 
   before(async () => {
-    h = await createChatHarness({ operators: ["alice"], admins: ["alice"] });
-    t = await attachTerminal(h);
+    t = await startTerminalChat({ operators: ["alice"], admins: ["alice"] });
+    h = t.h;
   });
   after(async () => h.close());
 

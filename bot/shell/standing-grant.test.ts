@@ -4,12 +4,11 @@ import { getApproval } from "../../store/approvals.ts";
 import { grantMadeBy } from "../../store/standing-grants.ts";
 import {
   type ChatHarness,
-  createChatHarness,
   grantBasisFor,
   requestExecutionApproval,
   runUnderGrant,
 } from "../../test-support/bot/chat-harness.ts";
-import { attachTerminal, type TerminalChat } from "../../test-support/bot/terminal-chat.ts";
+import { type HarnessTerminal, startTerminalChat } from "../../test-support/bot/terminal-chat.ts";
 
 const DAY = 86_400_000;
 const TARGET = "lxc:bridges";
@@ -20,11 +19,11 @@ const COMMAND = "systemctl restart whatsapp-bridge";
 // grant prints a card naming it; `!approvals` lists and revokes.
 describe("standing grants in the terminal", () => {
   let h: ChatHarness;
-  let t: TerminalChat;
+  let t: HarnessTerminal;
 
   before(async () => {
-    h = await createChatHarness({ operators: ["alice", "bob"], admins: ["alice"] });
-    t = await attachTerminal(h);
+    t = await startTerminalChat({ operators: ["alice", "bob"], admins: ["alice"] });
+    h = t.h;
   });
   after(async () => h.close());
 

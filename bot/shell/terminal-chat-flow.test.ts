@@ -1,45 +1,27 @@
 import assert from "node:assert/strict";
-import { PassThrough } from "node:stream";
 import { after, before, describe, test } from "node:test";
 import { askQuestion } from "../../store/questions.ts";
 import { findSessionByThread } from "../../store/sessions.ts";
 import { auditEntries } from "../../test-support/bot/audit-entries.ts";
 import {
   type ChatHarness,
-  createChatHarness,
   finishExecution,
   proposePlan,
   queuedJobs,
   requestExecutionApproval,
 } from "../../test-support/bot/chat-harness.ts";
-import { TerminalAdapter } from "./terminal-adapter.ts";
+import { type HarnessTerminal, startTerminalChat } from "../../test-support/bot/terminal-chat.ts";
 
 // The chat core through the terminal adapter, with the agent's and the worker's part played by
 // writing their rows with their store functions and publishing their events.
 describe("terminal chat through the core", () => {
   let h: ChatHarness;
-  let terminal: TerminalAdapter;
-  let output = "";
-  const take = () => {
-    const text = output;
-    output = "";
-    return text;
-  };
+  let t: HarnessTerminal;
+  const take = () => t.take();
 
   before(async () => {
-    h = await createChatHarness({ operators: ["alice", "bob"], admins: ["alice"] });
-    const out = new PassThrough();
-    out.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    terminal = new TerminalAdapter({
-      input: new PassThrough(),
-      output: out,
-      user: "alice",
-      interactive: false,
-    });
-    h.adapters.set("shell", terminal);
-    await terminal.start((e) => h.core.handle(e));
+    t = await startTerminalChat({ operators: ["alice", "bob"], admins: ["alice"] });
+    h = t.h;
   });
   after(async () => h.close());
 
@@ -47,7 +29,7 @@ describe("terminal chat through the core", () => {
   let thread = "";
 
   test("a top-level message starts a session bound to its thread and queues a turn", async () => {
-    await terminal.send("restart the gitea container");
+    await t.terminal.send("restart the gitea container");
     const session = await h.store.db.selectFrom("sessions").selectAll().executeTakeFirstOrThrow();
     sessionId = session.id;
     thread = session.thread;
@@ -70,11 +52,11 @@ describe("terminal chat through the core", () => {
   });
 
   test("a stranger gets one polite refusal and never a turn", async () => {
-    await terminal.send("!as mallory");
+    await t.terminal.send("!as mallory");
     take();
-    await terminal.send("please delete everything");
+    await t.terminal.send("please delete everything");
     assert.match(take(), /only take instructions from this room's operators/);
-    await terminal.send("hello??");
+    await t.terminal.send("hello??");
     assert.doesNotMatch(take(), /operators/);
     assert.equal((await queuedJobs(h, "agent-turn")).length, 1);
     assert.equal((await auditEntries(h, { action: "chat.refused" })).length, 2);
@@ -90,7 +72,7 @@ describe("terminal chat through the core", () => {
     assert.match(card, /1\. Look at the container on `lxc:gitea` — 🟢 read-only/);
     assert.match(card, /2\. Restart gitea on `lxc:gitea` — 🟡 config change/);
     assert.match(card, /oikos reacted ✅/);
-    await terminal.send("+1");
+    await t.terminal.send("+1");
     const plan = () =>
       h.store.db
         .selectFrom("plans")
@@ -102,9 +84,9 @@ describe("terminal chat through the core", () => {
     const ignored = await auditEntries(h, { action: "consent.ignored" });
     assert.equal(ignored.length, 1);
     assert.equal(ignored[0]!.actor, "mallory");
-    await terminal.send("!as alice");
+    await t.terminal.send("!as alice");
     take();
-    await terminal.send("+1");
+    await t.terminal.send("+1");
     const decided = await plan();
     assert.equal(decided.status, "approved");
     assert.equal(decided.decided_by, "alice");
@@ -130,7 +112,7 @@ describe("terminal chat through the core", () => {
     const card = take();
     assert.match(card, /🔐 Approval needed — waiting for an operator/);
     assert.match(card, /`systemctl restart gitea`/);
-    await terminal.send("go ahead");
+    await t.terminal.send("go ahead");
     const approval = await h.store.db
       .selectFrom("approvals")
       .selectAll()
@@ -161,7 +143,7 @@ describe("terminal chat through the core", () => {
     const card = take();
     assert.match(card, /reply in this thread with exactly: `destroy lxc:gitea`/);
     assert.doesNotMatch(card, /oikos reacted ✅/);
-    await terminal.send("!react 👍");
+    await t.terminal.send("!react 👍");
     const status = async () =>
       (
         await h.store.db
@@ -172,17 +154,17 @@ describe("terminal chat through the core", () => {
       ).status;
     assert.equal(await status(), "pending");
     assert.match(take(), /type exactly `destroy lxc:gitea`/);
-    await terminal.send("yes do it");
+    await t.terminal.send("yes do it");
     assert.equal(await status(), "pending");
     take();
-    await terminal.send("destroy lxc:gitea");
+    await t.terminal.send("destroy lxc:gitea");
     assert.equal(await status(), "approved");
     assert.match(take(), /approved by alice via typed “destroy lxc:gitea”/);
   });
 
   test("a typed confirmation with nothing pending, or inside a question, opens no window: it is a message to the agent", async () => {
-    await terminal.send("confirm destroy lxc:old-nextcloud");
-    await terminal.send("what does confirm restart host:nas do? don't do anything yet");
+    await t.terminal.send("confirm destroy lxc:old-nextcloud");
+    await t.terminal.send("what does confirm restart host:nas do? don't do anything yet");
     const windows = await h.store.db
       .selectFrom("windows")
       .selectAll()
@@ -217,7 +199,7 @@ describe("terminal chat through the core", () => {
     assert.match(card, /❓ Question/);
     assert.match(card, /1\. the LXC one\n.*2\. the docker one/);
     assert.match(card, /Reply in this thread with a number/);
-    await terminal.send("2");
+    await t.terminal.send("2");
     const row = await h.store.db
       .selectFrom("questions")
       .selectAll()
@@ -243,7 +225,7 @@ describe("terminal chat through the core", () => {
     const summary = take();
     assert.match(summary, /│ oikos \[#\d+\] ✅ Task success/);
     assert.match(summary, /gitea restarted; config applied/);
-    await terminal.send("now check the disk space");
+    await t.terminal.send("now check the disk space");
     const sessions = await h.store.db.selectFrom("sessions").select("id").execute();
     assert.equal(sessions.length, 2);
   });
@@ -277,14 +259,14 @@ describe("terminal chat through the core", () => {
 
   test("admin commands: approvals lists, sweep queues, and a non-admin is refused", async () => {
     take();
-    await terminal.send("!oikos approvals");
+    await t.terminal.send("!oikos approvals");
     assert.match(take(), /No pending approvals|Pending approvals/);
-    await terminal.send("!oikos sweep stale");
+    await t.terminal.send("!oikos sweep stale");
     assert.match(take(), /Sweep `stale` queued/);
     assert.deepEqual(await queuedJobs(h, "sweep"), [{ kind: "stale" }]);
-    await terminal.send("!as bob");
+    await t.terminal.send("!as bob");
     take();
-    await terminal.send("!oikos sweep all");
+    await t.terminal.send("!oikos sweep all");
     assert.match(take(), /`!sweep` is for admins, and bob is not an admin here/);
     assert.equal((await queuedJobs(h, "sweep")).length, 1);
   });

@@ -1,22 +1,18 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { UNREADABLE_WORDS } from "../../policy/unreadable.ts";
-import {
-  type ChatHarness,
-  createChatHarness,
-  requestExecutionApproval,
-} from "../../test-support/bot/chat-harness.ts";
-import { attachTerminal, type TerminalChat } from "../../test-support/bot/terminal-chat.ts";
+import { type ChatHarness, requestExecutionApproval } from "../../test-support/bot/chat-harness.ts";
+import { type HarnessTerminal, startTerminalChat } from "../../test-support/bot/terminal-chat.ts";
 
 // A command the proof could not read (Classification.unreadable, issue #32): the approval records
 // why, and its card says in words that oikos cannot tell what it changes — before and after the decision.
 describe("an approval card of a command oikos cannot read", () => {
   let h: ChatHarness;
-  let t: TerminalChat;
+  let t: HarnessTerminal;
 
   before(async () => {
-    h = await createChatHarness({ operators: ["alice"], admins: ["alice"] });
-    t = await attachTerminal(h);
+    t = await startTerminalChat({ operators: ["alice"], admins: ["alice"] });
+    h = t.h;
   });
   after(async () => h.close());
 

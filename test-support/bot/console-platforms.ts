@@ -1,11 +1,10 @@
-import { PassThrough } from "node:stream";
 import type { RoomAccessConfig } from "../../bot/core/access.ts";
-import { TerminalAdapter } from "../../bot/shell/terminal-adapter.ts";
 import { MatrixDouble } from "../matrix-double/matrix-double.ts";
 import { type ChatHarness, createChatHarness } from "./chat-harness.ts";
 import { eventually } from "./eventually.ts";
 import { startMatrixBot } from "./matrix-bot.ts";
 import { type SlackBot, startSlackBot } from "./slack-bot.ts";
+import { attachTerminal } from "./terminal-chat.ts";
 
 export type Platform = "matrix" | "slack" | "shell";
 export type Who = "admin" | "operator" | "stranger";
@@ -67,19 +66,7 @@ export async function startConsolePlatforms(
     harness: h,
     before: (d) => d.addChannel(SLACK_CHANNEL, { members: Object.values(USERS.slack) }),
   });
-  let output = "";
-  const out = new PassThrough();
-  out.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  const terminal = new TerminalAdapter({
-    input: new PassThrough(),
-    output: out,
-    user: "alice",
-    interactive: false,
-  });
-  h.adapters.set("shell", terminal);
-  await terminal.start((e) => h.core.handle(e));
+  const { terminal, output, take } = await attachTerminal(h);
 
   const ask = async (platform: Platform, who: Who, text: string): Promise<string> => {
     const user = USERS[platform][who];
@@ -96,16 +83,16 @@ export async function startConsolePlatforms(
       return answer.text;
     }
     await terminal.send(`!as ${user}`);
-    output = "";
+    take();
     await terminal.send(text.startsWith("!") ? text : `!${text}`);
-    return output;
+    return output();
   };
 
   return {
     h,
     matrix: { double, room },
     slack,
-    terminalOutput: () => output,
+    terminalOutput: output,
     user: (platform, who) => USERS[platform][who],
     room: (platform) => (platform === "matrix" ? room : platform === "slack" ? SLACK_CHANNEL : "terminal"),
     ask,

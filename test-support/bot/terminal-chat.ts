@@ -1,6 +1,7 @@
 import { PassThrough } from "node:stream";
+import type { RoomAccessConfig } from "../../bot/core/access.ts";
 import { TerminalAdapter } from "../../bot/shell/terminal-adapter.ts";
-import type { ChatHarness } from "./chat-harness.ts";
+import { type ChatHarness, createChatHarness } from "./chat-harness.ts";
 
 /** The terminal chat attached to a harness, its output collected for tests to read. */
 export interface TerminalChat {
@@ -30,4 +31,15 @@ export async function attachTerminal(h: ChatHarness, user = "alice"): Promise<Te
       return text;
     },
   };
+}
+
+export type HarnessTerminal = TerminalChat & { h: ChatHarness };
+
+/** A new chat harness with `access` (and `options`) and the terminal chat on it, typing as alice. */
+export async function startTerminalChat(
+  access: RoomAccessConfig,
+  options?: Parameters<typeof createChatHarness>[1],
+): Promise<HarnessTerminal> {
+  const h = await createChatHarness(access, options);
+  return { h, ...(await attachTerminal(h)) };
 }
