@@ -1,5 +1,5 @@
 import { checkTarget, type TargetCheck } from "../../jobs/execution/target-check.ts";
-import { createSshTransport } from "../../jobs/ssh/create-ssh-transport.ts";
+import { configuredSshTransport } from "../../jobs/ssh/create-ssh-transport.ts";
 import { JAIL_UNJAILED_ALLOWED, JAIL_UNJAILED_ATTRIBUTE } from "../../policy/jail.ts";
 import { describeGrant } from "../../policy/jail-grant.ts";
 import { openStore } from "../../store/connect.ts";
@@ -36,12 +36,7 @@ export async function run(argv: string[], io: CommandIO): Promise<number> {
   }
   const config = loadConfig();
   const store = await openStore(storeOptions(config));
-  const ssh = createSshTransport({
-    ...(config.ssh.privateKeyPath ? { privateKeyPath: config.ssh.privateKeyPath } : {}),
-    ...(config.ssh.knownHostsFile ? { knownHostsFile: config.ssh.knownHostsFile } : {}),
-    connectTimeoutMs: config.ssh.connectTimeoutMs,
-    hostKeyStore: new DbHostKeyStore(store.db),
-  });
+  const ssh = configuredSshTransport(config.ssh, new DbHostKeyStore(store.db));
   try {
     await migrateToLatest(store.db);
     const outcome = await checkTarget(

@@ -1,5 +1,5 @@
 import { discoverProxmox } from "../../jobs/proxmox/discover.ts";
-import { createSshTransport } from "../../jobs/ssh/create-ssh-transport.ts";
+import { configuredSshTransport } from "../../jobs/ssh/create-ssh-transport.ts";
 import { openStore } from "../../store/connect.ts";
 import { applyInventory, type InventoryImportResult } from "../../store/import/apply-inventory.ts";
 import type { ProxmoxImportResult } from "../../store/import/apply-proxmox.ts";
@@ -78,12 +78,7 @@ function report(file: string, where: string, result: InventoryImportResult): str
 async function importProxmox(node: string, json: boolean, io: CommandIO): Promise<number> {
   const config = loadConfig();
   const store = await openStore(storeOptions(config));
-  const ssh = createSshTransport({
-    ...(config.ssh.privateKeyPath ? { privateKeyPath: config.ssh.privateKeyPath } : {}),
-    ...(config.ssh.knownHostsFile ? { knownHostsFile: config.ssh.knownHostsFile } : {}),
-    connectTimeoutMs: config.ssh.connectTimeoutMs,
-    hostKeyStore: new DbHostKeyStore(store.db),
-  });
+  const ssh = configuredSshTransport(config.ssh, new DbHostKeyStore(store.db));
   try {
     await migrateToLatest(store.db);
     const outcome = await discoverProxmox(

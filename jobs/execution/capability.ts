@@ -5,7 +5,11 @@ import { DbHostKeyStore } from "../../store/known-hosts.ts";
 import type { PlanPreviewer } from "../preview/previewer.ts";
 import { probeAtFirstContact } from "../proxmox/guest-probe.ts";
 import { startProxmoxJobs } from "../proxmox/start.ts";
-import { configuredSshTransport, createSshTransport, lazySshRunner } from "../ssh/create-ssh-transport.ts";
+import {
+  configuredSshTransport,
+  type createSshTransport,
+  lazySshRunner,
+} from "../ssh/create-ssh-transport.ts";
 import { registerAllSweeps } from "../sweeps/default-sweeps.ts";
 import { runSweeps, type SweepContext } from "../sweeps/registry.ts";
 import { DEFAULT_HEARTBEAT_MS, startExecuteWorker } from "./execute-worker.ts";
@@ -66,12 +70,7 @@ function previewsFor(runtime: Runtime): {
         import("../../policy/classify.ts"),
         import("../preview/create.ts"),
       ]);
-      ssh = createSshTransport({
-        ...(config.ssh.privateKeyPath ? { privateKeyPath: config.ssh.privateKeyPath } : {}),
-        ...(config.ssh.knownHostsFile ? { knownHostsFile: config.ssh.knownHostsFile } : {}),
-        connectTimeoutMs: config.ssh.connectTimeoutMs,
-        hostKeyStore: new DbHostKeyStore(runtime.db),
-      });
+      ssh = runtimeSshTransport(runtime);
       return createPlanPreviewer({ classifier: await loadClassifier(), runner: ssh.router });
     })());
   return {
