@@ -220,6 +220,11 @@ export class ChatCore {
         return true;
       }
     }
+    // A request, grant or decision the consent handler took: the operator's words stay in the
+    // history the agent replays (the handler already woke it).
+    const keepWords = () =>
+      this.#deps.recordMessage({ sessionId: session.id, text, author: event.user, eventId: event.eventId });
+    const typedNote = `typed “${text.length > 60 ? `${text.slice(0, 57)}…` : text}”`;
     const changes = parseChangeRequest(text);
     if (changes) {
       const sent = await this.#consent.onChangeRequest(adapter, session, {
@@ -227,14 +232,7 @@ export class ChatCore {
         reason: changes.reason,
         eventId: event.eventId,
       });
-      // The operator's words stay in the history the agent replays; the request already woke it.
-      if (sent)
-        await this.#deps.recordMessage({
-          sessionId: session.id,
-          text,
-          author: event.user,
-          eventId: event.eventId,
-        });
+      if (sent) await keepWords();
       return sent;
     }
     const grantAsked = parseGrantPhrase(text);
@@ -245,17 +243,11 @@ export class ChatCore {
           decision: "approve",
           user: event.user,
           via: "phrase",
-          note: `typed “${text.length > 60 ? `${text.slice(0, 57)}…` : text}”`,
+          note: typedNote,
           grant: grantAsked,
         })
         .then(async (decided) => {
-          if (decided)
-            await this.#deps.recordMessage({
-              sessionId: session.id,
-              text,
-              author: event.user,
-              eventId: event.eventId,
-            });
+          if (decided) await keepWords();
           return decided;
         });
     }
@@ -267,7 +259,7 @@ export class ChatCore {
       decision: consent?.kind === "denial" ? ("deny" as const) : ("approve" as const),
       user: event.user,
       via: "phrase" as const,
-      note: `typed “${text.length > 60 ? `${text.slice(0, 57)}…` : text}”`,
+      note: typedNote,
       typedPhrase: text,
     };
     // A typed confirmation decides only the pending destructive approval whose card shows that
@@ -275,15 +267,7 @@ export class ChatCore {
     // which asks for the confirmation (a card with the phrase) when it reaches that step.
     if (consent?.kind === "typed_confirmation" && !pendingPhrase) return false;
     const decided = await this.#consent.onPhrase(adapter, session, act);
-    if (decided) {
-      // The operator's words stay in the history the agent replays; the decision already woke it.
-      await this.#deps.recordMessage({
-        sessionId: session.id,
-        text,
-        author: event.user,
-        eventId: event.eventId,
-      });
-    }
+    if (decided) await keepWords();
     return decided;
   }
 
