@@ -157,16 +157,7 @@ export class TerminalAdapter implements ChatAdapter {
       this.#thread = messageId;
       this.#threads.add(messageId);
     }
-    await sink({
-      kind: "message",
-      platform: this.platform,
-      room: ROOM,
-      eventId: messageId,
-      messageId,
-      user: this.#user,
-      thread,
-      text: line,
-    });
+    await this.#message(sink, messageId, thread, line);
     // `!help` alone lists the terminal's own commands too; `!help <command>` is about that command.
     if (command?.name === "help" && command.words.length === 1)
       this.#options.output.write(`${TERMINAL_HELP}\n`);
@@ -187,7 +178,12 @@ export class TerminalAdapter implements ChatAdapter {
     const thread = this.#threadOf.get(target) ?? target;
     const messageId = this.#nextId();
     this.#threadOf.set(messageId, thread);
-    await sink({
+    await this.#message(sink, messageId, thread, text);
+  }
+
+  /** What the operator typed, as the core receives it: message `messageId` in `thread` (null: top level). */
+  #message(sink: InboundSink, messageId: string, thread: string | null, text: string): Promise<void> {
+    return sink({
       kind: "message",
       platform: this.platform,
       room: ROOM,
