@@ -1,7 +1,6 @@
-import { z } from "zod";
 import { OikosError } from "../../base/errors.ts";
 import type { Logger } from "../../base/logger.ts";
-import type { QueuePort } from "../../jobs/queue/port.ts";
+import type { QueuePayload, QueuePort } from "../../jobs/queue/port.ts";
 import {
   type AlertGroup,
   bindAlertThread,
@@ -17,23 +16,13 @@ import { clock } from "./card.ts";
 import { buildAlertCard } from "./cards/alert-card.ts";
 import type { ChatAdapter, MessageRef } from "./chat-adapter.ts";
 
-export type AlertThreadUpdate = "open" | "repeat" | "refire" | "resolved" | "digest";
-
 /**
- * What a repeated notification changed in the group's labels and annotations (intake/alerts/what-changed.ts
- * writes it into the `alert-thread` job); read at this boundary with zod.
+ * An `alert-thread` job as its queue hands it over, checked against its contract (jobs/contracts.ts);
+ * a repeat's `changed` is what intake/alerts/what-changed.ts found in the labels and annotations.
  */
-const alertChangesSchema = z
-  .array(
-    z.object({
-      field: z.enum(["label", "annotation"]),
-      key: z.string(),
-      was: z.string().nullable(),
-      now: z.string().nullable(),
-    }),
-  )
-  .max(100);
-type AlertChanges = z.infer<typeof alertChangesSchema>;
+type AlertThreadJob = QueuePayload<"alert-thread">;
+export type AlertThreadUpdate = AlertThreadJob["update"];
+type AlertChanges = NonNullable<AlertThreadJob["changed"]>;
 
 /** A changed value is shown up to this many characters. */
 const CHANGE_VALUE_CHARS = 300;
@@ -61,7 +50,7 @@ export class AlertThreads {
     this.#deps = deps;
   }
 
-  async handle(job: { groupId: string; update: AlertThreadUpdate; changed?: unknown }): Promise<void> {
+  async handle(job: AlertThreadJob): Promise<void> {
     const { db, logger } = this.#deps;
     const group = await getAlertGroup(db, job.groupId);
     if (!group?.room || !group.platform) return;
@@ -89,10 +78,9 @@ export class AlertThreads {
     const shown = job.update === "digest" ? await this.#claimDigest(group) : group;
     if (!shown) return;
     await this.#refreshRoot(adapter, shown);
-    const changed = alertChangesSchema.safeParse(job.changed ?? []);
     const text =
-      job.update === "repeat" && changed.success && changed.data.length > 0
-        ? changedText(shown, changed.data)
+      job.update === "repeat" && job.changed?.length
+        ? changedText(shown, job.changed)
         : await this.#updateText(shown, job.update);
     await adapter.post(group.room, group.thread, { text });
     if (job.update === "resolved") {

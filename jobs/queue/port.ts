@@ -1,5 +1,9 @@
 import { redact } from "../../policy/redact.ts";
 import type { QueueName, QueuePayload } from "../contracts.ts";
+
+/** The queues and their payloads (jobs/contracts.ts), for a handler to name what it is handed. */
+export type { QueueName, QueuePayload };
+
 import { cronProblem } from "./cron.ts";
 
 /** What a handler sees of one job. */
