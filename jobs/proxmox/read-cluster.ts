@@ -16,7 +16,11 @@ import { type NodeCommand, type PveshRead, pveshReadAll } from "./pvesh-batch.ts
 /** Runs one of discovery's fixed read-only commands on the node and gives back its stdout. */
 export type NodeReader = (command: string) => Promise<string>;
 
-export class ProxmoxReadError extends Error {
+/**
+ * A node answered a discovery read, but not as the API shape says (not JSON, an unexpected shape).
+ * Not errors.ts's ProxmoxReadError (the read itself failed): discovery reports either's message.
+ */
+export class PveshAnswerError extends Error {
   readonly command: string;
   constructor(command: string, message: string) {
     super(message);
@@ -36,11 +40,11 @@ export async function pveshGet<T extends z.ZodType>(
   try {
     json = JSON.parse(text);
   } catch {
-    throw new ProxmoxReadError(command, `${command} did not print JSON`);
+    throw new PveshAnswerError(command, `${command} did not print JSON`);
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
-    throw new ProxmoxReadError(
+    throw new PveshAnswerError(
       command,
       `${command} printed an unexpected shape: ${parsed.error.issues[0]?.message}`,
     );
@@ -65,7 +69,7 @@ export async function readCluster(run: NodeCommand): Promise<ClusterReading> {
   const statusNodes = status.filter((entry) => entry.type === "node");
   const localNode = statusNodes.find((entry) => "local" in entry && entry.local)?.name;
   if (!localNode)
-    throw new ProxmoxReadError("pvesh get /cluster/status", "/cluster/status names no local node");
+    throw new PveshAnswerError("pvesh get /cluster/status", "/cluster/status names no local node");
 
   const nodes = statusNodes.map((entry) => ({
     name: entry.name,
@@ -146,11 +150,11 @@ export async function readCluster(run: NodeCommand): Promise<ClusterReading> {
 function parsed<T extends z.ZodType>(reads: Map<string, PveshRead>, path: string, schema: T): z.output<T> {
   const command = `pvesh get ${path} --output-format json`;
   const read = reads.get(path);
-  if (!read) throw new ProxmoxReadError(command, `${command} was not read`);
-  if (!read.ok) throw new ProxmoxReadError(command, read.error);
+  if (!read) throw new PveshAnswerError(command, `${command} was not read`);
+  if (!read.ok) throw new PveshAnswerError(command, read.error);
   const result = schema.safeParse(read.json);
   if (!result.success) {
-    throw new ProxmoxReadError(
+    throw new PveshAnswerError(
       command,
       `${command} printed an unexpected shape: ${result.error.issues[0]?.message}`,
     );

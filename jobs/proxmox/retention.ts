@@ -5,8 +5,7 @@ import { snapshotListSchema } from "../../store/import/proxmox-api.ts";
 import { resolveTarget, type TargetDefaults } from "../execution/target-resolver.ts";
 import type { SweepItem } from "../sweeps/registry.ts";
 import { sweepItem } from "../sweeps/registry.ts";
-import { ProxmoxReadError } from "./errors.ts";
-import type { NodeRunner } from "./node-runner.ts";
+import { type NodeRunner, readOnNode } from "./node-runner.ts";
 import { pveshGet } from "./read-cluster.ts";
 
 export interface RetentionDeps {
@@ -71,17 +70,7 @@ export async function sweepOikosSnapshots(deps: RetentionDeps): Promise<SweepIte
     const tool = kind === "lxc" ? "pct" : "qm";
     const node = resolved.entity.attributes["proxmox.node"];
     if (typeof node !== "string") continue;
-    const read = async (command: string) => {
-      const result = await deps.runner.exec(via, command, { timeoutMs: 60_000 });
-      if (result.exitCode !== 0)
-        throw new ProxmoxReadError({
-          command,
-          where: via.slug,
-          why: `exit ${result.exitCode}`,
-          stderr: result.stderr,
-        });
-      return result.stdout;
-    };
+    const read = (command: string) => readOnNode(deps.runner, via, command);
     let listed: Awaited<ReturnType<typeof pveshGet<typeof snapshotListSchema>>>;
     try {
       listed = await pveshGet(read, `/nodes/${node}/${kind}/${vmid}/snapshot`, snapshotListSchema);
@@ -130,17 +119,7 @@ async function sweepDatasetSnapshots(
   const resolved = await resolveTarget(deps.db, host, deps.targets);
   if (!resolved.ok) return [];
   const datasets = [...new Set(ours.flatMap((s) => (s.tool === "zfs" ? s.datasets : [])))].sort();
-  const read = async (command: string) => {
-    const result = await deps.runner.exec(resolved.target, command, { timeoutMs: 60_000 });
-    if (result.exitCode !== 0)
-      throw new ProxmoxReadError({
-        command,
-        where: host,
-        why: `exit ${result.exitCode}`,
-        stderr: result.stderr,
-      });
-    return result.stdout;
-  };
+  const read = (command: string) => readOnNode(deps.runner, resolved.target, command, host);
   let listed: string;
   try {
     listed = await read(`zfs list -H -p -t snapshot -o name,creation ${datasets.join(" ")}`);

@@ -5,8 +5,7 @@ import { readExecutionSnapshot, type TakenSnapshot } from "../../store/execution
 import { executionsWithSnapshot } from "../../store/executions.ts";
 import { snapshotListSchema } from "../../store/import/proxmox-api.ts";
 import type { Target } from "../ssh/target.ts";
-import { ProxmoxReadError } from "./errors.ts";
-import type { NodeRunner } from "./node-runner.ts";
+import { type NodeRunner, readOnNode } from "./node-runner.ts";
 import { pveshGet } from "./read-cluster.ts";
 import { recordedDisks } from "./snapshot-before.ts";
 
@@ -22,17 +21,7 @@ export async function rollbackRefusal(
   snapshot: TakenSnapshot,
   runOn: Target,
 ): Promise<string | null> {
-  const read = async (command: string) => {
-    const result = await deps.runner.exec(runOn, command, { timeoutMs: 60_000 });
-    if (result.exitCode !== 0)
-      throw new ProxmoxReadError({
-        command,
-        where: runOn.slug,
-        why: `exit ${result.exitCode}`,
-        stderr: result.stderr,
-      });
-    return result.stdout;
-  };
+  const read = (command: string) => readOnNode(deps.runner, runOn, command);
   try {
     if (snapshot.tool === "zfs") {
       const text = await read(`zfs list -H -p -t snapshot -o name,creation ${snapshot.datasets.join(" ")}`);
