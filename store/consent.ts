@@ -255,8 +255,8 @@ export async function decideApproval(db: Kysely<Database>, input: ApprovalDecisi
         return consentRefusal(
           vote.why,
           vote.why === "already_voted"
-            ? `You already approved ${approval.id}; it needs someone else's approval too.`
-            : `You may not approve ${approval.id}: approvals.rules names who may approve this.`,
+            ? `You already approved ${approval.id}; it needs someone else's approval too: ask another operator who may approve it (the card says who).`
+            : `You may not approve ${approval.id}: approvals.rules leaves it to ${input.quorum?.quorum.approvers?.join(", ") || "others"}; ask one of them.`,
         );
       if (vote.kind === "waiting") {
         return {
