@@ -48,7 +48,8 @@ async function revoke(db: Db, ctx: CommandContext, id: string | undefined): Prom
   if (!id) return "Usage: `!approvals revoke <grant id>` (see `!approvals grants`).";
   const grant = await getStandingGrant(db, id);
   const inThisRoom = grant?.platform === ctx.platform && grant?.room === ctx.room;
-  if (!grant || (!ctx.fleetWide && !inThisRoom)) return `There is no standing grant \`${id}\` in this room.`;
+  if (!grant || (!ctx.fleetWide && !inThisRoom))
+    return `There is no standing grant \`${id}\` in this room: \`!approvals grants\` lists the ones here.`;
   const ended = await endStandingGrant(db, id, { by: ctx.user, reason: "revoked", now: new Date() });
   if (!ended) return `Standing grant \`${id}\` had already ended.`;
   return `Standing grant \`${id}\` revoked: \`${ended.command}\` on \`${ended.target}\` asks again from now on.`;
