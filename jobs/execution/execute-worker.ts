@@ -220,22 +220,25 @@ async function execute(
         workerId,
       );
       if (gate.kind === "asked") return undefined;
-      if (gate.kind === "not_run") throw new Error(gate.reason);
+      // nothing runs: the execution ends failed with the gate's reason
+      if (gate.kind === "not_run") failure = gate.reason;
     }
-    const execOptions = {
-      timeoutMs: row.timeout_ms,
-      maxOutputBytes: options.maxOutputBytes,
-      signal: AbortSignal.any([stop.signal, jobSignal]),
-    };
-    run = await runUnderJailPlan(
-      options.runner,
-      resolved.target,
-      row.command,
-      execOptions,
-      row.jail_plan,
-      row.jail_note,
-      row.jail_grants ?? [],
-    );
+    if (failure === undefined) {
+      const execOptions = {
+        timeoutMs: row.timeout_ms,
+        maxOutputBytes: options.maxOutputBytes,
+        signal: AbortSignal.any([stop.signal, jobSignal]),
+      };
+      run = await runUnderJailPlan(
+        options.runner,
+        resolved.target,
+        row.command,
+        execOptions,
+        row.jail_plan,
+        row.jail_note,
+        row.jail_grants ?? [],
+      );
+    }
   } catch (error) {
     failure = error instanceof Error ? error.message : String(error);
   } finally {
