@@ -4,7 +4,6 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { sql } from "kysely";
@@ -12,9 +11,9 @@ import { approvePlan } from "../store/consent.ts";
 import { insertPlanGeneration } from "../store/plans.ts";
 import { createSession } from "../store/sessions.ts";
 import { callTool } from "../test-support/mcp-server/call-tool.ts";
+import { OIKOS_BIN } from "../test-support/run-cli.ts";
 import { createTestStore, type TestStore } from "../test-support/store.ts";
 
-const CLI = fileURLToPath(new URL("./cli.ts", import.meta.url));
 const TOKENS = {
   a: "token-of-client-a-0123456789",
   b: "token-of-client-b-0123456789",
@@ -79,7 +78,7 @@ describe("MCP principals over real HTTP (`oikos start`, Postgres)", {
         "",
       ].join("\n"),
     );
-    child = spawn(process.execPath, [CLI, "start"], {
+    child = spawn(process.execPath, [OIKOS_BIN, "start"], {
       env: {
         PATH: process.env.PATH ?? "",
         OIKOS_CONFIG: config,

@@ -4,14 +4,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { fileURLToPath } from "node:url";
+import { OIKOS_BIN } from "../test-support/run-cli.ts";
 
-const CLI = fileURLToPath(new URL("./cli.ts", import.meta.url));
 const TOKEN = "test-token-0123456789abcdef";
 
 test("`oikos start` without the terminal: /healthz, /metrics, /mcp behind a token, clean stop on SIGTERM", async () => {
   const dataDir = mkdtempSync(join(tmpdir(), "oikos-http-"));
-  const child = spawn(process.execPath, [CLI, "start"], {
+  const child = spawn(process.execPath, [OIKOS_BIN, "start"], {
     env: {
       PATH: process.env.PATH ?? "",
       OIKOS_DATA_DIR: dataDir,

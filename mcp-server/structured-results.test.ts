@@ -5,7 +5,6 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -18,13 +17,13 @@ import { loadClassifier } from "../policy/classify.ts";
 import { REFUSAL_CODES, REFUSALS } from "../policy/refusals.ts";
 import { outcomeEndsTurn, TOOL_OUTCOME_KINDS } from "../policy/tool-outcome.ts";
 import { upsertEntities } from "../store/entities.ts";
+import { OIKOS_BIN } from "../test-support/run-cli.ts";
 import { createTestStore, defaultDialect, type TestStore } from "../test-support/store.ts";
 import { createMcpHttpHandler } from "./http.ts";
 import { createMcpServer } from "./server.ts";
 import { SESSION_HEADER } from "./session-context.ts";
 
 const TOKEN = "test-token-structured-0123456789";
-const CLI = fileURLToPath(new URL("../app/cli.ts", import.meta.url));
 
 /** The tools whose results are typed (issue 11): each declares an outputSchema. */
 const TYPED_TOOLS = [
@@ -318,7 +317,7 @@ describe("typed tool results over stdio (oikos mcp --stdio)", () => {
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: [CLI, "mcp", "--stdio"],
+        args: [OIKOS_BIN, "mcp", "--stdio"],
         env,
         stderr: "pipe",
       }),

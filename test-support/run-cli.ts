@@ -1,7 +1,11 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-const CLI = fileURLToPath(new URL("../app/cli.ts", import.meta.url));
+/**
+ * The `oikos` command as users run it (`bin/oikos.js`): it turns Node's compile cache on, so a test
+ * that starts oikos many times compiles its modules once (about 0.7 s of CPU less per start).
+ */
+export const OIKOS_BIN = fileURLToPath(new URL("../bin/oikos.js", import.meta.url));
 
 export interface CliRun {
   code: number | null;
@@ -15,7 +19,7 @@ export function runCli(
   options: { stdin?: string; env?: NodeJS.ProcessEnv; cwd?: string } = {},
 ): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
+    const child = spawn(process.execPath, [OIKOS_BIN, ...args], {
       stdio: ["pipe", "pipe", "pipe"],
       ...(options.env ? { env: options.env } : {}),
       ...(options.cwd ? { cwd: options.cwd } : {}),
@@ -55,7 +59,7 @@ export function spawnCli(
   args: string[],
   options: { stdin?: "ignore" | "pipe"; env?: NodeJS.ProcessEnv; cwd?: string } = {},
 ): SpawnedCli {
-  const child = spawn(process.execPath, [CLI, ...args], {
+  const child = spawn(process.execPath, [OIKOS_BIN, ...args], {
     stdio: [options.stdin ?? "ignore", "pipe", "pipe"],
     ...(options.env ? { env: options.env } : {}),
     ...(options.cwd ? { cwd: options.cwd } : {}),

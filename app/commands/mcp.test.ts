@@ -7,9 +7,9 @@ import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { OIKOS_BIN } from "../../test-support/run-cli.ts";
 import { run as runImport } from "./import.ts";
 
-const CLI = fileURLToPath(new URL("../cli.ts", import.meta.url));
 const INVENTORY = fileURLToPath(new URL("../../test-support/inventories/homelab.ini", import.meta.url));
 
 // Embedded PGlite in a temp data dir; DATABASE_URL is cleared so both commands use the same database.
@@ -53,7 +53,7 @@ test("oikos import ansible reports created, then unchanged on re-import", async 
 test("oikos mcp --stdio serves the tools to an SDK client; logs stay off stdout", async () => {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI, "mcp", "--stdio"],
+    args: [OIKOS_BIN, "mcp", "--stdio"],
     env: { ...(process.env as Record<string, string>), OIKOS_DATA_DIR: dataDir },
     stderr: "pipe",
   });

@@ -14,7 +14,7 @@ export const usage = `
 Usage: oikos mcp --stdio
 
 Speaks MCP (JSON-RPC) on stdin/stdout for local clients such as an IDE or the MCP Inspector:
-  npx @modelcontextprotocol/inspector --cli node app/cli.ts mcp --stdio --method tools/list
+  npx @modelcontextprotocol/inspector --cli node bin/oikos.js mcp --stdio --method tools/list
 Serves every tool the agent has (inventory, knowledge, execution, task), with the same gates; task
 and execution tools need an oikos session id in the request _meta ("oikos/session"). On the embedded
 database it runs the execute workers itself, so do not point it at the data folder of a running
