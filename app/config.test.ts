@@ -137,3 +137,40 @@ test("approval lifetimes: defaults, env overrides, and a floor of one minute", (
     /OIKOS_APPROVAL_TTL_MS/,
   );
 });
+
+test("approvals.rules: approver groups by platform are read into their kinds; a handle for a group id is refused", () => {
+  const dir = emptyDir();
+  writeFileSync(
+    join(dir, "oikos.yaml"),
+    [
+      "approvals:",
+      "  rules:",
+      '    - room: "!ops:example.org"',
+      "      approverGroups: [{ minPowerLevel: 50 }]",
+      "    - room: C0OPS",
+      "      approvals: 2",
+      "      approvers: [U0CAROL]",
+      "      approverGroups: [{ userGroup: S0ONCALL, name: oncall }]",
+      "",
+    ].join("\n"),
+  );
+  const rules = loadConfig({ env: {}, cwd: dir }).approvals.rules;
+  assert.deepEqual(rules[0]?.approverGroups, [{ kind: "matrix_power_level", atLeast: 50 }]);
+  assert.deepEqual(rules[1]?.approverGroups, [{ kind: "slack_usergroup", id: "S0ONCALL", name: "oncall" }]);
+  assert.deepEqual(rules[1]?.approvers, ["U0CAROL"]);
+
+  writeFileSync(
+    join(dir, "oikos.yaml"),
+    "approvals:\n  rules:\n    - approverGroups: [{ userGroup: oncall }]\n    - approverGroups: [{ minPowerLevel: 500 }]\n    - approverGroups: [{ minPowerLevel: 50, userGroup: S0ONCALL }]\n",
+  );
+  assert.throws(
+    () => loadConfig({ env: {}, cwd: dir }),
+    (error: unknown) => {
+      assert.ok(error instanceof ConfigError);
+      assert.match(error.message, /approvals\.rules\.0\.approverGroups\.0\.userGroup: a Slack user group id/);
+      assert.match(error.message, /approvals\.rules\.1\.approverGroups\.0\.minPowerLevel: Too big/);
+      assert.match(error.message, /approvals\.rules\.2\.approverGroups\.0: an approver group is/);
+      return true;
+    },
+  );
+});

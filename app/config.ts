@@ -53,6 +53,32 @@ const roomAccess = z.strictObject({
   minPowerLevel: int(0, 100).optional(),
   operatorGroup: z.string().min(1).optional(),
 });
+/**
+ * An approver group of approvals.rules, as oikos.yaml writes it: `{ minPowerLevel: 50 }` (Matrix:
+ * room members at that power level or above) or `{ userGroup: S0ONCALL, name: oncall }` (Slack).
+ */
+const approverGroup = z
+  .strictObject({
+    minPowerLevel: int(0, 100).optional(),
+    userGroup: z
+      .string()
+      .regex(/^S[A-Z0-9]+$/, "a Slack user group id (S…), not its handle")
+      .optional(),
+    name: z.string().min(1).optional(),
+  })
+  .refine(
+    (g) => (g.minPowerLevel === undefined) !== (g.userGroup === undefined),
+    "an approver group is { minPowerLevel: <0–100> } (Matrix) or { userGroup: S…, name: <handle> } (Slack)",
+  )
+  .transform((g) =>
+    g.userGroup === undefined
+      ? { kind: "matrix_power_level" as const, atLeast: g.minPowerLevel ?? 0 }
+      : {
+          kind: "slack_usergroup" as const,
+          id: g.userGroup,
+          ...(g.name !== undefined ? { name: g.name } : {}),
+        },
+  );
 const roomId = z
   .string()
   .min(1)
@@ -147,6 +173,8 @@ export const ConfigSchema = z.object({
             approvals: int(1, 5).default(1),
             separateRequester: z.boolean().default(false),
             approvers: z.array(z.string().min(1)).min(1).optional(),
+            /** Groups the chat platform keeps, read when someone decides (policy/quorum.ts ApproverGroup). */
+            approverGroups: z.array(approverGroup).min(1).optional(),
           }),
         )
         .default([]),

@@ -1,6 +1,15 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { type ApprovalRule, judgeVote, NO_QUORUM, quorumFor, quorumLine, tally } from "./quorum.ts";
+import {
+  type ApprovalRule,
+  groupKey,
+  groupsFor,
+  judgeVote,
+  NO_QUORUM,
+  quorumFor,
+  quorumLine,
+  tally,
+} from "./quorum.ts";
 
 const RULES: ApprovalRule[] = [
   { entities: ["host:nas", "lxc:storage-*"], risks: ["destructive"], approvals: 2, separateRequester: true },
@@ -93,4 +102,50 @@ test("an approver group: others may not approve; the card names who is left", ()
   );
   const nobody = tally({ required: 2, separateRequester: false, approvers: ["@carol"] }, ["@carol"], null);
   assert.match(quorumLine(nobody.have, nobody.need, nobody.waitingFor), /nobody left who may approve/);
+});
+
+test("approver groups: the adapter reads the members of the groups that apply; a rule's people and groups add up, rules intersect", () => {
+  const moderators = { kind: "matrix_power_level", atLeast: 50 } as const;
+  const oncall = { kind: "slack_usergroup", id: "S0ONCALL", name: "oncall" } as const;
+  const rules: ApprovalRule[] = [
+    { room: "!ops", approverGroups: [moderators], approvers: ["@alice"] },
+    { room: "C0OPS", approverGroups: [oncall], approvals: 2 },
+    { room: "C0OPS", entities: ["host:nas"], approvers: ["U0CAROL", "U0ERIN"] },
+  ];
+  const ops = { room: "!ops", target: "lxc:web", risk: "config_mutation" } as const;
+  assert.deepEqual(groupsFor(rules, ops), [moderators]);
+  assert.deepEqual(groupsFor(rules, { ...ops, room: "!lab" }), []);
+  const members = new Map([[groupKey(moderators), ["@carol", "@dave"]]]);
+  const quorum = quorumFor(rules, ops, members);
+  assert.deepEqual(quorum, {
+    required: 1,
+    separateRequester: false,
+    approvers: ["@alice", "@carol", "@dave"],
+    groups: ["power level ≥ 50 in this room"],
+  });
+  assert.deepEqual(judgeVote(quorum, { voter: "@bob", earlier: [], requester: null }), {
+    kind: "refused",
+    why: "not_an_approver",
+  });
+  assert.equal(judgeVote(quorum, { voter: "@dave", earlier: [], requester: null }).kind, "counted");
+
+  // A group the platform could not read lets nobody in through it (fail closed).
+  const unread = quorumFor(rules, { room: "C0OPS", target: "lxc:web", risk: "destructive" });
+  assert.deepEqual(unread.approvers, []);
+  assert.equal(
+    quorumLine(0, 2, tally(unread, [], null).waitingFor),
+    "0 of 2 approvals — waiting for nobody left who may approve (Slack user group @oncall): deny it, or change approvals.rules",
+  );
+  // Rules intersect: on host:nas only the on-call members also named by the second rule.
+  const nas = quorumFor(
+    rules,
+    { room: "C0OPS", target: "host:nas", risk: "destructive" },
+    new Map([[groupKey(oncall), ["U0CAROL", "U0DAVE"]]]),
+  );
+  assert.deepEqual(nas.approvers, ["U0CAROL"]);
+  const standing = tally(nas, [], null);
+  assert.equal(
+    quorumLine(standing.have, standing.need, standing.waitingFor),
+    "0 of 2 approvals — waiting for one of U0CAROL (Slack user group @oncall)",
+  );
 });

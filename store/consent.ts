@@ -256,7 +256,7 @@ export async function decideApproval(db: Kysely<Database>, input: ApprovalDecisi
           vote.why,
           vote.why === "already_voted"
             ? `You already approved ${approval.id}; it needs someone else's approval too: ask another operator who may approve it (the card says who).`
-            : `You may not approve ${approval.id}: approvals.rules leaves it to ${input.quorum?.quorum.approvers?.join(", ") || "others"}; ask one of them.`,
+            : `You may not approve ${approval.id}: approvals.rules leaves it to ${input.quorum?.quorum.approvers?.join(", ") || "others"}${groupsNamed(input.quorum?.quorum)}; ask one of them.`,
         );
       if (vote.kind === "waiting") {
         return {
@@ -503,6 +503,11 @@ export async function cancelPendingExecution(
     await cancelApprovalOfExecution(tx, executionId, by, now);
     return true;
   });
+}
+
+/** " (members of: power level ≥ 50 in this room)" where the rules name approver groups. */
+function groupsNamed(quorum: Quorum | undefined): string {
+  return quorum?.groups?.length ? ` (members of: ${quorum.groups.join("; ")})` : "";
 }
 
 /** Why an approval that asks for a typed phrase can get no standing grant, in policy's words. */

@@ -1,3 +1,4 @@
+import type { ApproverGroup } from "../../policy/quorum.ts";
 import type { PostedMessageRef } from "../../store/chat-cards.ts";
 import type { Card, CardAction } from "./card.ts";
 
@@ -77,6 +78,12 @@ export interface ChatAdapter {
   powerLevel?(room: string, user: string): Promise<number | undefined>;
   /** Membership of a platform user group (Slack S…), for operators by group; ids are checked first. */
   isInUserGroup?(user: string, group: string): Promise<boolean>;
+  /**
+   * The members of an approver group of approvals.rules (issue #32) in `room`, read from the
+   * platform when someone decides (kept a short while); undefined when the group is not this
+   * platform's or the platform cannot tell, and then nobody gets in through it.
+   */
+  approverGroupMembers?(room: string, group: ApproverGroup): Promise<readonly string[] | undefined>;
   /** A link that opens a thread (its root message), for task listings; undefined where there is none. */
   threadLink?(room: string, thread: string): string | undefined;
 }

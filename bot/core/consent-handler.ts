@@ -1,4 +1,4 @@
-import { quorumFor } from "../../policy/quorum.ts";
+import { groupKey, groupsFor, quorumFor } from "../../policy/quorum.ts";
 import { sameTypedPhrase } from "../../policy/typed-phrase.ts";
 import { getApproval, pendingExecutionApproval } from "../../store/approvals.ts";
 import { recordAudit } from "../../store/audit.ts";
@@ -79,7 +79,7 @@ export class ConsentHandler {
         by: act.user,
         via: act.via,
         ...(act.typedPhrase !== undefined ? { typedPhrase: act.typedPhrase } : {}),
-        ...(await this.#quorumOf(card.ref.room, card.subjectId, sessionId)),
+        ...(await this.#quorumOf(adapter, card.ref.room, card.subjectId, sessionId)),
         ...(act.grant && act.decision === "approve"
           ? {
               grant: {
@@ -96,8 +96,12 @@ export class ConsentHandler {
     return result;
   }
 
-  /** What approvals.rules ask of this approval in this room (policy/quorum.ts), with the task's requester. */
-  async #quorumOf(room: string, approvalId: string, sessionId: string) {
+  /**
+   * What approvals.rules ask of this approval in this room (policy/quorum.ts), with the task's
+   * requester. The members of the rules' approver groups are read from the platform now (the
+   * adapter keeps them a short while); without `adapter` none are read (only whether a quorum applies).
+   */
+  async #quorumOf(adapter: ChatAdapter | null, room: string, approvalId: string, sessionId: string) {
     const rules = this.#deps.approvalRules ?? [];
     if (rules.length === 0) return {};
     const [approval, session] = await Promise.all([
@@ -105,7 +109,12 @@ export class ConsentHandler {
       getSession(this.#deps.db, sessionId),
     ]);
     if (approval?.subject !== "execution" || !approval.target || !approval.risk) return {};
-    const quorum = quorumFor(rules, { room, target: approval.target, risk: approval.risk });
+    const at = { room, target: approval.target, risk: approval.risk };
+    const members = new Map<string, readonly string[]>();
+    if (adapter?.approverGroupMembers)
+      for (const group of groupsFor(rules, at))
+        members.set(groupKey(group), (await adapter.approverGroupMembers(room, group)) ?? []);
+    const quorum = quorumFor(rules, at, members);
     return { quorum: { quorum, requester: session?.created_by ?? null } };
   }
 
@@ -114,7 +123,7 @@ export class ConsentHandler {
     if (!this.#deps.approvalRules?.length) return false;
     const pending = await pendingExecutionApproval(this.#deps.db, sessionId);
     if (!pending) return false;
-    const found = await this.#quorumOf(room, pending.id, sessionId);
+    const found = await this.#quorumOf(null, room, pending.id, sessionId);
     if (!("quorum" in found) || !found.quorum) return false;
     const q = found.quorum.quorum;
     return q.required > 1 || q.separateRequester || q.approvers !== null;

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import type { Logger } from "../../base/logger.ts";
+import type { ApproverGroup } from "../../policy/quorum.ts";
 import type { ChatAdapter, InboundSink, MessageRef, Outbound } from "../core/chat-adapter.ts";
 import { ConcurrentInbound } from "../core/concurrent-inbound.ts";
 import { toInbound } from "./inbound-event.ts";
@@ -8,6 +9,7 @@ import type { KvStorageProvider } from "./kv-storage-provider.ts";
 import type { MatrixApi } from "./matrix-api.ts";
 import { newTxnId, postTxnId } from "./matrix-api.ts";
 import { editContent, messageContent, reactionContent, threadedContent } from "./message-content.ts";
+import { PowerLevelMembers } from "./power-level-members.ts";
 import { RoomJoins } from "./room-joins.ts";
 import { type RetryOptions, RoomSendQueues, withRateLimitRetry } from "./send-queue.ts";
 import type { RoomEvent, SyncResponse } from "./sync-schema.ts";
@@ -28,6 +30,8 @@ export interface MatrixAdapterOptions {
   retry?: RetryOptions;
   /** The token came from a password login: log it out at stop so devices do not pile up. */
   logoutOnStop?: boolean;
+  /** How long the room state read for an approver group by power level is kept (default 30 s). */
+  powerLevelCacheMs?: number;
 }
 
 const JOIN_ATTEMPTS = 5;
@@ -73,10 +77,12 @@ export class MatrixAdapter implements ChatAdapter {
   #stopped = false;
 
   readonly #joins: RoomJoins;
+  readonly #powerLevels: PowerLevelMembers;
 
   constructor(options: MatrixAdapterOptions) {
     this.#options = options;
     this.#joins = new RoomJoins(options);
+    this.#powerLevels = new PowerLevelMembers(options.api, options.powerLevelCacheMs);
   }
 
   get selfId(): string {
@@ -169,6 +175,20 @@ export class MatrixAdapter implements ChatAdapter {
       | undefined;
     if (!levels) return undefined;
     return levels.users?.[user] ?? levels.users_default ?? 0;
+  }
+
+  /** Approvers by power level (approvals.rules `{ minPowerLevel: N }`): the room's members at N or above. */
+  async approverGroupMembers(room: string, group: ApproverGroup): Promise<readonly string[] | undefined> {
+    if (group.kind !== "matrix_power_level") return undefined;
+    try {
+      return await this.#powerLevels.members(room, group.atLeast, this.#selfId);
+    } catch (error) {
+      this.#options.logger.warn(
+        { err: error, room },
+        "matrix: cannot read the room's power levels for an approver group; nobody gets in through it until this is fixed",
+      );
+      return undefined;
+    }
   }
 
   #send(

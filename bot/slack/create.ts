@@ -41,7 +41,10 @@ export function createSlackAdapter(runtime: Runtime): SlackAdapter | undefined {
     port: slack.port,
     usesUserGroups:
       slack.operatorGroup !== undefined ||
-      Object.values(config.chat.rooms).some((room) => room.operatorGroup !== undefined),
+      Object.values(config.chat.rooms).some((room) => room.operatorGroup !== undefined) ||
+      config.approvals.rules.some((rule) =>
+        rule.approverGroups?.some((group) => group.kind === "slack_usergroup"),
+      ),
     logger,
     servingSince: (now) => servingSince(runtime.db, now),
     ...(slack.apiUrl ? { slackApiUrl: slack.apiUrl } : {}),

@@ -4,6 +4,7 @@ import { App, HTTPReceiver, LogLevel, type Receiver } from "@slack/bolt";
 import { WebClient } from "@slack/web-api";
 import type { Logger } from "../../base/logger.ts";
 import { parseConsent } from "../../policy/consent.ts";
+import type { ApproverGroup } from "../../policy/quorum.ts";
 import type {
   AnswerVisibility,
   ChatAdapter,
@@ -34,7 +35,7 @@ export interface SlackAdapterOptions {
   channels: readonly string[];
   /** Only messages that mention the bot start a task (thread replies continue one). */
   requireMention?: boolean;
-  /** Operators come from a user group (globally or in some room): usergroups:read is then required. */
+  /** Operators or approvers come from a user group (chat config, approvals.rules): usergroups:read is then required. */
   usesUserGroups?: boolean;
   /** A Web API double in tests (`…/api/`). */
   slackApiUrl?: string;
@@ -251,6 +252,18 @@ export class SlackAdapter implements ChatAdapter {
    * member, so the core refuses and audits as for any stranger; the cause is logged once.
    */
   async isInUserGroup(user: string, group: string): Promise<boolean> {
+    return (await this.#membersOf(group))?.has(user) ?? false;
+  }
+
+  /** Approvers by user group (approvals.rules `{ userGroup: S… }`): its members, as `isInUserGroup` reads them. */
+  async approverGroupMembers(_room: string, group: ApproverGroup): Promise<readonly string[] | undefined> {
+    if (group.kind !== "slack_usergroup") return undefined;
+    const members = await this.#membersOf(group.id);
+    return members ? [...members].sort() : undefined;
+  }
+
+  /** A user group's members, kept GROUP_CACHE_MS; undefined (logged once per cause) when Slack cannot tell. */
+  async #membersOf(group: string): Promise<ReadonlySet<string> | undefined> {
     let members = this.#groupMembers.get(group);
     if (!members || Date.now() - members.at > GROUP_CACHE_MS) {
       try {
@@ -264,13 +277,13 @@ export class SlackAdapter implements ChatAdapter {
           this.#groupFailures.add(`${group}:${kind}`);
           this.#options.logger.error(
             { err: error, group },
-            `slack: cannot read the members of user group ${group}; its members are not operators until this is fixed`,
+            `slack: cannot read the members of user group ${group}; its members are not operators or approvers until this is fixed`,
           );
         }
-        return false;
+        return undefined;
       }
     }
-    return members.users.has(user);
+    return members.users;
   }
 
   #context(): InboundContext {

@@ -27,7 +27,7 @@ export const SLACK_BOT_SCOPES: readonly ScopeNeed[] = [
   { scope: "commands", for: "the /oikos slash command" },
   {
     scope: "usergroups:read",
-    for: "operators by user group, SLACK_OPERATOR_GROUP (usergroups.users.list)",
+    for: "operators by user group, SLACK_OPERATOR_GROUP, and approvers by user group, approvals.rules (usergroups.users.list)",
     onlyWithOperatorGroup: true,
   },
 ];
