@@ -11,7 +11,9 @@
  * still `sendto()` or `connect()` any pathname datagram socket (/dev/log, /run/systemd/notify, a
  * service's own), which a read-only mount does not stop. The keyring calls (add_key, request_key,
  * keyctl): the login's user keyring and its session keyring outlive the jail, so a key added,
- * updated or unlinked there is a change outside it.
+ * updated or unlinked there is a change outside it. memfd_create and memfd_secret: a memfd's pages
+ * are no address space until mapped, so memory held in memfds is outside RLIMIT_AS, the jail's
+ * per-process memory bound (the scratch tmpfs has a size; a memfd has none).
  */
 
 /** Address families (linux/socket.h). */
@@ -38,6 +40,7 @@ interface Abi {
   ioctl: number;
   /** add_key, request_key, keyctl. */
   keyrings: readonly [number, number, number];
+  memfdCreate: number;
   /** The multiplexer of 32-bit ABIs: its arguments are behind a pointer, so it is refused whole. */
   socketcall?: number;
   /** x86_64: syscall numbers with this bit are the x32 ABI, refused whole. */
@@ -46,12 +49,44 @@ interface Abi {
 
 /** Numbers from each architecture's unistd tables (the io_uring, pidfd_getfd ones are shared). */
 const ABIS: readonly Abi[] = [
-  { arch: 0xc000003e, socket: 41, socketpair: 53, ioctl: 16, keyrings: [248, 249, 250], x32Bit: 0x40000000 }, // x86_64
-  { arch: 0x40000003, socket: 359, socketpair: 360, ioctl: 54, keyrings: [286, 287, 288], socketcall: 102 }, // i386
-  { arch: 0xc00000b7, socket: 198, socketpair: 199, ioctl: 29, keyrings: [217, 218, 219] }, // aarch64
-  { arch: 0x40000028, socket: 281, socketpair: 288, ioctl: 54, keyrings: [309, 310, 311], socketcall: 102 }, // arm (EABI)
-  { arch: 0xc00000f3, socket: 198, socketpair: 199, ioctl: 29, keyrings: [217, 218, 219] }, // riscv64
-  { arch: 0xc0000015, socket: 326, socketpair: 333, ioctl: 54, keyrings: [269, 270, 271], socketcall: 102 }, // ppc64le
+  {
+    arch: 0xc000003e,
+    socket: 41,
+    socketpair: 53,
+    ioctl: 16,
+    keyrings: [248, 249, 250],
+    memfdCreate: 319,
+    x32Bit: 0x40000000,
+  }, // x86_64
+  {
+    arch: 0x40000003,
+    socket: 359,
+    socketpair: 360,
+    ioctl: 54,
+    keyrings: [286, 287, 288],
+    memfdCreate: 356,
+    socketcall: 102,
+  }, // i386
+  { arch: 0xc00000b7, socket: 198, socketpair: 199, ioctl: 29, keyrings: [217, 218, 219], memfdCreate: 279 }, // aarch64
+  {
+    arch: 0x40000028,
+    socket: 281,
+    socketpair: 288,
+    ioctl: 54,
+    keyrings: [309, 310, 311],
+    memfdCreate: 385,
+    socketcall: 102,
+  }, // arm (EABI)
+  { arch: 0xc00000f3, socket: 198, socketpair: 199, ioctl: 29, keyrings: [217, 218, 219], memfdCreate: 279 }, // riscv64
+  {
+    arch: 0xc0000015,
+    socket: 326,
+    socketpair: 333,
+    ioctl: 54,
+    keyrings: [269, 270, 271],
+    memfdCreate: 360,
+    socketcall: 102,
+  }, // ppc64le
 ];
 /**
  * Socket types a pair may have without a Unix-socket grant (linux/net.h): stream (1) and seqpacket
@@ -63,6 +98,7 @@ const PAIR_TYPES: readonly number[] = [1, 5].flatMap((type) =>
 );
 const IO_URING = [425, 426, 427];
 const PIDFD_GETFD = 438;
+const MEMFD_SECRET = 447;
 /** LOOP_SET_FD … LOOP_CONFIGURE and LOOP_CTL_ADD … LOOP_CTL_GET_FREE (linux/loop.h). */
 const LOOP_IOCTLS: readonly (readonly [number, number])[] = [
   [0x4c00, 0x4c0a],
@@ -128,6 +164,7 @@ function program(policy: SeccompPolicy): Instruction[] {
     if (abi.socketcall !== undefined) out.push({ op: "jeq", k: abi.socketcall, yes: "enosys" });
     for (const nr of IO_URING) out.push({ op: "jeq", k: nr, yes: "enosys" });
     for (const nr of abi.keyrings) out.push({ op: "jeq", k: nr, yes: "enosys" });
+    for (const nr of [abi.memfdCreate, MEMFD_SECRET]) out.push({ op: "jeq", k: nr, yes: "enosys" });
     out.push({ op: "jeq", k: PIDFD_GETFD, yes: "eperm" });
     out.push({ op: "ret", k: SECCOMP_RET_ALLOW });
   });
