@@ -13,7 +13,9 @@
  * keyctl): the login's user keyring and its session keyring outlive the jail, so a key added,
  * updated or unlinked there is a change outside it. memfd_create and memfd_secret: a memfd's pages
  * are no address space until mapped, so memory held in memfds is outside RLIMIT_AS, the jail's
- * per-process memory bound (the scratch tmpfs has a size; a memfd has none).
+ * per-process memory bound (the scratch tmpfs has a size; a memfd has none). System V shmget for
+ * the same reason: a detached segment's pages are no address space either, and the IPC namespace's
+ * own limit (kernel.shmall) cannot be set by a login mapped as itself.
  */
 
 /** Address families (linux/socket.h). */
@@ -41,6 +43,8 @@ interface Abi {
   /** add_key, request_key, keyctl. */
   keyrings: readonly [number, number, number];
   memfdCreate: number;
+  /** shmget, and the ipc(2) multiplexer of 32-bit ABIs (refused whole: its call is an argument). */
+  shmget: readonly number[];
   /** The multiplexer of 32-bit ABIs: its arguments are behind a pointer, so it is refused whole. */
   socketcall?: number;
   /** x86_64: syscall numbers with this bit are the x32 ABI, refused whole. */
@@ -56,6 +60,7 @@ const ABIS: readonly Abi[] = [
     ioctl: 16,
     keyrings: [248, 249, 250],
     memfdCreate: 319,
+    shmget: [29],
     x32Bit: 0x40000000,
   }, // x86_64
   {
@@ -65,9 +70,18 @@ const ABIS: readonly Abi[] = [
     ioctl: 54,
     keyrings: [286, 287, 288],
     memfdCreate: 356,
+    shmget: [395, 117],
     socketcall: 102,
   }, // i386
-  { arch: 0xc00000b7, socket: 198, socketpair: 199, ioctl: 29, keyrings: [217, 218, 219], memfdCreate: 279 }, // aarch64
+  {
+    arch: 0xc00000b7,
+    socket: 198,
+    socketpair: 199,
+    ioctl: 29,
+    keyrings: [217, 218, 219],
+    memfdCreate: 279,
+    shmget: [194],
+  }, // aarch64
   {
     arch: 0x40000028,
     socket: 281,
@@ -75,9 +89,18 @@ const ABIS: readonly Abi[] = [
     ioctl: 54,
     keyrings: [309, 310, 311],
     memfdCreate: 385,
+    shmget: [307],
     socketcall: 102,
   }, // arm (EABI)
-  { arch: 0xc00000f3, socket: 198, socketpair: 199, ioctl: 29, keyrings: [217, 218, 219], memfdCreate: 279 }, // riscv64
+  {
+    arch: 0xc00000f3,
+    socket: 198,
+    socketpair: 199,
+    ioctl: 29,
+    keyrings: [217, 218, 219],
+    memfdCreate: 279,
+    shmget: [194],
+  }, // riscv64
   {
     arch: 0xc0000015,
     socket: 326,
@@ -85,6 +108,7 @@ const ABIS: readonly Abi[] = [
     ioctl: 54,
     keyrings: [269, 270, 271],
     memfdCreate: 360,
+    shmget: [395, 117],
     socketcall: 102,
   }, // ppc64le
 ];
@@ -164,7 +188,8 @@ function program(policy: SeccompPolicy): Instruction[] {
     if (abi.socketcall !== undefined) out.push({ op: "jeq", k: abi.socketcall, yes: "enosys" });
     for (const nr of IO_URING) out.push({ op: "jeq", k: nr, yes: "enosys" });
     for (const nr of abi.keyrings) out.push({ op: "jeq", k: nr, yes: "enosys" });
-    for (const nr of [abi.memfdCreate, MEMFD_SECRET]) out.push({ op: "jeq", k: nr, yes: "enosys" });
+    for (const nr of [abi.memfdCreate, MEMFD_SECRET, ...abi.shmget])
+      out.push({ op: "jeq", k: nr, yes: "enosys" });
     out.push({ op: "jeq", k: PIDFD_GETFD, yes: "eperm" });
     out.push({ op: "ret", k: SECCOMP_RET_ALLOW });
   });

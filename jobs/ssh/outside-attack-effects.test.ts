@@ -225,6 +225,26 @@ describe("outside attack 2026-12: no command that auto-runs has an effect", {
     );
   });
 
+  // a System V segment's pages are no address space once detached: segment after segment, each
+  // written through shmwrite (attach, write, detach), then removed so the control leaves nothing
+  test("jail: System V shared memory stays within the jail's memory bound", async () => {
+    const fill = perl(
+      `my @ids; my $mib = 0; my $b = "x" x (1 << 20); for (1 .. 8) { my $id = shmget(0, 64 << 20, 0600) // last; push @ids, $id; ` +
+        `for my $m (0 .. 63) { shmwrite($id, $b, $m << 20, 1 << 20) or last } $mib += 64 } ` +
+        `print "held $mib MiB\n"; shmctl($_, 0, 0) for @ids`,
+    );
+    const inside = await jailed(fill, [], { memoryMiB: 256 });
+    assertJailed(inside);
+    const held = Number(/held ([0-9]+) MiB/.exec(inside.stdout)?.[1] ?? 0);
+    assert.ok(held <= 256, `the jailed run held ${held} MiB of shared memory under a 256 MiB bound`);
+    const control = await unjailed(`ulimit -v ${256 * 1024}; ${fill}`);
+    assert.match(
+      control.stdout,
+      /held 512 MiB/,
+      "control: outside the jail the segments hold 512 MiB past RLIMIT_AS",
+    );
+  });
+
   test("proof: a command run on another host through ssh leaves nothing running there", {
     todo: "left: `ssh HOST 'cmd'` is proven by the proof alone and runs unjailed on HOST (policy/proof/wrappers.ts `elsewhere`); when the jailed ssh is killed at its time limit, a command without a terminal runs on (`sleep`, `tail -f`, `vmstat 1`). Same for `docker exec`/`kubectl exec`. Needs the remote part under the remote's own jail or timeout(1)",
   }, async () => {
