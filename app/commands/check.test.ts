@@ -94,3 +94,20 @@ describe("oikos check", { skip: unavailable ? `sshd unavailable: ${unavailable}`
     );
   });
 });
+
+test("an unreachable target: the transport's words and the next step", () => {
+  const report = checkReport({
+    slug: "host:gone",
+    route: "ssh root@192.0.2.7:22",
+    reachable: false,
+    unreachableReason: "it did not answer in time",
+    bash: false,
+    jail: { state: "not_checked", reason: "the target was not reached" },
+    grants: [],
+  });
+  assert.equal(
+    report,
+    "host:gone (ssh root@192.0.2.7:22)\n  reachable: no — it did not answer in time\n" +
+      "  next: make sure ssh root@192.0.2.7:22 answers from this machine (the network, its sshd, the login and key oikos uses), then run `oikos check host:gone` again\n",
+  );
+});

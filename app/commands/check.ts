@@ -60,6 +60,9 @@ export function checkReport(check: TargetCheck): string {
   const lines = [`${check.slug} (${check.route})`];
   if (!check.reachable) {
     lines.push(`  reachable: no — ${check.unreachableReason ?? "no answer"}`);
+    lines.push(
+      `  next: make sure ${check.route} answers from this machine (the network, its sshd, the login and key oikos uses), then run \`oikos check ${check.slug}\` again`,
+    );
     return `${lines.join("\n")}\n`;
   }
   lines.push(`  reachable: yes${check.kernel ? ` (${check.kernel})` : ""}`);
