@@ -5,6 +5,8 @@ import { currentPlan, nextOpenStep } from "../store/plans.ts";
 import { openQuestion } from "../store/questions.ts";
 import { offerRunbooks } from "../store/runbooks.ts";
 import type { Session } from "../store/sessions.ts";
+import { entitiesInPlay } from "../store/task-graph.ts";
+import { grantLines, TurnGrants } from "./grants-in-play.ts";
 
 const SOUL_URL = new URL("../SOUL.md", import.meta.url);
 
@@ -12,8 +14,18 @@ export async function loadSoul(path: string | URL = SOUL_URL): Promise<string> {
   return readFile(path, "utf8");
 }
 
-/** The system prompt: SOUL.md, then the session's state as the store has it (goal, plan, question). */
-export async function systemPrompt(db: Db, soul: string, session: Session, now: Date): Promise<string> {
+/**
+ * The system prompt: SOUL.md, then the session's state as the store has it (goal, plan, question),
+ * then what the store knows about the entities in play (adopted runbooks, live standing grants).
+ * `grants` is the turn's (agent/turn.ts): one per turn, so grants are not read every round.
+ */
+export async function systemPrompt(
+  db: Db,
+  soul: string,
+  session: Session,
+  now: Date,
+  grants: TurnGrants = new TurnGrants(),
+): Promise<string> {
   const lines = [`## This session (${now.toISOString()})`, `Status: ${session.status}.`];
   lines.push(session.goal ? `Goal: ${session.goal}` : "Goal: none yet — call set_goal first.");
   if (session.requires_replan) {
@@ -44,7 +56,11 @@ export async function systemPrompt(db: Db, soul: string, session: Session, now: 
   }
   const question = await openQuestion(db, session.id);
   if (question) lines.push(`Open question to the operator: "${question.prompt}" — wait for the answer.`);
-  lines.push(...(await runbookLines(db, session)));
+  const said = (await lastOperatorMessage(db, session.id))?.content ?? "";
+  const text = `${session.goal ?? ""}\n${said}`;
+  const entities = await entitiesInPlay(db, session.id, text);
+  lines.push(...(await runbookLines(db, session, text, entities)));
+  lines.push(...grantLines(await grants.of(db, session.id, entities, now)));
   return `${soul.trim()}\n\n${lines.join("\n")}`;
 }
 
@@ -52,9 +68,13 @@ export async function systemPrompt(db: Db, soul: string, session: Session, now: 
  * Adopted runbooks for what this task touches, when its goal (or the operator's last words) shows
  * the symptom they came from: offered (and counted) by the store, read by the agent first.
  */
-async function runbookLines(db: Db, session: Session): Promise<string[]> {
-  const said = (await lastOperatorMessage(db, session.id))?.content ?? "";
-  const offered = await offerRunbooks(db, { sessionId: session.id, text: `${session.goal ?? ""}\n${said}` });
+async function runbookLines(
+  db: Db,
+  session: Session,
+  text: string,
+  entities: readonly string[],
+): Promise<string[]> {
+  const offered = await offerRunbooks(db, { sessionId: session.id, text, entities });
   return offered.map((r) => {
     const ended = Object.entries(r.use.outcomes)
       .filter(([, n]) => n > 0)

@@ -4,6 +4,7 @@ import { after, before, describe, test } from "node:test";
 import { frameOutput } from "../jobs/execution/output-frame.ts";
 import { type AgentHarness, startAgentHarness } from "../test-support/agent/agent-harness.ts";
 import { match } from "../test-support/scripted-model/index.ts";
+import { GRANTS_HEADING } from "./grants-in-play.ts";
 import { requestTurn } from "./turn-runner.ts";
 
 /**
@@ -20,13 +21,14 @@ const RULES_THE_GATES_RELY_ON: readonly { rule: string; tools: readonly string[]
   { rule: "research before a command", tools: ["search_knowledge", "get_entity"] },
   { rule: "one plan with every step, then wait for the operator", tools: ["propose_plan"] },
   { rule: "steps are executed in order and recorded", tools: ["update_plan_step", "run"] },
+  { rule: "a command under a live standing grant runs directly, as granted", tools: ["run", "get_entity"] },
   { rule: "a pivot is asked, not taken", tools: ["ask_operator"] },
   { rule: "routing is the operator's", tools: ["change_routing"] },
   { rule: "a task closes exactly once", tools: ["complete_task"] },
 ];
 
 /** Snake-case words SOUL.md names that are fields of a tool's result, not tools. */
-const RESULT_FIELDS = new Set(["recent_tasks"]);
+const RESULT_FIELDS = new Set(["recent_tasks", "standing_grants"]);
 
 /** Tool names SOUL.md mentions in backticks (a lower-case word with an underscore). */
 function toolNamesIn(text: string): string[] {
@@ -71,6 +73,18 @@ describe("SOUL.md: the prompt the agent sends and the rules the gates rely on", 
         assert.ok(SOUL.includes(`\`${tool}`), `SOUL.md states "${rule}" with \`${tool}\``);
       }
     }
+  });
+
+  test("SOUL.md names the grants where the agent is given them: the prompt's heading and get_entity's field", async () => {
+    assert.ok(SOUL.includes(`"${GRANTS_HEADING}"`), `SOUL.md names the prompt's "${GRANTS_HEADING}"`);
+    assert.ok(SOUL.includes("`standing_grants`"), "SOUL.md names get_entity's standing_grants");
+    const sessionId = await h.newSession();
+    const entity = (await h.gateway.tools(sessionId)).find((tool) => tool.function.name === "get_entity");
+    assert.match(
+      entity?.function.description ?? "",
+      /standing_grants/,
+      "get_entity says it returns standing_grants",
+    );
   });
 
   test("the output frame SOUL.md describes is the frame the model receives", () => {

@@ -28,6 +28,7 @@ import { recordTokenUsage } from "../store/token-usage.ts";
 import { type AgentDeps, clockOf, realSleep } from "./agent-deps.ts";
 import { endOnSpentBudget } from "./budget-spent.ts";
 import { settleDanglingCalls } from "./dangling-calls.ts";
+import { TurnGrants } from "./grants-in-play.ts";
 import { toChatMessages } from "./history.ts";
 import { callModel } from "./model-call.ts";
 import type { ModelReply, ToolSpec } from "./model-port.ts";
@@ -81,6 +82,8 @@ export async function runTurn(
   const budget = turnBudgetOf(deps.options);
   const spent: TurnSpending = { ...NOTHING_SPENT };
   const refused: RefusalShown[] = [];
+  // The live standing grants the prompt shows, read once per turn (again only if the entities in play change).
+  const grants = new TurnGrants();
   for (;;) {
     const over = budgetSpent(spent, budget);
     if (over === "modelCalls") break;
@@ -91,7 +94,9 @@ export async function runTurn(
     // The checkpoint: every tool result of the last round is stored, so another process can go on from here.
     if (options.stopping?.aborted) throw new TurnInterrupted("oikos is stopping");
     if (options.renew && !(await options.renew())) return "lease_lost";
-    const replied = await withTurnSlot(deps, options, () => modelRound(deps, sessionId, tools, options));
+    const replied = await withTurnSlot(deps, options, () =>
+      modelRound(deps, sessionId, tools, grants, options),
+    );
     spent.modelCalls += 1;
     if (!replied) return "model_failed";
     const { calls } = replied;
@@ -146,7 +151,7 @@ export async function runTurn(
     }
     if (end) return end;
   }
-  await withTurnSlot(deps, options, () => statusReport(deps, sessionId));
+  await withTurnSlot(deps, options, () => statusReport(deps, sessionId, grants));
   return "exhausted";
 }
 
@@ -158,9 +163,10 @@ async function modelRound(
   deps: AgentDeps,
   sessionId: string,
   tools: ToolSpec[],
+  grants: TurnGrants,
   options: TurnSignals,
 ): Promise<{ calls: StoredToolCall[] } | null> {
-  const messages = await buildMessages(deps, sessionId);
+  const messages = await buildMessages(deps, sessionId, grants);
   // A stop abandons the call at once: its reply would not be acted on, and the resumed turn repeats it.
   const abandon = [options.stopping, options.abort].filter((signal) => signal !== undefined);
   const reply = await modelReply(
@@ -209,14 +215,17 @@ async function withTurnSlot<T>(deps: AgentDeps, options: TurnSignals, work: () =
   }
 }
 
-async function buildMessages(deps: AgentDeps, sessionId: string) {
+async function buildMessages(deps: AgentDeps, sessionId: string, grants: TurnGrants) {
   const session = await getSession(deps.db, sessionId);
   if (!session) throw new Error(`session ${sessionId} vanished during its turn`);
   const window = await recentMessages(deps.db, sessionId, deps.options.historyLimit);
   const newest = window.messages.at(-1)?.id;
   if (newest) await markSeen(deps, sessionId, newest);
   return [
-    { role: "system" as const, content: await systemPrompt(deps.db, deps.soul, session, clockOf(deps)) },
+    {
+      role: "system" as const,
+      content: await systemPrompt(deps.db, deps.soul, session, clockOf(deps), grants),
+    },
     ...toChatMessages(window.messages, window.omitted),
   ];
 }
@@ -326,8 +335,8 @@ function turnBudgetOf(options: AgentDeps["options"]): TurnBudget {
 }
 
 /** Iterations used up: one no-tools call so the turn never ends silently. */
-async function statusReport(deps: AgentDeps, sessionId: string): Promise<void> {
-  const messages = await buildMessages(deps, sessionId);
+async function statusReport(deps: AgentDeps, sessionId: string, grants: TurnGrants): Promise<void> {
+  const messages = await buildMessages(deps, sessionId, grants);
   messages.push({
     role: "system",
     content:

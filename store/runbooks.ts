@@ -2,7 +2,6 @@ import { sql } from "kysely";
 import { symptomMatches } from "../policy/runbook-match.ts";
 import type { Executor } from "./audit.ts";
 import type { Outcome } from "./statuses.ts";
-import { entitiesTouchedBy } from "./task-graph.ts";
 
 // Adopted runbooks offered again (issue #33): a runbook adopted from a pattern keeps the entities
 // its tasks touched (`about`) and their shared symptom. A task is offered it once it touches one of
@@ -23,23 +22,17 @@ export interface OfferedRunbook {
   use: RunbookUse;
 }
 
-/** Entity slugs a text names (`lxc:nextcloud`), as written. */
-function slugsNamedIn(text: string): string[] {
-  return [...new Set(text.match(/\b[a-z][a-z0-9-]*:[a-z0-9][a-z0-9._-]*/g) ?? [])];
-}
-
 /**
- * The adopted runbooks this task is offered now: linked to an entity it touched or names, with a
- * symptom its text says. Each is recorded as offered to the task (once), so it is counted.
+ * The adopted runbooks this task is offered now: linked to an entity in play (touched or named,
+ * task-graph.ts entitiesInPlay), with a symptom its text says. Each is recorded as offered to the
+ * task (once), so it is counted.
  */
 export async function offerRunbooks(
   db: Executor,
-  task: { sessionId: string; text: string },
+  task: { sessionId: string; text: string; entities: readonly string[] },
   at = new Date(),
 ): Promise<OfferedRunbook[]> {
-  const entities = [
-    ...new Set([...(await entitiesTouchedBy(db, task.sessionId)), ...slugsNamedIn(task.text)]),
-  ];
+  const entities = [...task.entities];
   if (entities.length === 0) return [];
   const candidates = await db
     .selectFrom("knowledge as k")

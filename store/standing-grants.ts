@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { REDACTED, redact } from "../policy/redact.ts";
 import type { GrantBasis, StandingGrantFacts } from "../policy/standing-grant.ts";
 import { newApprovalId } from "./approvals.ts";
 import { type Executor, recordAudit } from "./audit.ts";
@@ -264,4 +265,39 @@ export async function grantMadeBy(db: Executor, approvalId: string): Promise<Sta
     .selectAll()
     .where("approval_id", "=", approvalId)
     .executeTakeFirst();
+}
+
+/** A live grant as a task's context shows it: what may run unasked, where, until when. */
+export type GrantInPlay = Pick<StandingGrant, "id" | "target" | "command" | "expires_at">;
+
+/**
+ * The live, unexpired grants of this session's room on these targets, oldest first, in one query
+ * (the session's room is joined, not read first). What the agent is told it may run without a plan;
+ * grants of other rooms, and of targets the task does not touch, are never shown. Nor is one whose
+ * command lost a secret to redaction when it was stored (store/redact-on-write.ts): its text is not
+ * the command that ran, so it covers nothing and running it "as granted" would run the marker.
+ */
+export async function grantsInPlay(
+  db: Executor,
+  sessionId: string,
+  targets: readonly string[],
+  now: Date,
+  limit = 20,
+): Promise<GrantInPlay[]> {
+  if (targets.length === 0) return [];
+  const rows = await db
+    .selectFrom("standing_grants as g")
+    .innerJoin("sessions as s", (join) =>
+      join.onRef("s.platform", "=", "g.platform").onRef("s.room", "=", "g.room"),
+    )
+    .select(["g.id", "g.target", "g.command", "g.expires_at"])
+    .where("s.id", "=", sessionId)
+    .where("g.target", "in", [...targets])
+    .where("g.ended_at", "is", null)
+    .where("g.expires_at", ">", now)
+    .orderBy("g.created_at")
+    .orderBy("g.id")
+    .limit(limit)
+    .execute();
+  return rows.filter((row) => !row.command.includes(REDACTED) && redact(row.command) === row.command);
 }

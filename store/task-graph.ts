@@ -174,3 +174,16 @@ export async function entitiesTouchedBy(db: Executor, sessionId: string): Promis
     .execute();
   return rows.map((row) => row.target_slug);
 }
+
+/** Entity slugs a text names (`lxc:nextcloud`), as written. */
+function slugsNamedIn(text: string): string[] {
+  return [...new Set(text.match(/\b[a-z][a-z0-9-]*:[a-z0-9][a-z0-9._-]*/g) ?? [])];
+}
+
+/**
+ * The entities in play for a task: those it touched, then those its text (goal, the operator's last
+ * words) names by slug. What its context is about: adopted runbooks, live standing grants.
+ */
+export async function entitiesInPlay(db: Executor, sessionId: string, text: string): Promise<string[]> {
+  return [...new Set([...(await entitiesTouchedBy(db, sessionId)), ...slugsNamedIn(text)])];
+}

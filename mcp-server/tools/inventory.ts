@@ -16,6 +16,7 @@ import { healthSummary } from "../../store/health-summary.ts";
 import { entityKnowledge } from "../../store/knowledge.ts";
 import { getRelations } from "../../store/relationships.ts";
 import { sessionIdentity } from "../../store/sessions.ts";
+import { grantsInPlay } from "../../store/standing-grants.ts";
 import { entitiesTouchedBy, taskSlug, tasksThatTouched } from "../../store/task-graph.ts";
 import { defineTool } from "../define-tool.ts";
 import { nextCursor, pageFrom, pageInput } from "../pagination.ts";
@@ -135,15 +136,19 @@ export function registerInventoryTools(server: McpServer, deps: TaskToolDeps): v
         "One entity with its attributes, the age in days of each attribute (old facts may be wrong: verify " +
         "before relying on them), relation counts, linked knowledge titles, and the last tasks that touched it " +
         "(goal, how they ended, the knowledge they wrote), its owners and what runs inside it (containers, " +
-        "services, volumes the agent discovered): start an incident from what earlier tasks found.",
+        "services, volumes the agent discovered): start an incident from what earlier tasks found. " +
+        "`standing_grants`: commands an operator granted (♾️) on it in this room, live until `until`: " +
+        "each runs with `run` directly, without a plan, exactly as written.",
       inputSchema: { slug: z.string().describe("entity slug, e.g. lxc:gitea") },
       annotations: READ_ONLY,
       access: "records",
     },
-    async ({ slug }) => {
+    async ({ slug }, { sessionId }) => {
       const entity = await findEntity(deps.db, slug);
       if (!entity) return unknownEntity(deps, slug);
       const at = now(deps);
+      // Only a session's own room's grants, and only for the agent (an outside client has no room).
+      const grants = sessionId ? await grantsInPlay(deps.db, sessionId, [slug], at) : [];
       const changedAt = await attributeChangedAt(deps.db, slug);
       const outgoing = await getRelations(deps.db, slug, { direction: "out" }, { offset: 0, limit: 200 });
       const incoming = await getRelations(deps.db, slug, { direction: "in" }, { offset: 0, limit: 200 });
@@ -174,6 +179,15 @@ export function registerInventoryTools(server: McpServer, deps: TaskToolDeps): v
             }
           : {}),
         ...(touched ? { touched } : {}),
+        ...(grants.length > 0
+          ? {
+              standing_grants: grants.map((g) => ({
+                grant: g.id,
+                command: g.command,
+                until: g.expires_at.toISOString(),
+              })),
+            }
+          : {}),
         recent_tasks: tasks.map((t) => ({
           task: taskSlug(t.sessionId),
           goal: t.goal,
