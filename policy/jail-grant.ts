@@ -27,10 +27,10 @@ import { z } from "zod";
  *  - `kernel_log`: the kernel ring buffer, read only (`dmesg`; `journalctl -k` reads journal files).
  *    The jail can open it only where kernel.dmesg_restrict is 0: otherwise reading it needs
  *    CAP_SYSLOG in the machine's own user namespace (Debian's default is 1), and the run fails
- *    closed (the operator is asked). A spec that must auto-run there sends it `unjailed`.
- *  - `process_info`: other processes' descriptors and sockets (`ss -p`, `lsof`, `fuser`). No
- *    user-namespace jail can grant it (it needs CAP_SYS_PTRACE over the machine's own user
- *    namespace): a run that names it fails closed; a spec that must auto-run sends it `unjailed`.
+ *    closed (the operator is asked). `dmesg`'s spec sends it `unjailed` (needs the kernel log).
+ *  - `process_info`: other processes' descriptors and sockets. No user-namespace jail can grant it
+ *    (it needs CAP_SYS_PTRACE over the machine's own user namespace): a run that names it fails
+ *    closed; `ss -p`, `netstat -p`, `lsof`, `fuser` are sent `unjailed` by their specs.
  *  - `socket`: one service's Unix socket (`docker ps` → docker; `systemctl status` → systemd;
  *    `chronyc tracking` → chrony: /run/chrony/chronyd.sock; `tmux ls` → tmux: /tmp/tmux-UID/,
  *    which the jail's private /tmp hides); the jail knows each service's socket paths

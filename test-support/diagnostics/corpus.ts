@@ -23,8 +23,6 @@ import {
 const G = {
   zfs: { resource: "zfs" },
   blockDevices: { resource: "block_devices" },
-  kernelLog: { resource: "kernel_log" },
-  processInfo: { resource: "process_info" },
   netlink: { resource: "netlink" },
   network: { resource: "network" },
   device: (path: string): JailGrant => ({ resource: "device", path }),
@@ -33,6 +31,9 @@ const G = {
 } as const satisfies Record<string, JailGrant | ((...args: never[]) => JailGrant)>;
 
 const NET_ADMIN = "CAP_NET_ADMIN";
+const PROCESS_INFO = "other processes' descriptors and sockets (CAP_SYS_PTRACE)";
+const KERNEL_LOG = "the kernel log (CAP_SYSLOG where kernel.dmesg_restrict is 1)";
+
 const PVE = "Proxmox cluster IPC";
 const LXC = "LXC command sockets";
 const PODMAN = "podman storage locks";
@@ -173,10 +174,10 @@ const ROWS: DiagnosticRow[] = [
     ["mdadm --detail --scan", [G.blockDevices], NO_MD],
   ]),
   ...area("kernel_log", [
-    ["dmesg", [G.kernelLog], here()],
-    ["dmesg -T | tail -n 50", [G.kernelLog], here()],
-    ["dmesg --level=err,warn", [G.kernelLog], here()],
-    ["dmesg -T | grep -i error", [G.kernelLog], here()],
+    ["dmesg", [G.unjailed(KERNEL_LOG, "dmesg")], here()],
+    ["dmesg -T | tail -n 50", [G.unjailed(KERNEL_LOG, "dmesg")], here()],
+    ["dmesg --level=err,warn", [G.unjailed(KERNEL_LOG, "dmesg")], here()],
+    ["dmesg -T | grep -i error", [G.unjailed(KERNEL_LOG, "dmesg")], here()],
     ["journalctl -k -b", [], here()],
     ['journalctl -k --since "1 hour ago"', [], here()],
   ]),
@@ -197,16 +198,16 @@ const ROWS: DiagnosticRow[] = [
     ["wg show wg0 transfer", [G.unjailed(NET_ADMIN, "wg")], NO_WG],
   ]),
   ...area("sockets", [
-    ["ss -tlnp", [G.netlink, G.processInfo], here("net_namespace")],
-    ["ss -tunap", [G.netlink, G.processInfo], here("net_namespace")],
+    ["ss -tlnp", [G.unjailed(PROCESS_INFO, "ss")], here("net_namespace")],
+    ["ss -tunap", [G.unjailed(PROCESS_INFO, "ss")], here("net_namespace")],
     ["ss -s", [G.netlink], here("net_namespace")],
     ["ss -tln", [G.netlink], here("net_namespace")],
     ["ss -o state established '( dport = :ssh or sport = :ssh )'", [G.netlink], here("net_namespace")],
-    ["lsof -i :22", [G.netlink, G.processInfo], here("net_namespace")],
-    ["lsof -nP -iTCP -sTCP:LISTEN", [G.netlink, G.processInfo], here("net_namespace")],
-    ["lsof +L1", [G.processInfo], here()],
-    ["netstat -tlnp", [G.netlink, G.processInfo], here("net_namespace")],
-    ["fuser -v -n tcp 22", [G.netlink, G.processInfo], here("net_namespace")],
+    ["lsof -i :22", [G.unjailed(PROCESS_INFO, "lsof")], here("net_namespace")],
+    ["lsof -nP -iTCP -sTCP:LISTEN", [G.unjailed(PROCESS_INFO, "lsof")], here("net_namespace")],
+    ["lsof +L1", [G.unjailed(PROCESS_INFO, "lsof")], here()],
+    ["netstat -tlnp", [G.unjailed(PROCESS_INFO, "netstat")], here("net_namespace")],
+    ["fuser -v -n tcp 22", [G.unjailed(PROCESS_INFO, "fuser")], here("net_namespace")],
   ]),
   ...area("systemd", [
     ["systemctl status nginx", [G.socket("systemd")], NO_SYSTEMD],

@@ -16,8 +16,9 @@ import type { DiagnosticRow } from "./schema.ts";
  *    fields (VOLATILE: clocks, load and usage figures, other processes of the moment);
  *  - reported: the jail changed the answer, and the jailed result says so in data (policy/jail-
  *    hidden.ts) — only rows listed in KNOWN_DIFFERENCES with why;
- *  - fails_closed: the jail cannot make the grant here (process_info never; the kernel log where
- *    kernel.dmesg_restrict is 1) and the command did not run, the result naming the grant;
+ *  - fails_closed: the jail cannot make the grant here and the command did not run, the result
+ *    naming the grant (other processes' descriptors and the kernel log are read unjailed by their
+ *    specs now, so no row of the corpus should);
  *  - unjailed_by_spec: runs outside the jail by name ("unjailed: needs X"); the control runs it
  *    jailed anyway with the host's network namespace, to show it cannot see there;
  *  - asks: the proof does not let it run unasked (not read_only);

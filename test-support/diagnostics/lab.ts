@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -108,6 +108,26 @@ async function namespace(cleanups: (() => Promise<unknown>)[]) {
   await inNs("iptables", "-A", "INPUT", "-p", "tcp", "--dport", "8006", "-j", "ACCEPT");
   await inNs("iptables", "-t", "nat", "-A", "POSTROUTING", "-s", "10.27.0.0/24", "-j", "MASQUERADE");
   await inNs("ip6tables", "-A", "INPUT", "-p", "tcp", "--dport", "22", "-j", "ACCEPT");
+  // a process listening on port 22 there, so the rows that name a socket's process (`ss -p`, `lsof
+  // -i`, `fuser`, `netstat -p`) have one to show, and a jail that cannot see it is seen to be blind
+  const sshLike = spawn(
+    "ip",
+    [
+      "netns",
+      "exec",
+      netns,
+      "perl",
+      "-MIO::Socket::INET",
+      "-e",
+      'my $listener = IO::Socket::INET->new(LocalAddr => "0.0.0.0:22", Listen => 5, ReuseAddr => 1) or die "listen: $!\\n"; print "ready\\n"; STDOUT->flush; sleep 3600',
+    ],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  cleanups.push(async () => sshLike.kill("SIGKILL"));
+  await new Promise<void>((resolve, reject) => {
+    sshLike.stdout?.once("data", () => resolve());
+    sshLike.once("exit", (code) => reject(new Error(`the lab's listener on port 22 exited (${code})`)));
+  });
   return { netns, iface };
 }
 

@@ -6,6 +6,13 @@ export const NETLINK: readonly JailGrant[] = [{ resource: "netlink" }];
 
 /** CAP_NET_ADMIN over the host's network namespace: netfilter, conntrack and WireGuard reads. */
 export const NET_ADMIN = "CAP_NET_ADMIN";
+/**
+ * Other processes' descriptors and sockets (`ss -p`, `lsof`, `fuser`, `netstat -p`): reading them needs
+ * CAP_SYS_PTRACE over the machine's own user namespace, which no user-namespace jail holds.
+ */
+export const PROCESS_INFO = "other processes' descriptors and sockets (CAP_SYS_PTRACE)";
+/** The kernel ring buffer: CAP_SYSLOG in the machine's own user namespace where kernel.dmesg_restrict is 1 (Debian's default). */
+export const KERNEL_LOG = "the kernel log (CAP_SYSLOG where kernel.dmesg_restrict is 1)";
 /** Proxmox's tools talk to pmxcfs over abstract sockets, and to the node's daemons. */
 export const PROXMOX_IPC = "Proxmox cluster IPC";
 

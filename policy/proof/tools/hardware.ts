@@ -1,4 +1,5 @@
 import type { ToolSpec } from "../tool-spec.ts";
+import { KERNEL_LOG, unjailed } from "./grant-helpers.ts";
 
 /** Hardware, kernel and performance counters. */
 export const HARDWARE_TOOLS: Record<string, ToolSpec> = {
@@ -14,8 +15,10 @@ export const HARDWARE_TOOLS: Record<string, ToolSpec> = {
     longValued: ["--type", "--string", "--handle"],
     long: ["--quiet"],
   },
+  // Not -c/-C (clear), -D/-E (console), -n (console level); outside the jail by name: where
+  // kernel.dmesg_restrict is 1 no jail can read the ring buffer.
   dmesg: {
-    grants: [{ resource: "kernel_log" }],
+    grants: unjailed(KERNEL_LOG, "dmesg"),
     flags: "dehHkLlPrTtuwx",
     valued: "fl",
     long: [

@@ -1,7 +1,7 @@
 import type { Verdict } from "../context.ts";
 import type { ProofWord } from "../proof-word.ts";
 import type { ToolSpec } from "../tool-spec.ts";
-import { hasFlag, NET_ADMIN, NETLINK, unjailed } from "./grant-helpers.ts";
+import { hasFlag, NET_ADMIN, NETLINK, PROCESS_INFO, unjailed } from "./grant-helpers.ts";
 
 /**
  * A DNS name's text form escapes any byte (`\\013\\010` is CR LF): sent over TCP to another port
@@ -72,8 +72,6 @@ function ipCheck(args: readonly ProofWord[]) {
     return "`ip netns` other than list";
   return null;
 }
-
-const PROCESS_INFO = { resource: "process_info" } as const;
 
 /** `bridge OBJECT [show|list]`: links, forwarding database, multicast and VLANs, read. */
 function bridgeCheck(args: readonly ProofWord[]): Verdict {
@@ -231,12 +229,12 @@ export const NETWORK_INSPECTION_TOOLS: Record<string, ToolSpec> = {
       "--no-header",
     ],
     longValued: ["--family", "--query"],
-    grants: (args) => (hasFlag(args, "p", ["--processes"]) ? [...NETLINK, PROCESS_INFO] : NETLINK),
+    grants: (args) => (hasFlag(args, "p", ["--processes"]) ? unjailed(PROCESS_INFO, "ss") : NETLINK),
   },
   netstat: {
     flags: "tulnpaerscgiCFvWNoexM",
     anyOption: true,
-    grants: (args) => (hasFlag(args, "p", ["--program"]) ? [...NETLINK, PROCESS_INFO] : NETLINK),
+    grants: (args) => (hasFlag(args, "p", ["--program"]) ? unjailed(PROCESS_INFO, "netstat") : NETLINK),
   },
   ping: {
     network: true,

@@ -1,9 +1,5 @@
-import type { JailGrant } from "../../jail-grant.ts";
 import type { ToolSpec } from "../tool-spec.ts";
-import { hasFlag, unjailed } from "./grant-helpers.ts";
-
-const PROCESS_INFO: JailGrant = { resource: "process_info" };
-const NETLINK: JailGrant = { resource: "netlink" };
+import { PROCESS_INFO, unjailed } from "./grant-helpers.ts";
 
 /** Processes and what they hold open. */
 export const PROCESS_TOOLS: Record<string, ToolSpec> = {
@@ -29,21 +25,18 @@ export const PROCESS_TOOLS: Record<string, ToolSpec> = {
         ? null
         : "top without -b is interactive (its keys kill and renice)",
   },
-  // lsof -i reads /proc/net, which shows the jail's own network namespace unless the host's is granted.
+  // Other processes' descriptors: outside the jail by name (lsof has no option that writes or signals).
   lsof: {
     flags: "lnPtRVwbhKQ",
     valued: "iupcgdaF+as",
     anyOption: true,
-    grants: (args) => (hasFlag(args, "i") ? [PROCESS_INFO, NETLINK] : [PROCESS_INFO]),
+    grants: unjailed(PROCESS_INFO, "lsof"),
   },
-  // Not -k/-K (kill), -i (asks before killing) or a -SIGNAL.
+  // Not -k/-K (kill), -i (asks before killing) or a -SIGNAL; outside the jail by name, as lsof.
   fuser: {
     flags: "vmuaMsw46",
     valued: "n",
-    grants: (args) =>
-      args.some((arg) => /^(tcp|udp)$|\/(tcp|udp)$/.test(arg.value))
-        ? [PROCESS_INFO, NETLINK]
-        : [PROCESS_INFO],
+    grants: unjailed(PROCESS_INFO, "fuser"),
   },
   lsns: { flags: "lnrJ", valued: "ot", anyOption: true },
   // The jail has an IPC namespace of its own (an empty one): lsipc reads the machine's outside it.
