@@ -9,7 +9,7 @@ import { tokenPrincipal } from "../policy/principal.ts";
 import { callTool } from "../test-support/mcp-server/call-tool.ts";
 import { createTestStore } from "../test-support/store.ts";
 import { decideApproval } from "./consent.ts";
-import { findEntity, upsertEntities } from "./entities.ts";
+import { upsertEntities } from "./entities.ts";
 
 // An outside attacker's finding: two routing cards approved one after the other composed into a
 // route neither card showed. The second is now refused as stale.
