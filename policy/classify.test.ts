@@ -99,7 +99,8 @@ test("wrappers are unwrapped to the command they run", () => {
     assert.equal(risk(command), "destructive", command);
   }
   assert.equal(risk("sudo -u postgres psql -c 'select 1'"), "read_only");
-  assert.equal(risk("pct exec 101 -- systemctl status nginx"), "read_only");
+  // read-only inside, but run in a guest outside every jail of oikos: it asks (policy/runs-elsewhere.ts)
+  assert.equal(risk("pct exec 101 -- systemctl status nginx"), "config_mutation");
 });
 
 test("writing redirections are at least config_mutation; devices and system files destructive", () => {

@@ -9,6 +9,7 @@ import { borrowedGrant, type Piece } from "./proof/pieces.ts";
 import { proveScript } from "./proof/prove.ts";
 import type { Classification, Risk, Segment } from "./risk.ts";
 import { quoteSegment } from "./risk.ts";
+import { elsewhereReason, type RunsElsewhere } from "./runs-elsewhere.ts";
 import { loadSecondParser } from "./second-parser.ts";
 import { walkScript, worstOf } from "./walk.ts";
 
@@ -106,6 +107,7 @@ export function classifyWith(
   const programs = new Set<string>();
   const grants: JailGrant[] = [];
   const pieces: Piece[] = [];
+  const elsewhere: RunsElsewhere[] = [];
   if (walked === "read_only") {
     const reboots: string[] = [];
     const unproven =
@@ -119,6 +121,7 @@ export function classifyWith(
         reboots,
         grants,
         pieces,
+        elsewhere,
       ) ?? borrowedGrant(pieces);
     if (unproven) {
       // What can open the watchdog can reboot the machine: destructive, whatever else it does.
@@ -126,7 +129,10 @@ export function classifyWith(
       const why = reboots[0] ?? unproven;
       const reason = `${quoteSegment(command)} cannot be proven read-only: ${why} (${risk})`;
       segments.push({ text: command, risk, reasons: [reason] });
-      return { risk, reasons: [reason], segments, commands };
+      const away = elsewhere.at(-1);
+      return away && risk === "config_mutation" && unproven === elsewhereReason(away)
+        ? { risk, reasons: [reason], segments, commands, elsewhere: away }
+        : { risk, reasons: [reason], segments, commands };
     }
   }
   if (segments.length === 0) {

@@ -4,6 +4,7 @@ import { redact } from "./redact.ts";
 import { REFUSALS, type Refusal, type RefusalCode, refusal } from "./refusals.ts";
 import type { Classification, Risk } from "./risk.ts";
 import { quoteSegment } from "./risk.ts";
+import { elsewhereNextStep } from "./runs-elsewhere.ts";
 import { findCoveringGrant, grantBasisOf, type StandingGrantFacts } from "./standing-grant.ts";
 import { checkTarget, type TargetFacts } from "./target-check.ts";
 import { UNREADABLE_WORDS, type UnreadableKind } from "./unreadable.ts";
@@ -200,10 +201,18 @@ export function decideRun(facts: RunFacts): RunDecision {
   if (classification.risk === "reject") return rejected(facts, on, why);
   const check = checkTarget(classification, target.entity, target.candidates);
   if (!check.ok) return refusal("wrong_target", check.reason, check.nextStep);
+  // A read-only command that runs elsewhere (ssh, pct exec, docker exec …): its refusals say where
+  // to run it instead, in words and as data.
+  const away = classification.elsewhere;
+  const awayDetail = away ? { runs_elsewhere: away } : undefined;
   if (facts.readOnlyOnly && classification.risk !== "read_only") {
     return refusal(
       "not_read_only",
       `on ${facts.targetSlug} this command is ${classification.risk}: ${classification.reasons.join("; ")}`,
+      away
+        ? elsewhereNextStep(away, "use run for this command as it is (it goes through approval)")
+        : REFUSALS.not_read_only.nextStep,
+      awayDetail,
     );
   }
   const retryCap = facts.retryCap ?? DEFAULT_RETRY_CAP;
@@ -237,7 +246,12 @@ export function decideRun(facts: RunFacts): RunDecision {
   const grant = coveringGrant(facts);
   if (grant) return { kind: "allow", via: "standing_grant", risk: classified, preplanSlot: false, grant };
   if (!planOpen) {
-    return refusal("plan_required", `${on} is ${risk} and this session has no plan (${why}).${selfNote}`);
+    return refusal(
+      "plan_required",
+      `${on} is ${risk} and this session has no plan (${why}).${selfNote}`,
+      away ? elsewhereNextStep(away, REFUSALS.plan_required.nextStep) : REFUSALS.plan_required.nextStep,
+      awayDetail,
+    );
   }
   if (!planApproved) {
     return refusal("plan_not_approved", `${on} is ${risk}; the proposed plan has not been approved yet`);

@@ -1,4 +1,5 @@
 import type { JailGrant } from "./jail-grant.ts";
+import type { RunsElsewhere } from "./runs-elsewhere.ts";
 import type { UnreadableKind } from "./unreadable.ts";
 
 /** How dangerous a command is. `reject` means it must not run at all in this form. */
@@ -51,6 +52,12 @@ export interface Classification {
    * graded destructive: the approval card says so in words.
    */
   unreadable?: UnreadableKind;
+  /**
+   * Set when the command is not read-only only because it runs its (read-only) inner command on
+   * another host, in a guest or a container (policy/runs-elsewhere.ts): where, and where to run it
+   * instead. The run gate's refusals carry it as their next step.
+   */
+  elsewhere?: RunsElsewhere;
 }
 
 /** Short, single-line rendering of a command fragment for reason strings. */

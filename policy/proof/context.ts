@@ -1,5 +1,6 @@
 import type { ParsedScript, SyntaxNode } from "../bash-parser.ts";
 import type { JailGrant } from "../jail-grant.ts";
+import type { RunsElsewhere } from "../runs-elsewhere.ts";
 import type { Piece } from "./pieces.ts";
 import type { ProofWord } from "./proof-word.ts";
 
@@ -68,6 +69,11 @@ export interface ProofContext {
    * classifier refuses a command in which one piece would borrow another's grant (grants.ts).
    */
   pieces: Piece[];
+  /**
+   * The pieces that would run on another host, in a guest or a container, proven for their own
+   * reading and then refused (policy/runs-elsewhere.ts): the classifier hands them on as data.
+   */
+  elsewhere: RunsElsewhere[];
   /** Where standard input may come from (none: the transport's own, which is empty). */
   stdin?: readonly StdinSource[];
   /** The next stage of the pipeline is `head -c N`: what this stage streams out is cut off. */

@@ -30,10 +30,19 @@ test("a device the command reads is granted by its path, however the command rea
   assert.deepEqual(keys("cat /proc/net/tcp"), ["netlink"]);
 });
 
-test("what runs elsewhere needs nothing of this machine's jail but the way there", () => {
-  assert.deepEqual(keys("ssh nas smartctl -a /dev/sda"), ["network"]);
-  assert.deepEqual(keys("docker exec web cat /proc/net/tcp"), ["socket:docker"]);
-  assert.deepEqual(keys("pct exec 101 -- dmesg"), ["unjailed:Proxmox cluster IPC:pct"]);
+test("what runs elsewhere is never auto-run, so it carries no grants (not even the way there)", () => {
+  for (const command of [
+    "ssh nas smartctl -a /dev/sda",
+    "docker exec web cat /proc/net/tcp",
+    "pct exec 101 -- dmesg",
+    // a proven piece beside it lends it nothing
+    "zfs list; ssh nas zfs list",
+  ]) {
+    const result = classifier.classify(command, "host");
+    assert.equal(result.risk, "config_mutation", command);
+    assert.equal(result.grants, undefined, command);
+    assert.ok(result.elsewhere, command);
+  }
 });
 
 test("a resource no user-namespace jail can grant sends the run outside it, by the spec's name", () => {

@@ -112,6 +112,9 @@ const NOT_READ_ONLY: readonly string[] = [
   "docker exec web sh -c 'rm -rf /x'",
   "pct exec 101 -- rm -rf /x",
   "qm guest exec 100 rm /x",
+  // read-only inside, but run outside every jail of oikos (policy/runs-elsewhere.ts): they ask
+  "ssh host 'zpool status -x; zfs list'",
+  "pct exec 101 -- bash -c 'df -h && free -m'",
   "bash -lc 'docker ps'",
   // destruction
   "> /etc/hosts",
@@ -140,9 +143,7 @@ const READ_ONLY: readonly string[] = [
   "xargs -n1 echo < /etc/shells",
   "curl -fsS -o /dev/null -w '%{http_code}' https://example.org",
   "psql -U postgres -c 'SELECT count(*) FROM pg_stat_activity'",
-  "ssh host 'zpool status -x; zfs list'",
   "sudo -u postgres psql -c 'select version()'",
-  "pct exec 101 -- bash -c 'df -h && free -m'",
   "echo $'\\' ; reboot ; #'",
   "LC_ALL=C sort /etc/shells",
   "cat <<'EOF'\n$(reboot)\nEOF",

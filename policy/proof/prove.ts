@@ -1,5 +1,6 @@
 import type { ParsedScript, SyntaxNode } from "../bash-parser.ts";
 import type { JailGrant } from "../jail-grant.ts";
+import type { RunsElsewhere } from "../runs-elsewhere.ts";
 import { proveArgv } from "./argv.ts";
 import type { Dialect, ProofContext, Prover, StdinSource, Verdict } from "./context.ts";
 import { MAX_PROOF_DEPTH } from "./context.ts";
@@ -33,6 +34,7 @@ export function proveScript(
   reboots: string[] = [],
   grants: JailGrant[] = [],
   pieces: Piece[] = [],
+  elsewhere: RunsElsewhere[] = [],
 ): Verdict {
   if (parsed.hasError) return "it does not parse as bash";
   if (parsed.rejection) return parsed.rejection;
@@ -52,6 +54,7 @@ export function proveScript(
     reboots,
     grants,
     pieces,
+    elsewhere,
     ...(stdin ? { stdin } : {}),
   };
   return statement(parsed.root, ctx);
@@ -70,6 +73,7 @@ export function proveNestedScript(script: string, dialect: Dialect, ctx: ProofCo
     ctx.reboots,
     ctx.grants,
     ctx.pieces,
+    ctx.elsewhere,
   );
 }
 

@@ -1,4 +1,4 @@
-import type { JailGrant } from "../jail-grant.ts";
+import { type ElsewhereVia, elsewhereReason, runsElsewhere } from "../runs-elsewhere.ts";
 import { checkToolArgs, wrapperOptions } from "./check-options.ts";
 import type { Dialect, ProofContext, Verdict } from "./context.ts";
 import { checkEnvironmentAssignment } from "./environment.ts";
@@ -6,36 +6,72 @@ import type { ProofWord } from "./proof-word.ts";
 import { stdinNotShown, xargsInputReachesDevices } from "./stdin.ts";
 import type { ToolSpec } from "./tool-spec.ts";
 
-const LXC_ATTACH: readonly JailGrant[] = [
-  { resource: "unjailed", needs: "LXC command sockets", spec: "lxc-attach" },
-];
-
 /**
  * Commands that run another command: proven when their own options are on their list and what
  * they run is proven (argv, or shell text parsed again by both parsers under the shell that will
- * read it). Read-only wherever it runs: inside a container or on another host alike.
+ * read it). What they run on another host, in a guest or in a container is read for its risk and
+ * then refused (`elsewhere`).
  */
 export type WrapperCheck = (args: readonly ProofWord[], ctx: ProofContext) => Verdict;
 
 /**
- * What runs elsewhere (another host, a container, a guest) needs nothing of this machine's jail:
- * its grants go to a list of their own that is dropped, and the wrapper names what it needs here.
+ * What runs elsewhere (another host, a guest, a container) runs outside every jail of oikos: the
+ * jail here holds only the client, and the command goes on running there when the client is
+ * stopped (outside attack of 2026-12, docs/jail.md). The inner command is still proven, so an
+ * unproven one keeps its own reason (and a watchdog its reboot: destructive); a proven one is
+ * refused all the same, naming where it runs and where to run it instead (policy/runs-elsewhere.ts):
+ * the command asks, at the risk of its inner reading (config_mutation for a read-only one).
+ * Its grants go to lists of their own that are dropped.
  */
-export function elsewhere(ctx: ProofContext, needs: readonly JailGrant[]): ProofContext {
-  ctx.grants.push(...needs);
-  return { ...ctx, grants: [], pieces: [] };
+export function elsewhere(
+  ctx: ProofContext,
+  via: ElsewhereVia,
+  place: ProofWord | undefined,
+  command: string,
+  prove: (away: ProofContext) => Verdict,
+): Verdict {
+  const inner = prove({ ...ctx, grants: [], pieces: [] });
+  if (inner) return inner;
+  const found = runsElsewhere(via, place?.static ? place.value : null, command);
+  ctx.elsewhere.push(found);
+  return elsewhereReason(found);
 }
 
-const NETWORK: readonly JailGrant[] = [{ resource: "network" }];
+/**
+ * Where the command says it runs: the first operand (`valued` options skipped with their value),
+ * or with `ofOption`, the value of the first of `valued` (`lxc-attach -n NAME`). Words the wrapper
+ * check already accepted.
+ */
+function firstOperand(
+  words: readonly ProofWord[],
+  valued: readonly string[],
+  ofOption: boolean,
+): ProofWord | undefined {
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i] as ProofWord;
+    const option = valued.find(
+      (v) => word.value === v || word.value.startsWith(v.startsWith("--") ? `${v}=` : v),
+    );
+    if (option) {
+      if (word.value !== option) {
+        if (!ofOption) continue;
+        const value = word.value.slice(option.length).replace(/^=/, "");
+        return { ...word, value, raw: value };
+      }
+      if (ofOption) return words[i + 1];
+      i++;
+      continue;
+    }
+    if (!ofOption && !word.value.startsWith("-")) return word;
+  }
+  return undefined;
+}
+
+/** The inner command as written, for the refusal's words. */
+const written = (words: readonly ProofWord[]) => words.map((word) => word.raw).join(" ");
 
 /** `external`: the wrapper execs the words itself, so a shell builtin there is the program of that name. */
-function inner(
-  name: string,
-  spec: ToolSpec,
-  skip = 0,
-  external = true,
-  away?: readonly JailGrant[],
-): WrapperCheck {
+function inner(name: string, spec: ToolSpec, skip = 0, external = true, away?: ElsewhereVia): WrapperCheck {
   return (args, ctx) => {
     const at = wrapperOptions(name, spec, args);
     if (typeof at === "string") return at;
@@ -44,7 +80,8 @@ function inner(
       return `an argument of \`${name}\` is only known at run time`;
     }
     if (rest.length === 0) return `\`${name}\` without a command is not proven read-only`;
-    return ctx.prove.argv(rest, away ? elsewhere(ctx, away) : ctx, external);
+    if (!away) return ctx.prove.argv(rest, ctx, external);
+    return elsewhere(ctx, away, args[at], written(rest), (there) => ctx.prove.argv(rest, there, external));
   };
 }
 
@@ -112,10 +149,12 @@ function ssh(args: readonly ProofWord[], ctx: ProofContext): Verdict {
   const closed = args.slice(0, at).some((arg) => /^-[A-Za-z0-9]*n/.test(arg.value));
   const input = closed ? null : stdinNotShown(ctx, "`ssh`");
   if (input) return input;
-  return ctx.prove.script(rest.map((word) => word.value).join(" "), "unknown", {
-    ...elsewhere(ctx, NETWORK),
-    stdin: [],
-  });
+  const text = rest.map((word) => word.value).join(" ");
+  // the place is the host (a `user@` in front names the login, not where it runs)
+  const place = { ...host, value: host.value.replace(/^[^@]*@/, "") };
+  return elsewhere(ctx, "ssh", place, text, (there) =>
+    ctx.prove.script(text, "unknown", { ...there, stdin: [] }),
+  );
 }
 
 /**
@@ -177,18 +216,23 @@ function xargs(args: readonly ProofWord[], ctx: ProofContext): Verdict {
   return ctx.prove.argv(replaceString ? filled : [...filled, unknown], { ...ctx, stdin: [] }, true);
 }
 
-function containerExec(name: string, spec: ToolSpec): WrapperCheck {
-  return inner(name, spec, 1, true, []);
+function containerExec(name: "docker exec" | "docker compose exec", spec: ToolSpec): WrapperCheck {
+  return inner(name, spec, 1, true, name);
 }
 
 /** `pct exec 101 -- cmd …`: the guest id, then `--`, then argv. */
-export function execAfterDashes(args: readonly ProofWord[], ctx: ProofContext, what: string): Verdict {
+export function execAfterDashes(
+  args: readonly ProofWord[],
+  ctx: ProofContext,
+  what: "pct exec" | "qm guest exec",
+): Verdict {
   const id = args[0];
   if (!id?.static || !/^[0-9]+$/.test(id.value)) return `\`${what}\` needs a literal guest id`;
   const dashes = args[1];
   if (dashes?.value !== "--") return `\`${what}\` is proven only in the form \`${what} ID -- command\``;
   const rest = args.slice(2);
-  return rest.length === 0 ? `\`${what}\` without a command` : ctx.prove.argv(rest, elsewhere(ctx, []), true);
+  if (rest.length === 0) return `\`${what}\` without a command`;
+  return elsewhere(ctx, what, id, written(rest), (there) => ctx.prove.argv(rest, there, true));
 }
 
 export const WRAPPERS: ReadonlyMap<string, WrapperCheck> = new Map<string, WrapperCheck>([
@@ -239,7 +283,9 @@ export const WRAPPERS: ReadonlyMap<string, WrapperCheck> = new Map<string, Wrapp
       if (typeof at === "string") return at;
       if (args[at - 1]?.value !== "--")
         return "`lxc-attach` is proven only as `lxc-attach -n NAME -- command`";
-      return ctx.prove.argv(args.slice(at), elsewhere(ctx, LXC_ATTACH), true);
+      const place = firstOperand(args.slice(0, at - 1), ["-n", "--name"], true);
+      const rest = args.slice(at);
+      return elsewhere(ctx, "lxc-attach", place, written(rest), (there) => ctx.prove.argv(rest, there, true));
     },
   ],
 ]);
@@ -271,5 +317,7 @@ export function kubectlExec(args: readonly ProofWord[], ctx: ProofContext): Verd
     ctx,
   );
   if (verdict) return verdict;
-  return ctx.prove.argv(args.slice(dashes + 1), elsewhere(ctx, []), true);
+  const rest = args.slice(dashes + 1);
+  const pod = firstOperand(args.slice(0, dashes), ["-c", "-n", "--container", "--namespace"], false);
+  return elsewhere(ctx, "kubectl exec", pod, written(rest), (there) => ctx.prove.argv(rest, there, true));
 }

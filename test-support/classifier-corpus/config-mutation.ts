@@ -166,4 +166,22 @@ export const CONFIG_MUTATION_CORPUS: readonly string[] = [
   "git -C /opt/app log $RANGE",
   "docker compose $ACTION",
   "mount -o remount,rw /",
+  // Read-only inner commands that run on another host, in a guest or a container: outside every jail
+  // of oikos, and left running there when the client is stopped (outside attack of 2026-12, second
+  // round): they ask, at config_mutation (policy/runs-elsewhere.ts). Were read_only.
+  "docker exec web cat /etc/nginx/nginx.conf",
+  "docker exec -it db psql -U postgres -c 'select version()'",
+  "docker compose exec db pg_isready",
+  "pct exec 101 -- df -h",
+  "pct exec 101 -- systemctl status nginx",
+  "pct exec 104 -- docker compose logs --tail=50",
+  "qm guest exec 100 -- cat /etc/hostname",
+  "ssh root@hubris 'qm list'",
+  "ssh nas 'zpool status'",
+  'pct exec 101 -- bash -c "df -h && free -m"',
+  'ssh nas "zpool status -x; zfs list"',
+  "ssh -n web1 uptime",
+  "ssh web1 uptime",
+  "lxc-attach -n web -- ps aux",
+  "kubectl exec -n media jellyfin-0 -- df -h",
 ];

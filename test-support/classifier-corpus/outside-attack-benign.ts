@@ -46,8 +46,6 @@ export const OUTSIDE_ATTACK_BENIGN: readonly string[] = [
   // s_client sends what it reads as a request (#34): the read has no input.
   "openssl s_client -connect example.com:443 -servername example.com < /dev/null",
   "openssl s_client -connect example.com:443 < /dev/null",
-  "ssh -n web1 uptime",
-  "ssh web1 uptime",
   "sudo -n -u postgres psql -l",
   "cat /dev/mapper/$vg-$lv",
   'grep -r "$p" /var/log',

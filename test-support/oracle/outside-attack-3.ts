@@ -101,6 +101,10 @@ export const MUST_ASK = [
   "pvesh get /cluster/resources --url http://127.0.0.1:18080/",
   // D: a silent lie: names resolved only where the jail has DNS.
   "ss -tlr", // [326]
+  // Were look-alikes of the `ssh -p` rows: a command on another host runs outside every jail of
+  // oikos and on after the client here is stopped (outside attack of 2026-12, second round).
+  "ssh nas uptime",
+  "ssh -n nas 'zpool status -x'",
 ] as const;
 
 /** Look-alikes that stay read_only: the same tools in the spelling the proof keeps. */
@@ -127,8 +131,6 @@ export const STILL_READ_ONLY = [
   "git -C /tmp/attack/repo2 log --no-show-signature -1",
   "redis-cli info",
   "redis-cli get session:1",
-  "ssh nas uptime",
-  "ssh -n nas 'zpool status -x'",
   "pvesh get /cluster/resources --type vm",
   "pvesh get /cluster/resources --type vm --output-format json",
   "pvesh get /cluster/status",

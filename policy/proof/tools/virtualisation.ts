@@ -4,7 +4,7 @@ import type { ToolSpec } from "../tool-spec.ts";
 import { execAfterDashes } from "../wrappers.ts";
 import { hasFlag, PROXMOX_IPC, unjailed } from "./grant-helpers.ts";
 
-function proxmoxExec(what: string) {
+function proxmoxExec(what: "pct exec" | "qm guest exec") {
   return (args: readonly ProofWord[], ctx: ProofContext): Verdict => execAfterDashes(args, ctx, what);
 }
 
