@@ -245,24 +245,24 @@ describe("outside attack 2026-12: no command that auto-runs has an effect", {
     );
   });
 
-  test("proof: a command run on another host through ssh leaves nothing running there", {
-    todo: "left: `ssh HOST 'cmd'` is proven by the proof alone and runs unjailed on HOST (policy/proof/wrappers.ts `elsewhere`); when the jailed ssh is killed at its time limit, a command without a terminal runs on (`sleep`, `tail -f`, `vmstat 1`). Same for `docker exec`/`kubectl exec`. Needs the remote part under the remote's own jail or timeout(1)",
-  }, async () => {
+  test("proof: a command run on another host through ssh does not auto-run (nothing left running there)", async () => {
+    // `ssh HOST 'cmd'` runs cmd on HOST outside every jail of oikos, and a command there without a
+    // terminal runs on when the jailed ssh is killed at its time limit: it asks (policy/runs-elsewhere.ts),
+    // and the refusal says to run it on HOST as its own target. Same for pct exec, docker/kubectl exec.
     const words = ["sleep", `${290 + (process.pid % 997) / 1000}`];
     const command = `ssh ${OTHER_HOST} 'echo started; ${words.join(" ")}'`;
-    const verdict = classifier.classify(command, "host");
     let left: { pid: number; uid: number }[] = [];
     try {
-      if (verdict.risk === "read_only") {
-        const run = await execSsh(pool, endpoint, command, {
-          jail: true,
-          jailGrants: verdict.grants,
-          timeoutMs: 6_000,
-        });
+      const run = await autoRun(command, 6_000);
+      if (run) {
         assert.match(run.stdout, /started/, `the remote command never started: ${run.stderr}`);
         left = await processesRunning(words);
       }
       assert.deepEqual(left, [], "the remote command still runs after the auto-run ended");
+      assert.equal(run, null, "the command ran with nobody asked");
+      const verdict = classifier.classify(command, "host");
+      assert.equal(verdict.elsewhere?.instead, "host_target");
+      assert.equal(verdict.elsewhere?.place, OTHER_HOST);
     } finally {
       for (const { pid } of left) process.kill(pid, "SIGKILL");
     }
