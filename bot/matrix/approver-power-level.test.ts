@@ -3,14 +3,12 @@ import { after, before, describe, test } from "node:test";
 import { getApproval } from "../../store/approvals.ts";
 import {
   type ChatHarness,
-  createChatHarness,
   queuedJobs,
   requestExecutionApproval,
 } from "../../test-support/bot/chat-harness.ts";
 import { eventually } from "../../test-support/bot/eventually.ts";
-import { startMatrixBot } from "../../test-support/bot/matrix-bot.ts";
-import { MatrixDouble } from "../../test-support/matrix-double/matrix-double.ts";
-import type { MatrixAdapter } from "./matrix-adapter.ts";
+import { type MatrixRoom, startMatrixRoom } from "../../test-support/bot/matrix-room.ts";
+import type { MatrixDouble } from "../../test-support/matrix-double/matrix-double.ts";
 import { membersAtLeast } from "./power-level-members.ts";
 import type { RoomEvent } from "./sync-schema.ts";
 
@@ -74,45 +72,30 @@ describe("approvers by Matrix power level: who counts", () => {
 // levels when someone decides; an operator below the level is refused with the group named, the card
 // waits for one of the members at the level, and one of them completes the quorum.
 describe("approvers by Matrix power level on Matrix", () => {
+  let matrix: MatrixRoom;
   let double: MatrixDouble;
   let h: ChatHarness;
-  let adapter: MatrixAdapter;
   let room = "";
 
   before(async () => {
-    double = await MatrixDouble.start();
-    const botToken = double.registerUser(BOT);
-    for (const user of [ALICE, BOB, CAROL, DAVE]) double.registerUser(user);
     // DAVE has the level but is not in the room: he is not waited for.
-    room = double.createRoom({
-      creator: ALICE,
-      powerLevels: { [CAROL]: 50, [DAVE]: 50 },
-      members: [BOB, CAROL],
-    });
-    double.invite(room, ALICE, BOT);
-    h = await createChatHarness(
-      { operators: [ALICE, BOB, CAROL], admins: [ALICE] },
-      {
-        approvalRules: [
-          { room, approvals: 2, approverGroups: [{ kind: "matrix_power_level", atLeast: 50 }] },
-        ],
+    matrix = await startMatrixRoom({
+      users: [ALICE, BOB, CAROL, DAVE],
+      room: { powerLevels: { [CAROL]: 50, [DAVE]: 50 }, members: [BOB, CAROL] },
+      access: { operators: [ALICE, BOB, CAROL], admins: [ALICE] },
+      harness: {
+        approvalRules: [{ approvals: 2, approverGroups: [{ kind: "matrix_power_level", atLeast: 50 }] }],
       },
-    );
-    adapter = await startMatrixBot(h, double, {
-      accessToken: botToken,
-      rooms: [room],
-      allowedInviters: [ALICE],
     });
+    ({ double, h, room } = matrix);
   });
   after(async () => {
-    await adapter.stop();
-    await h.close();
-    await double.close();
+    await matrix.close();
     assert.deepEqual(double.violations, [], "every event the bot sent passes the spec schemas");
   });
 
   const db = () => h.store.db;
-  const bodies = () => double.sentBy(BOT).map((e) => String(e.content.body ?? ""));
+  const bodies = () => matrix.bodies();
 
   test("an operator below the level is refused; the card waits for one of the members at it; a member completes it", async () => {
     const root = double.message(BOB, room, "grow the nfs export");

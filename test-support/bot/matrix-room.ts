@@ -19,19 +19,21 @@ export interface MatrixRoom {
 
 /**
  * Registers the bot and `users`, creates a room whose creator is the first user (who invites the
- * bot and is the one allowed inviter), builds a chat harness with `access` and `harness` options
+ * bot and is the one allowed inviter) with `room`'s state, builds a chat harness with `access` and `harness` options
  * and starts the Matrix adapter in that room.
  */
 export async function startMatrixRoom(options: {
   users: [string, ...string[]];
   access: RoomAccessConfig;
   harness?: Parameters<typeof createChatHarness>[1];
+  /** The room's own state beyond its creator: power levels, members already joined. */
+  room?: Omit<Parameters<MatrixDouble["createRoom"]>[0], "creator">;
 }): Promise<MatrixRoom> {
   const [creator] = options.users;
   const double = await MatrixDouble.start();
   const accessToken = double.registerUser(MATRIX_BOT);
   for (const user of options.users) double.registerUser(user);
-  const room = double.createRoom({ creator });
+  const room = double.createRoom({ ...options.room, creator });
   double.invite(room, creator, MATRIX_BOT);
   const h = await createChatHarness(options.access, options.harness);
   const adapter = await startMatrixBot(h, double, { accessToken, rooms: [room], allowedInviters: [creator] });
