@@ -42,6 +42,8 @@ export const VOLATILE: Record<string, (text: string) => string> = {
   "free -h": digits,
   "vmstat 1 5": digits,
   "iostat -x 1 3": digits,
+  // the interface's packet and byte counters (traffic in the lab's namespace between the two runs)
+  "ip -s link show eth0": digits,
   "cat /proc/loadavg": digits,
   // top's and ps's process rows are the busiest processes of that moment: the header and the count
   "top -bn1 | head -n 20": (text) =>
