@@ -4,12 +4,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
+import { seedEmbeddedDataDir } from "../test-support/embedded-data-dir.ts";
 import { OIKOS_BIN } from "../test-support/run-cli.ts";
 
 const TOKEN = "test-token-0123456789abcdef";
 
 test("`oikos start` without the terminal: /healthz, /metrics, /mcp behind a token, clean stop on SIGTERM", async () => {
   const dataDir = mkdtempSync(join(tmpdir(), "oikos-http-"));
+  await seedEmbeddedDataDir(dataDir);
   const child = spawn(process.execPath, [OIKOS_BIN, "start"], {
     env: {
       PATH: process.env.PATH ?? "",

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
+import { seedEmbeddedDataDir } from "../test-support/embedded-data-dir.ts";
 import { MatrixDouble } from "../test-support/matrix-double/matrix-double.ts";
 import { spawnCli } from "../test-support/run-cli.ts";
 
@@ -13,6 +14,7 @@ test("`oikos start` with Matrix configured prints no runtime warning (no DEP0060
   const room = double.createRoom({ creator: "@alice:double.test" });
   double.invite(room, "@alice:double.test", "@oikos:double.test");
   const dataDir = mkdtempSync(join(tmpdir(), "oikos-warnings-"));
+  await seedEmbeddedDataDir(dataDir);
   const child = spawnCli(["start"], {
     env: {
       PATH: process.env.PATH ?? "",

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
+import { seedEmbeddedDataDir } from "../test-support/embedded-data-dir.ts";
 import { runCli, spawnCli } from "../test-support/run-cli.ts";
 
 /** The CLI with no configuration beyond what the test passes. */
@@ -83,6 +84,7 @@ test("unknown commands are refused with the list of known ones", async () => {
 
 test("`oikos start </dev/null` (systemd, nohup) runs headless until SIGTERM, saying so", async () => {
   const dataDir = mkdtempSync(join(tmpdir(), "oikos-headless-"));
+  await seedEmbeddedDataDir(dataDir);
   const child = spawnCli(["start"], {
     stdin: "ignore",
     env: {
@@ -111,6 +113,7 @@ test("`oikos start </dev/null` (systemd, nohup) runs headless until SIGTERM, say
 
 test("`oikos start` with the terminal chat on an open pipe stops on SIGTERM (the chat's reader does not keep it alive)", async () => {
   const dataDir = mkdtempSync(join(tmpdir(), "oikos-pipe-"));
+  await seedEmbeddedDataDir(dataDir);
   const child = spawnCli(["start"], {
     stdin: "pipe",
     env: {

@@ -17,6 +17,7 @@ import { loadClassifier } from "../policy/classify.ts";
 import { REFUSAL_CODES, REFUSALS } from "../policy/refusals.ts";
 import { outcomeEndsTurn, TOOL_OUTCOME_KINDS } from "../policy/tool-outcome.ts";
 import { upsertEntities } from "../store/entities.ts";
+import { seedEmbeddedDataDir } from "../test-support/embedded-data-dir.ts";
 import { OIKOS_BIN } from "../test-support/run-cli.ts";
 import { createTestStore, defaultDialect, type TestStore } from "../test-support/store.ts";
 import { createMcpHttpHandler } from "./http.ts";
@@ -301,6 +302,7 @@ describe("typed tool results over stdio (oikos mcp --stdio)", () => {
   let dataDir: string;
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), "oikos-structured-"));
+    await seedEmbeddedDataDir(dataDir);
   });
   after(async () => {
     await rm(dataDir, { recursive: true, force: true });

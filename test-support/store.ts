@@ -113,16 +113,21 @@ export function defaultDialect(): TestDialect {
 
 let template: Promise<Blob> | undefined;
 
+/** Names one set of migrations: a cached migrated database is valid for it alone. */
+export function migrationsHash(): string {
+  const dir = fileURLToPath(new URL("../migrations/", import.meta.url));
+  const hash = createHash("sha256");
+  for (const file of readdirSync(dir).sort()) hash.update(file).update(readFileSync(join(dir, file)));
+  return hash.digest("hex").slice(0, 16);
+}
+
 /**
  * A dump of a freshly migrated PGlite, cached on disk per migration set: loading it is several
  * times faster than initdb + migrations, and every test file (a process of its own) shares it.
  */
 function migratedTemplate(): Promise<Blob> {
   template ??= (async () => {
-    const dir = fileURLToPath(new URL("../migrations/", import.meta.url));
-    const hash = createHash("sha256");
-    for (const file of readdirSync(dir).sort()) hash.update(file).update(readFileSync(join(dir, file)));
-    const cached = join(tmpdir(), `oikos-pglite-template-${hash.digest("hex").slice(0, 16)}.tar`);
+    const cached = join(tmpdir(), `oikos-pglite-template-${migrationsHash()}.tar`);
     if (existsSync(cached)) return new Blob([readFileSync(cached)]);
     const store = await openStore({ kind: "pglite", dataDir: null });
     await migrateToLatest(store.db);

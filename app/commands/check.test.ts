@@ -6,6 +6,7 @@ import { after, before, describe, test } from "node:test";
 import type { TargetCheck } from "../../jobs/execution/target-check.ts";
 import { openStore } from "../../store/connect.ts";
 import { findEntity } from "../../store/entities.ts";
+import { seedEmbeddedDataDir } from "../../test-support/embedded-data-dir.ts";
 import { runCli } from "../../test-support/run-cli.ts";
 import { type SshLab, sshLabUnavailable, startSshLab } from "../../test-support/sshd/ssh-lab.ts";
 import { checkReport } from "./check.ts";
@@ -23,6 +24,7 @@ describe("oikos check", { skip: unavailable ? `sshd unavailable: ${unavailable}`
       hosts: [{ name: "good" }, { name: "nojail", userNamespacesExhausted: true }],
     });
     dir = await mkdtemp(join(tmpdir(), "oikos-check-"));
+    await seedEmbeddedDataDir(dir);
     const host = lab.host("good");
     env = {
       ...process.env,

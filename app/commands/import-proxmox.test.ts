@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { seedEmbeddedDataDir } from "../../test-support/embedded-data-dir.ts";
 import {
   homelabCluster,
   installProxmoxCluster,
@@ -25,6 +26,7 @@ describe("oikos import proxmox", { skip: unavailable ? `sshd unavailable: ${unav
     state.guests = Object.fromEntries(Object.entries(state.guests).filter(([, g]) => g.node === "pve1"));
     cluster = await installProxmoxCluster(lab, { pve1: "pve1" }, state);
     dir = await mkdtemp(join(tmpdir(), "oikos-import-pve-"));
+    await seedEmbeddedDataDir(dir);
   });
   after(async () => {
     await lab?.stop();

@@ -7,6 +7,7 @@ import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { seedEmbeddedDataDir } from "../../test-support/embedded-data-dir.ts";
 import { OIKOS_BIN } from "../../test-support/run-cli.ts";
 import { run as runImport } from "./import.ts";
 
@@ -16,6 +17,7 @@ const INVENTORY = fileURLToPath(new URL("../../test-support/inventories/homelab.
 let dataDir: string;
 before(async () => {
   dataDir = await mkdtemp(join(tmpdir(), "oikos-mcp-cmd-"));
+  await seedEmbeddedDataDir(dataDir);
   process.env.OIKOS_DATA_DIR = dataDir;
   delete process.env.DATABASE_URL;
 });

@@ -3,10 +3,12 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
+import { seedEmbeddedDataDir } from "../../test-support/embedded-data-dir.ts";
 import { runCli } from "../../test-support/run-cli.ts";
 
 test("`oikos routing` shows and changes an entity's routing, refusing keys that are not routing", async () => {
   const dir = mkdtempSync(join(tmpdir(), "oikos-routing-"));
+  await seedEmbeddedDataDir(join(dir, "data"));
   const env = { PATH: process.env.PATH ?? "", OIKOS_DATA_DIR: join(dir, "data"), OIKOS_LOG_LEVEL: "silent" };
   try {
     const sshConfig = join(dir, "ssh_config");

@@ -6,6 +6,7 @@ import { test } from "node:test";
 import { openStore } from "../../store/connect.ts";
 import { claimExecution, createExecution } from "../../store/executions.ts";
 import { migrateToLatest } from "../../store/migrate.ts";
+import { seedEmbeddedDataDir } from "../../test-support/embedded-data-dir.ts";
 import { runCli } from "../../test-support/run-cli.ts";
 
 /** `oikos sweep …` on embedded PGlite in dataDir and the in-process queue, whatever the run's environment says. */
@@ -24,6 +25,7 @@ test("oikos sweep stale reports each execution it changed; an unknown kind is a 
   timeout: 120_000,
 }, async () => {
   const dir = await mkdtemp(join(tmpdir(), "oikos-sweep-cli-"));
+  await seedEmbeddedDataDir(dir);
   try {
     const store = await openStore({ kind: "pglite", dataDir: join(dir, "pg") });
     await migrateToLatest(store.db);
@@ -66,6 +68,7 @@ test("oikos sweep snapshots runs the snapshot retention now (a kind of its own, 
   timeout: 120_000,
 }, async () => {
   const dir = await mkdtemp(join(tmpdir(), "oikos-sweep-snapshots-"));
+  await seedEmbeddedDataDir(dir);
   try {
     const swept = await sweep(["snapshots", "--json"], dir);
     assert.equal(swept.code, 0, swept.stderr);

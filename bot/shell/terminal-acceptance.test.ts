@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
+import { seedEmbeddedDataDir } from "../../test-support/embedded-data-dir.ts";
 import { runCli } from "../../test-support/run-cli.ts";
 import {
   match,
@@ -20,6 +21,7 @@ let model: ScriptedModelServer;
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), "oikos-terminal-"));
+  await seedEmbeddedDataDir(join(dir, "data"));
   const marker = join(dir, "marker");
   model = await startScriptedModel({
     script: [

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { Kysely } from "kysely";
 import { openStore, type StoreHandle } from "../../store/connect.ts";
 import type { Database } from "../../store/schema.ts";
+import { seedEmbeddedDataDir } from "../embedded-data-dir.ts";
 import { deleteRedisKeys, redisTestUrl } from "../redis.ts";
 import { createTestDatabase } from "../store.ts";
 
@@ -42,6 +43,7 @@ export async function createDeployment(kind: DeploymentKind, name: string): Prom
     OIKOS_DATA_DIR: join(dir, "data"),
   };
   if (kind === "embedded") {
+    await seedEmbeddedDataDir(join(dir, "data"));
     return {
       kind,
       dir,
