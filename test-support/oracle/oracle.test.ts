@@ -2,11 +2,9 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { loadClassifier } from "../../policy/classify.ts";
 import { BUILTINS, type BuiltinCheck } from "../../policy/proof/builtins.ts";
-import { ORACLE_OBSERVED_CORPUS } from "../classifier-corpus/oracle-observed.ts";
 import { checkClassifier, describeFindings } from "./check-classifier.ts";
 import { generate } from "./fuzz.ts";
 import { judgeTrace } from "./judge.ts";
-import { observe } from "./observe.ts";
 import { OracleSandbox, oracleUnavailable } from "./sandbox.ts";
 
 /**
@@ -125,19 +123,4 @@ test("a planted weakness in the closed builtin set is caught by the oracle", {
     table.set("hash", original.hash as BuiltinCheck);
     table.set("printf", original.printf as BuiltinCheck);
   }
-});
-
-test("the oracle-observed corpus rows still do what their labels say", {
-  skip: unavailable ?? false,
-}, async () => {
-  const observed = ORACLE_OBSERVED_CORPUS.filter((row) => row[3].startsWith("observed"));
-  const runs = await (sandbox as OracleSandbox).run(observed.map((row) => row[0]));
-  const drift = observed
-    .map((row, i) => ({ row, seen: observe(runs[i]?.trace ?? "") }))
-    .filter(({ row, seen }) => seen.floor !== row[1])
-    .map(
-      ({ row, seen }) =>
-        `${JSON.stringify(row[0])}: labelled ${row[1]}, now ${seen.floor} (${seen.effects.join("; ")})`,
-    );
-  assert.deepEqual(drift, []);
 });
