@@ -4,7 +4,9 @@
  * handed to `holdsSecret` (the whole detector); the run is reported when the decoded text holds a
  * secret. Hex hashes, UUIDs and image digests decode to binary and stay.
  */
-const RUN = /[A-Za-z0-9+/_-]{16,65536}={0,2}/g;
+// The look-behind starts a match only where a run starts: without it the engine tried every position
+// inside a run shorter than 16 (a path, an identifier) again, the detector's costliest pattern.
+const RUN = /(?<![A-Za-z0-9+/_-])[A-Za-z0-9+/_-]{16,65536}={0,2}/g;
 /** Decoded text must be this printable to be read as text. */
 const PRINTABLE_SHARE = 0.95;
 
