@@ -1,5 +1,5 @@
 import { loadClassifier } from "../../../policy/classify.ts";
-import { checkClassifier } from "../check-classifier.ts";
+import { checkClassifier, describeFindings } from "../check-classifier.ts";
 import { generate } from "../fuzz.ts";
 import { OracleSandbox, oracleUnavailable } from "../sandbox.ts";
 
@@ -22,6 +22,8 @@ export default async function oracleBench(): Promise<Record<string, number>> {
     const started = performance.now();
     const report = await checkClassifier(classifier, sandbox, cases);
     const seconds = (performance.now() - started) / 1000;
+    // a finding is a read_only command that changed something: name it, or nobody can act on it
+    if (report.findings.length > 0) process.stderr.write(`${describeFindings(report.findings)}\n`);
     return {
       oracle_cmds_per_s: Math.round((report.executed / seconds) * 10) / 10,
       oracle_generated: report.generated,
