@@ -5,8 +5,12 @@ import { after, before, describe, test } from "node:test";
 import { decideApproval } from "../../store/consent.ts";
 import { readExecutionSnapshot } from "../../store/execution-snapshot.ts";
 import { createSession } from "../../store/sessions.ts";
-import { eventually } from "../../test-support/bot/eventually.ts";
-import { PVE_TARGETS, type PveStack, startPveStack } from "../../test-support/jobs/proxmox/pve-stack.ts";
+import {
+  markedRolledBack,
+  PVE_TARGETS,
+  type PveStack,
+  startPveStack,
+} from "../../test-support/jobs/proxmox/pve-stack.ts";
 import { sshLabUnavailable } from "../../test-support/sshd/ssh-lab.ts";
 import { sweepOikosSnapshots } from "./retention.ts";
 import { requestRollback } from "./rollback.ts";
@@ -110,16 +114,7 @@ describe("ZFS datasets on a plain host: snapshot before a destructive change, ro
     assert.equal(done.command, `zfs rollback tank/data@${name}`);
     assert.equal(done.snapshot, null, "the rollback itself is not snapshotted, nor said to be unprotected");
     assert.equal(await readFile(join(data, "old", "report.txt"), "utf8"), "keep me\n");
-    // the worker marks the original after the rollback's row completed (its after-run step)
-    const marked = await eventually("the original execution marked rolled back", async () => {
-      const original = await pve.store.db
-        .selectFrom("executions")
-        .select("snapshot")
-        .where("id", "=", change.id)
-        .executeTakeFirstOrThrow();
-      const read = readExecutionSnapshot(original.snapshot);
-      return read?.state === "taken" && read.rolledBackBy ? read : undefined;
-    });
+    const marked = await markedRolledBack(pve, change.id);
     assert.equal(marked.state === "taken" && marked.rolledBackBy, "@alice");
     const again = await requestRollback(
       { db: pve.store.db, events: pve.events, targets: PVE_TARGETS },

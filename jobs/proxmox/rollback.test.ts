@@ -5,8 +5,12 @@ import { after, before, describe, test } from "node:test";
 import { decideApproval } from "../../store/consent.ts";
 import { readExecutionSnapshot } from "../../store/execution-snapshot.ts";
 import { createSession } from "../../store/sessions.ts";
-import { eventually } from "../../test-support/bot/eventually.ts";
-import { PVE_TARGETS, type PveStack, startPveStack } from "../../test-support/jobs/proxmox/pve-stack.ts";
+import {
+  markedRolledBack,
+  PVE_TARGETS,
+  type PveStack,
+  startPveStack,
+} from "../../test-support/jobs/proxmox/pve-stack.ts";
 import { sshLabUnavailable } from "../../test-support/sshd/ssh-lab.ts";
 import { requestRollback } from "./rollback.ts";
 
@@ -82,16 +86,7 @@ describe("rollback to the snapshot taken before a change", {
     assert.equal(state.guests["101"]!.status, "running", "started again: it ran when the snapshot was taken");
     assert.equal(state.guests["101"]!.rollbacks, 1);
 
-    // the worker marks the original after the rollback's row completed (its after-run step)
-    const snapshot = await eventually("the original execution marked rolled back", async () => {
-      const original = await pve.store.db
-        .selectFrom("executions")
-        .select("snapshot")
-        .where("id", "=", change.id)
-        .executeTakeFirstOrThrow();
-      const read = readExecutionSnapshot(original.snapshot);
-      return read?.state === "taken" && read.rolledBackAt ? read : undefined;
-    });
+    const snapshot = await markedRolledBack(pve, change.id);
     assert.ok(snapshot.state === "taken" && snapshot.rolledBackAt && snapshot.rolledBackBy === "@alice");
     const audit = await pve.store.db
       .selectFrom("audit_log")

@@ -11,9 +11,11 @@ import { TransportRouter } from "../../../jobs/ssh/transport-router.ts";
 import type { RunnableRisk } from "../../../policy/decide-run.ts";
 import { redact } from "../../../policy/redact.ts";
 import { upsertEntities } from "../../../store/entities.ts";
+import { readExecutionSnapshot } from "../../../store/execution-snapshot.ts";
 import { createExecution } from "../../../store/executions.ts";
 import type { Execution } from "../../../store/schema.ts";
 import { TERMINAL_EXECUTION_STATUSES } from "../../../store/statuses.ts";
+import { eventually } from "../../bot/eventually.ts";
 import { homelabCluster, installProxmoxCluster, type ProxmoxCluster } from "../../proxmox/proxmox-lab.ts";
 import { labAuth } from "../../sshd/lab-targets.ts";
 import { type SshLab, startSshLab } from "../../sshd/ssh-lab.ts";
@@ -127,4 +129,20 @@ export async function startPveStack(snapshotBefore: SnapshotBeforeConfig): Promi
       await store.dispose();
     },
   };
+}
+
+/**
+ * The original execution once the worker has marked it rolled back: its after-run step writes the
+ * mark after the rollback's own row completes, so a test reads it when it is there.
+ */
+export function markedRolledBack(stack: PveStack, executionId: string) {
+  return eventually("the original execution marked rolled back", async () => {
+    const original = await stack.store.db
+      .selectFrom("executions")
+      .select("snapshot")
+      .where("id", "=", executionId)
+      .executeTakeFirstOrThrow();
+    const read = readExecutionSnapshot(original.snapshot);
+    return read?.state === "taken" && read.rolledBackAt && read.rolledBackBy ? read : undefined;
+  });
 }
