@@ -87,3 +87,9 @@ test("other processes' descriptors and the kernel log: read outside the jail by 
     assert.match(result.reasons.join(" "), /run .* on its own/, command);
   }
 });
+
+test("what runs outside the jail by name never runs for ever nor enters another namespace", () => {
+  for (const command of ["dmesg -w", "dmesg --follow", "dmesg -Tw", "ss -Ep", "ss -tp -N other"]) {
+    assert.notEqual(classifier.classify(command, "host").risk, "read_only", command);
+  }
+});

@@ -15,11 +15,12 @@ export const HARDWARE_TOOLS: Record<string, ToolSpec> = {
     longValued: ["--type", "--string", "--handle"],
     long: ["--quiet"],
   },
-  // Not -c/-C (clear), -D/-E (console), -n (console level); outside the jail by name: where
-  // kernel.dmesg_restrict is 1 no jail can read the ring buffer.
+  // Not -c/-C (clear), -D/-E (console), -n (console level), -w/--follow (never ends, and it runs
+  // outside the jail); outside the jail by name: where kernel.dmesg_restrict is 1 no jail can read
+  // the ring buffer.
   dmesg: {
     grants: unjailed(KERNEL_LOG, "dmesg"),
-    flags: "dehHkLlPrTtuwx",
+    flags: "dehHkLlPrTtux",
     valued: "fl",
     long: [
       "--ctime",
@@ -28,7 +29,6 @@ export const HARDWARE_TOOLS: Record<string, ToolSpec> = {
       "--facility",
       "--color",
       "--time-format",
-      "--follow",
       "--nopager",
       "--kernel",
       "--userspace",

@@ -213,9 +213,11 @@ export const NETWORK_INSPECTION_TOOLS: Record<string, ToolSpec> = {
     ),
   },
   // No `-r`: it resolves names in DNS, which the jail (netlink only) cannot reach: a silent lie.
+  // No `-E` (watches socket events for ever) nor `-N` (enters another network namespace): with
+  // `-p` ss runs outside the jail.
   ss: {
-    flags: "tulnpaseimoxw46H0OEZzb",
-    valued: "fAN",
+    flags: "tulnpaseimoxw46H0OZzb",
+    valued: "fA",
     long: [
       "--tcp",
       "--udp",
