@@ -30,7 +30,9 @@ import { z } from "zod";
  *    closed (the operator is asked). `dmesg`'s spec sends it `unjailed` (needs the kernel log).
  *  - `process_info`: other processes' descriptors and sockets. No user-namespace jail can grant it
  *    (it needs CAP_SYS_PTRACE over the machine's own user namespace): a run that names it fails
- *    closed; `ss -p`, `netstat -p`, `lsof`, `fuser` are sent `unjailed` by their specs.
+ *    closed; `ss -p`, `netstat -p`, `lsof`, `fuser` are sent `unjailed` by their specs, which then
+ *    hold them to one pass, fixed words and addresses only: outside the jail a host name they
+ *    resolve is a DNS query from the host (policy/proof/tools/no-name-lookups.ts).
  *  - `socket`: one service's Unix socket (`docker ps` → docker; `systemctl status` → systemd;
  *    `chronyc tracking` → chrony: /run/chrony/chronyd.sock; `tmux ls` → tmux: /tmp/tmux-UID/,
  *    which the jail's private /tmp hides); the jail knows each service's socket paths

@@ -93,3 +93,65 @@ test("what runs outside the jail by name never runs for ever nor enters another 
     assert.notEqual(classifier.classify(command, "host").risk, "read_only", command);
   }
 });
+
+test("what runs outside the jail by name resolves no name: numeric, fixed text, addresses only", () => {
+  for (const command of [
+    "ss -tp evil.example",
+    "ss -tnp dst evil.example",
+    "ss -tnp '( src evil.example or dport = :22 )'",
+    "ss -tnp DST 192.0.2.1",
+    "ss -tnp dst 1.2.3.4.5",
+    "ss -tnp dst cafe.de",
+    "lsof -i :22",
+    "lsof +L1",
+    "lsof -n -i @evil.example",
+    "lsof -nP -iTCP@evil.example:22",
+    "lsof -nai@evil.example",
+    "lsof -n +r",
+    "lsof -n +M",
+    "lsof -n +m",
+    "lsof -n -r 2",
+    "lsof -n -p $PID",
+    "lsof -n -- $file",
+    "netstat -tulp",
+    "netstat -cp",
+    "netstat -tnp -c",
+    "netstat -tnp $x",
+    "fuser -n tcp 22,evil.example",
+    "fuser 22,evil.example/tcp",
+    "fuser -n udp 53,dead.beef,53",
+    "fuser -v -- $x",
+  ]) {
+    const result = classifier.classify(command, "host");
+    assert.notEqual(result.risk, "read_only", command);
+    assert.ok(result.reasons.join(" ").length > 0, command);
+  }
+  const processInfo = "other processes' descriptors and sockets (CAP_SYS_PTRACE)";
+  for (const [command, spec] of [
+    ["ss -tnp dst 192.0.2.1", "ss"],
+    ["ss -tnp 'dst 192.0.2.1:22'", "ss"],
+    ["ss -tnp 'dst [2001:db8::1]:443'", "ss"],
+    ["ss -tnp dst ::ffff:192.0.2.1", "ss"],
+    ["ss -tnp state established '( dport = :ssh or sport = :22 )'", "ss"],
+    ["ss -tnp dev eth0", "ss"],
+    ["lsof -n -i :22", "lsof"],
+    ["lsof -n +L1", "lsof"],
+    ["lsof -n -i @192.0.2.1:22", "lsof"],
+    ["lsof -n +D /var/log", "lsof"],
+    ["netstat -tulpn", "netstat"],
+    ["fuser -n tcp 22,192.0.2.1", "fuser"],
+    ["fuser -v -- -k", "fuser"],
+  ] as const)
+    assert.deepEqual(keys(command), [`unjailed:${processInfo}:${spec}`], command);
+  // inside the jail a name is harmless (no network), so the jailed forms stay as they were
+  assert.deepEqual(keys("ss -tn dst evil.example"), ["netlink"]);
+  assert.deepEqual(keys("netstat -tn"), ["netlink"]);
+});
+
+test("refusals of names outside the jail say what to type instead", () => {
+  const reason = (command: string) => classifier.classify(command, "host").reasons.join(" ");
+  assert.match(reason("lsof -i :22"), /add -n/);
+  assert.match(reason("netstat -tulp"), /add -n/);
+  assert.match(reason("ss -tp dst evil.example"), /dst 192\.0\.2\.1|drop -p/);
+  assert.match(reason("fuser -n tcp 22,evil.example"), /by address/);
+});

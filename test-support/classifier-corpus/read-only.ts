@@ -171,7 +171,7 @@ export const READ_ONLY_CORPUS: readonly string[] = [
   "lscpu",
   "lspci -nnk | grep -A3 VGA",
   "lsusb",
-  "lsof -i :443",
+  "lsof -n -i :443",
   "cat /sys/class/net/eth0/operstate",
   "timedatectl",
   "hostnamectl",

@@ -14,7 +14,8 @@ export type ProofClass =
   | "terminals"
   | "background"
   | "endless"
-  | "git_config";
+  | "git_config"
+  | "outside_lookups";
 
 export interface ClassAttack {
   class: ProofClass;
@@ -71,10 +72,29 @@ export function classAttacks(): ClassAttack[] {
     "{ sleep 1; } & :",
   ])
     out.push({ class: "background", command });
-  for (const command of ["sort /dev/zero", "cat /dev/zero | sort", "tail -n1 /dev/zero"])
+  for (const command of [
+    "sort /dev/zero",
+    "cat /dev/zero | sort",
+    "tail -n1 /dev/zero",
+    // tools that run outside the jail by name, in their repeat modes
+    "netstat -c",
+    "netstat -tulpnc",
+    "lsof -n -r1 /etc/hostname",
+  ])
     out.push({ class: "endless", command });
   for (const sub of ["status", "diff", "ls-files -m", "status --short"])
     out.push({ class: "git_config", command: `git -C /srv/oracle-repo ${sub}` });
+  // What runs outside the jail by name has the host's network: a name it resolves is a DNS query.
+  for (const command of [
+    "ss -tp oracle-lookup.example",
+    "ss -tnp dst oracle-lookup.example",
+    "ss -tnp '( src oracle-lookup.example )'",
+    "lsof -n -i @oracle-lookup.example",
+    "lsof -nP -iTCP@oracle-lookup.example:22",
+    "fuser -n tcp 22,oracle-lookup.example",
+    "fuser 22,oracle-lookup.example/tcp",
+  ])
+    out.push({ class: "outside_lookups", command });
   return out;
 }
 
@@ -96,4 +116,10 @@ export const CLASS_LOOK_ALIKES: readonly string[] = [
   "git -C /srv/oracle-repo --no-optional-locks -c core.fsmonitor=false status",
   "git -C /srv/oracle-repo -c core.fsmonitor=false diff --no-textconv --no-ext-diff",
   "git -C /srv/oracle-repo log --no-show-signature --oneline",
+  "ss -tnp dst 127.0.0.1",
+  "ss -tnp state established '( dport = :ssh or sport = :22 )'",
+  "lsof -n -i @127.0.0.1:22",
+  "lsof -n +L1",
+  "netstat -tulpn",
+  "fuser -vm /",
 ];

@@ -2,6 +2,7 @@ import type { Verdict } from "../context.ts";
 import type { ProofWord } from "../proof-word.ts";
 import type { ToolSpec } from "../tool-spec.ts";
 import { hasFlag, NET_ADMIN, NETLINK, PROCESS_INFO, unjailed } from "./grant-helpers.ts";
+import { netstatOutsideResolvesNothing, ssOutsideResolvesNothing } from "./no-name-lookups.ts";
 
 /**
  * A DNS name's text form escapes any byte (`\\013\\010` is CR LF): sent over TCP to another port
@@ -232,10 +233,12 @@ export const NETWORK_INSPECTION_TOOLS: Record<string, ToolSpec> = {
     ],
     longValued: ["--family", "--query"],
     grants: (args) => (hasFlag(args, "p", ["--processes"]) ? unjailed(PROCESS_INFO, "ss") : NETLINK),
+    check: (args) => (hasFlag(args, "p", ["--processes"]) ? ssOutsideResolvesNothing(args) : null),
   },
+  // Not -c (prints again every second until stopped).
   netstat: {
-    flags: "tulnpaerscgiCFvWNoexM",
-    anyOption: true,
+    flags: "tulnpaersgiCFvWNoexM",
+    check: netstatOutsideResolvesNothing,
     grants: (args) => (hasFlag(args, "p", ["--program"]) ? unjailed(PROCESS_INFO, "netstat") : NETLINK),
   },
   ping: {

@@ -1,5 +1,6 @@
 import type { ToolSpec } from "../tool-spec.ts";
 import { PROCESS_INFO, unjailed } from "./grant-helpers.ts";
+import { fuserOutsideResolvesNothing, lsofOutsideResolvesNothing } from "./no-name-lookups.ts";
 
 /** Processes and what they hold open. */
 export const PROCESS_TOOLS: Record<string, ToolSpec> = {
@@ -25,17 +26,19 @@ export const PROCESS_TOOLS: Record<string, ToolSpec> = {
         ? null
         : "top without -b is interactive (its keys kill and renice)",
   },
-  // Other processes' descriptors: outside the jail by name (lsof has no option that writes or signals).
+  // Other processes' descriptors: outside the jail by name (lsof has no option that writes or
+  // signals); not -r (repeats until stopped), and numeric only (no-name-lookups.ts).
   lsof: {
-    flags: "lnPtRVwbhKQ",
-    valued: "iupcgdaF+as",
-    anyOption: true,
+    flags: "lnPtRVwbhKQa",
+    valued: "iupcgdFs",
+    check: lsofOutsideResolvesNothing,
     grants: unjailed(PROCESS_INFO, "lsof"),
   },
   // Not -k/-K (kill), -i (asks before killing) or a -SIGNAL; outside the jail by name, as lsof.
   fuser: {
     flags: "vmuaMsw46",
     valued: "n",
+    check: fuserOutsideResolvesNothing,
     grants: unjailed(PROCESS_INFO, "fuser"),
   },
   lsns: { flags: "lnrJ", valued: "ot", anyOption: true },
