@@ -1,3 +1,4 @@
+import type { JailGrant } from "../jail-grant.ts";
 import type { ProofContext, Verdict } from "./context.ts";
 import { grantWords } from "./grants.ts";
 import type { ProofWord } from "./proof-word.ts";
@@ -39,7 +40,16 @@ export function checkToolArgs(
       return `\`${name}\` sends its arguments to another host, and \`${control.raw}\` holds a control character (a line break there starts a request of its own); spell the value without it`;
   }
   if (spec.network) ctx.grants.push({ resource: "network" });
-  if (spec.grants) ctx.grants.push(...(typeof spec.grants === "function" ? spec.grants(args) : spec.grants));
+  const granted = typeof spec.grants === "function" ? spec.grants(args) : (spec.grants ?? []);
+  // Outside the jail the proof is the only wall: a word filled in at run time could be an option
+  // the spec never reviewed as harmless there (a host to resolve, a repeat, another daemon).
+  const outside = granted.find(
+    (grant): grant is Extract<JailGrant, { resource: "unjailed" }> => grant.resource === "unjailed",
+  );
+  const dynamic = outside && args.find((arg) => !arg.static);
+  if (dynamic)
+    return `\`${name}\` runs outside the jail (it needs ${outside.needs}), so every word must be fixed text, and \`${dynamic.raw}\` is only known at run time; write the value out`;
+  ctx.grants.push(...granted);
   if (spec.stdinIsRequest) {
     const verdict = stdinNotEmpty(ctx, `\`${name}\``);
     if (verdict) return verdict;

@@ -155,3 +155,27 @@ test("refusals of names outside the jail say what to type instead", () => {
   assert.match(reason("ss -tp dst evil.example"), /dst 192\.0\.2\.1|drop -p/);
   assert.match(reason("fuser -n tcp 22,evil.example"), /by address/);
 });
+
+test("a run outside the jail takes only fixed words, and the refusal says how to write it", () => {
+  for (const command of [
+    "podman ps $x",
+    "podman inspect $(cat id)",
+    "podman logs -f web",
+    "podman logs --follow web",
+    "qm config $id",
+    "pct config ${CT}",
+    "wg show $IF",
+    "lsipc $x",
+    "iptables -n -L -- $chain",
+  ]) {
+    const result = classifier.classify(command, "host");
+    assert.notEqual(result.risk, "read_only", command);
+    assert.equal(result.grants, undefined, command);
+  }
+  assert.match(
+    classifier.classify("qm config $id", "host").reasons.join(" "),
+    /runs outside the jail .* every word must be fixed text/,
+  );
+  // the same words inside the jail are another matter: the jail holds what the proof misses
+  assert.deepEqual(keys("docker logs --tail 50 $name"), ["socket:docker"]);
+});

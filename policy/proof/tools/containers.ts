@@ -194,6 +194,9 @@ const kubectl: ToolSpec = {
 export const CONTAINER_TOOLS: Record<string, ToolSpec> = {
   docker,
   "docker-compose": { ...compose, grants: [DOCKER_SOCKET] },
+  // Outside the jail by name, so fixed words only (a word filled in at run time could be one of
+  // podman's global options: `--url`/`--connection` talk to another host, `--root` another
+  // storage) and one pass (no `logs -f`).
   podman: {
     grants: unjailed(PODMAN_STORAGE, "podman"),
     sub: {
@@ -201,21 +204,18 @@ export const CONTAINER_TOOLS: Record<string, ToolSpec> = {
         flags: "aqsn",
         long: ["--all", "--quiet", "--size", "--no-trunc", "--pod"],
         longValued: ["--format", "--filter"],
-        anyOption: true,
       },
       images: {
         flags: "aqn",
         long: ["--all", "--quiet", "--digests", "--no-trunc"],
         longValued: ["--format", "--filter"],
-        anyOption: true,
       },
-      inspect: { valued: "f", longValued: ["--format", "--type"], anyOption: true },
+      inspect: { valued: "f", longValued: ["--format", "--type"] },
       logs: {
-        flags: "ft",
+        flags: "t",
         valued: "n",
-        long: ["--follow", "--timestamps"],
+        long: ["--timestamps"],
         longValued: ["--tail", "--since", "--until"],
-        anyOption: true,
       },
       pod: { sub: { ps: { long: ["--no-trunc"], longValued: ["--format", "--filter"] } } },
       version: { longValued: ["--format"] },

@@ -6,8 +6,9 @@ import { hasFlag } from "./grant-helpers.ts";
  * What runs outside the jail by name (`ss -p`, `netstat -p`, `lsof`, `fuser`) has the host's
  * network: a host name it resolves is a DNS query leaving the machine (`ss -tp evil.example`,
  * `lsof -i @evil.example`, `fuser -n tcp 22,evil.example`, and every reverse lookup `lsof` and
- * `netstat` make without `-n`). These checks keep those runs to numeric addresses, fixed text and
- * one pass: nothing they do reaches the network, and nothing runs until the timeout.
+ * `netstat` make without `-n`). These checks keep those runs to numeric addresses and one pass
+ * (check-options.ts holds every unjailed run to fixed words): nothing they do reaches the network,
+ * and nothing runs until the timeout.
  */
 
 const IPV4 = /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/;
@@ -117,13 +118,6 @@ const SS_FILTER_WORDS = new Set([
 /** Filter words whose next word is an interface, a mark or a cgroup path: never resolved as a host. */
 const SS_FILTER_NAMED = new Set(["dev", "fwmark", "cgroup"]);
 
-const FIXED_TEXT_ONLY = (tool: string) =>
-  `\`${tool}\` runs outside the jail, with the host's network: every word must be fixed text (a word filled in at run time could be a host name it resolves or an option that repeats for ever); write it out`;
-
-function dynamicWord(args: readonly ProofWord[]): ProofWord | undefined {
-  return args.find((arg) => !arg.static);
-}
-
 /** The words after the options (`-f inet`, `-A tcp` take the next word as their value). */
 function filterWords(args: readonly ProofWord[], valued: ReadonlySet<string>): ProofWord[] {
   const words: ProofWord[] = [];
@@ -143,8 +137,6 @@ function filterWords(args: readonly ProofWord[], valued: ReadonlySet<string>): P
  * does not know is a host condition (`ss -tp evil.example` asks DNS for it).
  */
 export function ssOutsideResolvesNothing(args: readonly ProofWord[]): Verdict {
-  const dynamic = dynamicWord(args);
-  if (dynamic) return FIXED_TEXT_ONLY("ss -p");
   const tokens = filterWords(args, new Set(["-f", "-A", "--family", "--query"])).flatMap((word) =>
     word.value
       .replace(/[()]/g, " ")
@@ -167,7 +159,6 @@ export function ssOutsideResolvesNothing(args: readonly ProofWord[]): Verdict {
 /** `netstat -p` (outside the jail): numeric (`-n`), one pass (no `-c`). */
 export function netstatOutsideResolvesNothing(args: readonly ProofWord[]): Verdict {
   if (!hasFlag(args, "p")) return null;
-  if (dynamicWord(args)) return FIXED_TEXT_ONLY("netstat -p");
   if (!hasFlag(args, "n"))
     return "`netstat -p` runs outside the jail: without -n it looks up every peer's name (DNS queries from the host); add -n (`netstat -tulpn`), or use `ss -tulpn`";
   return null;
@@ -181,7 +172,6 @@ const LSOF_PLUS_OPTIONS = /^\+(L\d*|D|d|c\d*|w|f[cfgGn]*)$/;
  * addresses only (`@evil.example` is resolved), no repeat mode (`-r`, `+r`: runs until stopped).
  */
 export function lsofOutsideResolvesNothing(args: readonly ProofWord[]): Verdict {
-  if (dynamicWord(args)) return FIXED_TEXT_ONLY("lsof");
   let optionsEnded = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as ProofWord;
@@ -205,7 +195,6 @@ export function lsofOutsideResolvesNothing(args: readonly ProofWord[]): Verdict 
 
 /** `fuser` (outside the jail): a port's remote host (`22,evil.example/tcp`) must be an address. */
 export function fuserOutsideResolvesNothing(args: readonly ProofWord[]): Verdict {
-  if (dynamicWord(args)) return FIXED_TEXT_ONLY("fuser");
   for (const word of filterWords(args, new Set(["-n", "--namespace"]))) {
     const name = word.value.replace(/\/(tcp|udp)$/, "");
     const [, remoteHost] = name.split(",");
