@@ -14,7 +14,10 @@ import { z } from "zod";
  * them on the execution; the jail opens exactly these and nothing else, or does not run the command.
  *
  *  - `network`: the host's network (TCP/UDP/ICMP) for a proven network read (`curl` GET with fixed
- *    words, `ping`, `dig`).
+ *    words, `ping`, `dig`). A program with file capabilities may start (Debian's ping: the jail keeps
+ *    cap_net_raw in its bounding set, a capability of its own user namespace that reaches nothing in
+ *    the host's network namespace), so ping uses an ICMP datagram socket where
+ *    net.ipv4.ping_group_range allows the login (systemd's default), as it does unjailed.
  *  - `netlink`: the host's network namespace, read (`ip`, `bridge`, `ss`, `ethtool`; `/proc/net`
  *    for `netstat`, `lsof -i`). Engines that can restrict address families give netlink only; one
  *    that cannot must treat it as `network`. Netfilter, conntrack and WireGuard reads (`nft list`,

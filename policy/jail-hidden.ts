@@ -12,8 +12,9 @@ import type { JailGrant } from "./jail-grant.ts";
  *  - `read_only_device`: a granted device the tool tried to open for writing (parted, mke2fs -n):
  *    the jail grants devices read-only;
  *  - `capability`: an operation that needs a capability the jail does not hold (EPERM outside any
- *    device: a netlink query that needs CAP_NET_ADMIN, a program with file capabilities such as
- *    ping, which no_new_privs will not start);
+ *    device: a netlink query that needs CAP_NET_ADMIN, a raw socket — ping where
+ *    net.ipv4.ping_group_range leaves it no ICMP datagram socket —, a program whose file
+ *    capabilities the bounding set would cut, which the kernel will not start);
  *  - `mount_table`: the tool printed the jail's own mounts (df, findmnt, mount, /proc/mounts):
  *    every mount read-only and nodev, and the jail's private scratch tmpfs (source `oikos-jail`);
  *  - `process_info`: another process's ptrace-protected files under /proc (`/proc/PID/exe`, `cwd`,

@@ -59,6 +59,8 @@ export function jailSettings(grants: readonly JailGrant[], limits: Partial<JailL
     ...(has("kernel_log") ? ["kmsg=1"] : []),
     ...(has("zfs") ? ["zfs=1"] : []),
     ...(has("process_info") ? ["ptrace=1"] : []),
+    // ping's file capability may start it (it then uses an ICMP datagram socket): jail.bash
+    ...(has("network") ? ["netraw=1"] : []),
     `mem=${whole(bounds.memoryMiB)}`,
     `procs=${whole(bounds.processes)}`,
     `cpu=${whole(bounds.cpuSeconds)}`,

@@ -18,6 +18,13 @@
 #                      (a granted node that does not exist is no error: the command finds it
 #                      missing, as it would unjailed)
 #   ptrace=1           other processes' descriptors: never possible in a user namespace (says why)
+#   netraw=1           with net=host (the network grant): cap_net_raw stays in the bounding set, so a
+#                      program with file capabilities (Debian's ping: cap_net_raw+ep) may start; the
+#                      kernel refuses to exec one whose capabilities the bounding set would cut. The
+#                      capability is the jail's user namespace's, which owns no network namespace:
+#                      raw sockets in the host's still need it in the machine's own (EPERM), so ping
+#                      uses an ICMP datagram socket, where net.ipv4.ping_group_range allows the login
+#                      (systemd's default: every group), as it does unjailed
 #   mem=<MiB> procs=<n> cpu=<s> scratch=<MiB>   bounds: address space per process, processes, CPU
 #                      seconds per process, the private scratch space (TMPDIR)
 #   bpf=<program>      the seccomp program (jail-seccomp.ts)  perl=<code>  its installer (jail-filter.pl)
@@ -33,7 +40,7 @@
 #    dev, a private tmpfs on an empty directory as scratch space (TMPDIR). /tmp, /var/tmp, /dev/shm
 #    and /proc stay the machine's, read-only.
 # 3. setpriv: no_new_privs, no capabilities (root keeps dac_read_search inside the namespace, to read
-#    what it reads without the jail); then perl installs Landlock (no file opened for writing outside
+#    what it reads without the jail; with netraw=1, net_raw there, which reaches nothing); then perl installs Landlock (no file opened for writing outside
 #    the scratch space and /dev/null & co — device nodes and FIFOs are not protected by a read-only
 #    mount) and the seccomp filter (socket families, datagram socket pairs, io_uring, keyrings, loop
 #    ioctls), prints the ready line and
@@ -69,7 +76,7 @@ j_tool() {
 
 j_cmd=$1
 shift
-j_net=private j_unix=0 j_blockdevs=0 j_kmsg=0 j_zfs=0 j_ptrace=0
+j_net=private j_unix=0 j_blockdevs=0 j_kmsg=0 j_zfs=0 j_ptrace=0 j_netraw=0
 j_mem=2048 j_procs=1024 j_cpu=600 j_scratch=64 j_bpf='' j_perlcode=''
 j_devs=() j_keep=() j_hide=()
 for j_a in "$@"; do
@@ -81,6 +88,7 @@ for j_a in "$@"; do
   dev=/dev/*) j_devs+=("${j_a#dev=}") ;;
   blockdevs=[01]) j_blockdevs=${j_a#blockdevs=} ;;
   kmsg=[01]) j_kmsg=${j_a#kmsg=} ;;
+  netraw=[01]) j_netraw=${j_a#netraw=} ;;
   zfs=[01]) j_zfs=${j_a#zfs=} ;;
   ptrace=[01]) j_ptrace=${j_a#ptrace=} ;;
   mem=[1-9]*) j_mem=${j_a#mem=} ;;
@@ -310,6 +318,8 @@ unset BASH_ENV ENV
 export TMPDIR=$j_scratchdir
 j_keepcaps=-all
 [[ $j_who == root ]] && j_keepcaps=-all,+dac_read_search
+# (a capability of this user namespace only: the host's network namespace is the machine's)
+[[ $j_net == host ]] && ((j_netraw == 1)) && j_keepcaps+=,+net_raw
 j_ready="oikos-jail:ready engine=unshare net=$j_net pids=$j_pids scratch=$j_scratchdir"
 exec "$j_setpriv" --no-new-privs --inh-caps=-all --ambient-caps=-all --bounding-set="$j_keepcaps" -- \
   "$j_perl" -e "$j_perlcode" -- "$j_prctl" "$j_bpf" "$j_rules" "$j_unix" "$j_ready" bash --noprofile --norc -c "$j_cmd"

@@ -95,7 +95,11 @@ export const KNOWN_DIFFERENCES: Record<string, { why: string; reports: HiddenKin
     reports: "read_only_device",
   },
   "ping -c 3 192.168.1.1": {
-    why: "ping has file capabilities (cap_net_raw), which no_new_privs will not let it start with",
+    why:
+      "ping starts in the jail (its file capability is in the bounding set with the network grant), but " +
+      'here net.ipv4.ping_group_range is the kernel\'s "1 0" (no systemd sets it): no ICMP datagram ' +
+      "socket, and a raw one needs CAP_NET_RAW in the machine's own namespace; where systemd's range " +
+      "holds, it answers jailed (jobs/ssh/jail-ping.test.ts)",
     reports: "capability",
   },
   "ethtool eth0": {
