@@ -5,7 +5,7 @@ import type { ShellDialect } from "./guest-shell.ts";
 import { type JailGrant, unionGrants } from "./jail-grant.ts";
 import type { LintResult } from "./lint.ts";
 import { lintParsed, MAX_COMMAND_BYTES } from "./lint.ts";
-import { borrowedGrant, type Piece } from "./proof/pieces.ts";
+import { borrowedGrant, type Piece, runTogether } from "./proof/pieces.ts";
 import { proveScript } from "./proof/prove.ts";
 import type { Classification, Risk, Segment } from "./risk.ts";
 import { quoteSegment } from "./risk.ts";
@@ -107,22 +107,25 @@ export function classifyWith(
   const programs = new Set<string>();
   const grants: JailGrant[] = [];
   const pieces: Piece[] = [];
+  let together: readonly Piece[] = pieces;
   const elsewhere: RunsElsewhere[] = [];
   if (walked === "read_only") {
     const reboots: string[] = [];
-    const unproven =
-      proveScript(
-        parsed,
-        dialect,
-        (script) => parser.parse(script),
-        0,
-        programs,
-        undefined,
-        reboots,
-        grants,
-        pieces,
-        elsewhere,
-      ) ?? borrowedGrant(pieces);
+    const disproof = proveScript(
+      parsed,
+      dialect,
+      (script) => parser.parse(script),
+      0,
+      programs,
+      undefined,
+      reboots,
+      grants,
+      pieces,
+      elsewhere,
+    );
+    // a run outside the jail that another piece would share: back inside where a spec allows it
+    together = runTogether(pieces);
+    const unproven = disproof ?? borrowedGrant(together);
     if (unproven) {
       // What can open the watchdog can reboot the machine: destructive, whatever else it does.
       const risk: Risk = reboots.length > 0 ? "destructive" : "config_mutation";
@@ -158,7 +161,7 @@ export function classifyWith(
       segments,
       commands,
       programs: [...programs],
-      grants: unionGrants(grants, ...pieces.map((piece) => piece.grants)),
+      grants: unionGrants(grants, ...together.map((piece) => piece.grants)),
     };
   const unreadable =
     risk === "destructive" ? segments.find((s) => s.risk === risk && s.unreadable)?.unreadable : undefined;

@@ -22,7 +22,8 @@ import { z } from "zod";
  *    for `netstat`, `lsof -i`). Engines that can restrict address families give netlink only; one
  *    that cannot must treat it as `network`. Netfilter, conntrack and WireGuard reads (`nft list`,
  *    `iptables -S|-L`, `conntrack -L`, `wg show`) need CAP_NET_ADMIN over the host's namespace,
- *    which no user-namespace jail holds: their specs send them `unjailed` (needs CAP_NET_ADMIN).
+ *    which no user-namespace jail holds: their specs send them `unjailed` (needs CAP_NET_ADMIN), and
+ *    so does `ethtool IFACE`'s (its wake-on-LAN query needs it too).
  *  - `device`: one device node the command names, read-only (`blkid /dev/vda`, `smartctl -a
  *    /dev/sda`, `nvme smart-log /dev/nvme0`). Never a terminal or input device.
  *  - `block_devices`: every block device, read-only (`lsblk -f`, `blkid`, `fdisk -l`, `parted -l`).
@@ -42,6 +43,10 @@ import { z } from "zod";
  *    (`SOCKET_SERVICES`).
  *  - `unjailed`: the resource cannot be granted safely inside the jail, so the proof spec sends the
  *    run outside it by name; recorded and audited as "unjailed: needs <needs> (proven by spec <spec>)".
+ *    Besides the above: the machine's mount table for `df` and `findmnt` in the forms that only list
+ *    it (inside the jail every mount reads ro,nodev beside the jail's own scratch space;
+ *    policy/proof/tools/mount-table.ts). A spec may only prefer the run outside
+ *    (`INSIDE_WHEN_SHARED`): with another piece that would share it, the tool runs inside instead.
  */
 export const SOCKET_SERVICES = [
   "docker",

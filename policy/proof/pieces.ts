@@ -1,4 +1,5 @@
 import type { JailGrant } from "../jail-grant.ts";
+import { INSIDE_WHEN_SHARED } from "./tools/grant-helpers.ts";
 
 /** One simple command of a proven command line and the grants it named for itself. */
 export interface Piece {
@@ -95,4 +96,21 @@ export function borrowedGrant(pieces: readonly Piece[]): string | null {
     } needs (the jail opens a grant to the whole command); run \`${needing?.name ?? "that piece"}\` on its own, or with only text filters (grep, head, jq …) after it, and the rest as a separate command`;
   }
   return null;
+}
+
+/**
+ * The pieces as the command runs them: as proven, unless another piece would borrow a run outside
+ * the jail (borrowedGrant) — then every piece whose spec only prefers that run goes back inside the
+ * jail with the grants INSIDE_WHEN_SHARED names, and borrowedGrant judges the result. `df -h | grep
+ * sda` and `df -h; findmnt` run outside; `uptime; df -h` runs jailed (df then prints the jail's mount
+ * table, and the result says so); `dmesg; df -h` still asks, as dmesg cannot read inside the jail.
+ */
+export function runTogether(pieces: readonly Piece[]): readonly Piece[] {
+  if (borrowedGrant(pieces) === null) return pieces;
+  return pieces.map((piece) => ({
+    ...piece,
+    grants: piece.grants.flatMap((grant) =>
+      grant.resource === "unjailed" ? [...(INSIDE_WHEN_SHARED.get(grant.spec) ?? [grant])] : [grant],
+    ),
+  }));
 }

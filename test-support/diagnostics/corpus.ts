@@ -16,8 +16,10 @@ import {
  * Grants follow the resource, not the tool: reading a device names that device; `/proc/net` and
  * netlink read the host's network namespace (`netlink`); netfilter, conntrack and WireGuard reads
  * need CAP_NET_ADMIN over the host's namespace, which no user-namespace jail can hold, so their
- * specs send them unjailed by name; Proxmox's tools talk to pmxcfs over abstract sockets and to
- * the node's daemons, so they run unjailed by name too.
+ * specs send them unjailed by name (so does `ethtool IFACE`, which reads wake-on-LAN); the mount
+ * table inside the jail is the jail's, so `df` and `findmnt` listing it run unjailed by name;
+ * Proxmox's tools talk to pmxcfs over abstract sockets and to the node's daemons, so they run
+ * unjailed by name too.
  */
 
 const G = {
@@ -33,6 +35,7 @@ const G = {
 const NET_ADMIN = "CAP_NET_ADMIN";
 const PROCESS_INFO = "other processes' descriptors and sockets (CAP_SYS_PTRACE)";
 const KERNEL_LOG = "the kernel log (CAP_SYSLOG where kernel.dmesg_restrict is 1)";
+const MOUNT_TABLE = "the machine's mount table (the jail's own lists every mount read-only)";
 
 const PVE = "Proxmox cluster IPC";
 const LXC = "LXC command sockets";
@@ -146,13 +149,13 @@ const ROWS: DiagnosticRow[] = [
       [G.device("/dev/sda")],
       notHere("no ATA disk here (loop devices answer no IDENTIFY)"),
     ],
-    ["df -h", [], here()],
-    ["df -i", [], here()],
-    ["df -hT", [], here()],
+    ["df -h", [G.unjailed(MOUNT_TABLE, "df")], here()],
+    ["df -i", [G.unjailed(MOUNT_TABLE, "df")], here()],
+    ["df -hT", [G.unjailed(MOUNT_TABLE, "df")], here()],
     ["du -sh /var/lib/vz", [], here("none", "du -sh /usr/share/doc")],
     ["du -h --max-depth=1 /var/log | sort -h", [], here()],
-    ["findmnt", [], here()],
-    ["findmnt -t ext4,xfs", [], here()],
+    ["findmnt", [G.unjailed(MOUNT_TABLE, "findmnt")], here()],
+    ["findmnt -t ext4,xfs", [G.unjailed(MOUNT_TABLE, "findmnt")], here()],
     ["cat /proc/partitions", [], here("loop_disk")],
     ["ls -l /dev/disk/by-id/", [G.blockDevices], here("loop_disk")],
     ["lsblk -J -o NAME,SERIAL,SIZE", [], here("loop_disk")],
@@ -297,7 +300,11 @@ const ROWS: DiagnosticRow[] = [
     ["ip rule list", [G.netlink], here("net_namespace")],
     ["bridge link show", [G.netlink], here("net_namespace")],
     ["bridge fdb show", [G.netlink], here("net_namespace")],
-    ["ethtool eth0", [G.netlink], here("net_namespace", "ethtool {{interface}}", ["ethtool"])],
+    [
+      "ethtool eth0",
+      [G.unjailed(NET_ADMIN, "ethtool")],
+      here("net_namespace", "ethtool {{interface}}", ["ethtool"]),
+    ],
     ["ethtool -S eth0", [G.netlink], here("net_namespace", "ethtool -S {{interface}}", ["ethtool"])],
     ["ethtool -i eth0", [G.netlink], here("net_namespace", "ethtool -i {{interface}}", ["ethtool"])],
     ["ethtool -k eth0", [G.netlink], here("net_namespace", "ethtool -k {{interface}}", ["ethtool"])],

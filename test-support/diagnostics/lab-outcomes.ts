@@ -73,25 +73,26 @@ export const VOLATILE: Record<string, (text: string) => string> = {
 };
 
 /**
+ * Why a partition editor's or a mkfs's answer cannot be the same jailed: it is quiet only with a
+ * writable descriptor of the disk, no kernel mechanism keeps such a descriptor from writing (a block
+ * device's read-only flag, BLKROSET, is the whole machine's), and sending one outside the jail would
+ * rest on its options alone (`print`, `-n`).
+ */
+const NO_WRITABLE_READ_ONLY =
+  "no writable descriptor of a block device refuses writes, and outside the jail it would rest on its options alone";
+const PARTED = `parted opens the device read-write first, then says it fell back to read-only — ${NO_WRITABLE_READ_ONLY}`;
+
+/**
  * Rows whose answer the jail changes, why, and what the jailed result must report (policy/jail-
  * hidden.ts). Each is a limit of containment, said so in data and words — never silently.
  */
 export const KNOWN_DIFFERENCES: Record<string, { why: string; reports: HiddenKind }> = {
-  "df -h": { why: "df lists the jail's scratch tmpfs", reports: "mount_table" },
-  "df -i": { why: "df lists the jail's scratch tmpfs", reports: "mount_table" },
-  "df -hT": { why: "df lists the jail's scratch tmpfs", reports: "mount_table" },
-  findmnt: { why: "the jail's mounts read ro,nodev, plus its scratch tmpfs", reports: "mount_table" },
-  "findmnt -t ext4,xfs": { why: "the jail's mounts read ro,nodev", reports: "mount_table" },
-  "parted /dev/sda print": {
-    why: "parted opens the device read-write first, then says it fell back to read-only",
-    reports: "read_only_device",
-  },
-  "parted -s /dev/sda unit GB print": {
-    why: "parted opens the device read-write first, then says it fell back to read-only",
-    reports: "read_only_device",
-  },
+  "parted /dev/sda print": { why: PARTED, reports: "read_only_device" },
+  "parted -s /dev/sda unit GB print": { why: PARTED, reports: "read_only_device" },
   "mke2fs -n /dev/sdb1": {
-    why: "mke2fs opens the device for writing even with -n; the jail grants it read-only",
+    why:
+      "mke2fs opens the device read-write and exclusively even with -n, and fails where it cannot; " +
+      `the jail grants it read-only — ${NO_WRITABLE_READ_ONLY}`,
     reports: "read_only_device",
   },
   "ping -c 3 192.168.1.1": {
@@ -100,10 +101,6 @@ export const KNOWN_DIFFERENCES: Record<string, { why: string; reports: HiddenKin
       'here net.ipv4.ping_group_range is the kernel\'s "1 0" (no systemd sets it): no ICMP datagram ' +
       "socket, and a raw one needs CAP_NET_RAW in the machine's own namespace; where systemd's range " +
       "holds, it answers jailed (jobs/ssh/jail-ping.test.ts)",
-    reports: "capability",
-  },
-  "ethtool eth0": {
-    why: "ethtool's netlink queries of wake-on-LAN and link modes need CAP_NET_ADMIN",
     reports: "capability",
   },
 };
@@ -196,12 +193,17 @@ export async function runDiagnosticsLab(
     if (runsUnjailed(grants)) {
       const needs = grants.flatMap((grant) => (grant.resource === "unjailed" ? [grant.needs] : []));
       const anyway = await runInLab(command, { jail: true, grants: [{ resource: "netlink" }], netns });
-      const same = combined(anyway, (text) => text) === combined(plain, (text) => text);
+      const inJail = combined(anyway, (text) => text);
+      const outside = combined(plain, (text) => text);
       return {
         row,
         kind: "unjailed_by_spec",
         needs: needs.join(", "),
-        blindInJail: same ? "" : (lines(anyway.stderr).find((line) => line.trim() !== "") ?? "no output"),
+        // what the jail made of it: its first complaint, or where its answer (the jail's own) differs
+        blindInJail:
+          inJail === outside
+            ? ""
+            : (lines(anyway.stderr).find((line) => line.trim() !== "") ?? firstDifference(outside, inJail)),
       };
     }
     const jailed = await runInLab(command, { jail: true, grants, netns });

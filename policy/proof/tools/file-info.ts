@@ -1,4 +1,5 @@
 import type { ToolSpec } from "../tool-spec.ts";
+import { dfGrants } from "./mount-table.ts";
 
 /** Names, metadata, listings and sizes of files and file systems. */
 export const FILE_INFO_TOOLS: Record<string, ToolSpec> = {
@@ -67,11 +68,14 @@ export const FILE_INFO_TOOLS: Record<string, ToolSpec> = {
     longValued: ["--max-depth", "--exclude", "--block-size", "--threshold", "--time"],
     anyOption: true,
   },
+  // -x takes a value, as df's getopt reads it (`df -x tmpfs`). With no operand, outside the jail by
+  // name: the jail's mount table is its own (mount-table.ts).
   df: {
-    flags: "ahHiklPTx",
-    valued: "Bt",
+    flags: "ahHiklPT",
+    valued: "Btx",
     long: ["--human-readable", "--inodes", "--print-type", "--local", "--all", "--si", "--total"],
     longValued: ["--type", "--exclude-type", "--output", "--block-size"],
     anyOption: true,
+    grants: dfGrants,
   },
 };

@@ -161,7 +161,13 @@ export const NETWORK_INSPECTION_TOOLS: Record<string, ToolSpec> = {
       "--json",
     ],
     maxPositionals: 1,
-    grants: NETLINK,
+    // With no option (`ethtool eth0`) it reads the wake-on-LAN settings too, which need CAP_NET_ADMIN
+    // over the host's network namespace: outside the jail by name (that form only asks, GETs over
+    // netlink and ioctl); back inside it when another piece shares the run (pieces.ts runTogether).
+    grants: (args) =>
+      args.length === 1 && args[0]?.static && !args[0].value.startsWith("-")
+        ? unjailed(NET_ADMIN, "ethtool")
+        : NETLINK,
   },
   conntrack: {
     // -L, -C, -S list, count and show statistics; -z (zero counters), -D, -F, -U, -I, -E are not here.

@@ -2,6 +2,7 @@ import type { JailGrant } from "../../jail-grant.ts";
 import type { ProofWord } from "../proof-word.ts";
 import type { ToolSpec } from "../tool-spec.ts";
 import { BLOCK_DEVICES, blockDevicesUnlessNamed, hasFlag } from "./grant-helpers.ts";
+import { findmntGrants } from "./mount-table.ts";
 
 const ZFS: readonly JailGrant[] = [{ resource: "zfs" }];
 const ZFS_LIST: ToolSpec = { flags: "rHpd", valued: "otsSd", anyOption: true };
@@ -116,11 +117,13 @@ export const STORAGE_TOOLS: Record<string, ToolSpec> = {
       qgroup: { sub: { show: { flags: "pcreF" } } },
     },
   },
+  // Listing the kernel's table, outside the jail by name: the jail's table is its own (mount-table.ts).
   findmnt: {
     flags: "AbcDfklmnrsuJ",
     valued: "oOtSTFNM",
     long: ["--json", "--list", "--noheadings", "--real", "--pseudo"],
     longValued: ["--types", "--output", "--source", "--target", "--mountpoint"],
+    grants: findmntGrants,
   },
   mount: { flags: "lnv", valued: "t", maxPositionals: 0 },
   exportfs: { flags: "vs", maxPositionals: 0 },
