@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { Language, Parser } from "web-tree-sitter";
+import { keepWasmOnBaselineTier } from "../base/wasm-tier.ts";
 
 /**
  * A plain-object copy of a tree-sitter node. The classifier walks these instead of live wasm
@@ -41,6 +42,8 @@ export function loadBashParser(): Promise<BashParser> {
 }
 
 async function createBashParser(): Promise<BashParser> {
+  // TurboFan on the grammar's huge functions cost more CPU than every parse after it (base/wasm-tier.ts).
+  keepWasmOnBaselineTier();
   const require = createRequire(import.meta.url);
   // Emscripten fills the module object passed to init with its heap views (HEAPU8 …).
   const wasmModule: { HEAPU8?: Uint8Array } = {};

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { keepWasmOnBaselineTier } from "../base/wasm-tier.ts";
 
 /**
  * The second, independent bash parser: mvdan/sh (bash mode) compiled to WebAssembly (see
@@ -66,6 +67,7 @@ export function loadSecondParser(): SecondParser {
 }
 
 function createSecondParser(): SecondParser {
+  keepWasmOnBaselineTier();
   const require = createRequire(import.meta.url);
   const globals = globalThis as Record<string, unknown>;
   // Go's wasm_exec.js installs `Go` (and an `fs` stub when there is none) on globalThis; Go keeps

@@ -1,7 +1,8 @@
 import { mkdir } from "node:fs/promises";
 import type { PGlite } from "@electric-sql/pglite";
 import { Kysely, PGliteDialect, PostgresDialect } from "kysely";
-import { EMBEDDED_POSTGRESQL_CONF, withoutWasmTierUp } from "./embedded-footprint.ts";
+import { keepWasmOnBaselineTier } from "../base/wasm-tier.ts";
+import { EMBEDDED_POSTGRESQL_CONF } from "./embedded-footprint.ts";
 import { initEmbeddedDataDir } from "./embedded-init.ts";
 import { type EmbeddedLock, lockEmbeddedDatabase } from "./embedded-lock.ts";
 import { RedactOnWrite } from "./redact-on-write.ts";
@@ -72,16 +73,16 @@ async function openEmbedded(
     import("@electric-sql/pglite"),
     import("@electric-sql/pglite/contrib/pg_trgm"),
   ]);
-  const pglite = await withoutWasmTierUp(() =>
-    PGlite.create({
-      ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
-      parsers: { [INT8_OID]: (value: string) => value },
-      postgresqlconf: EMBEDDED_POSTGRESQL_CONF,
-      // Trigram indexes serve search_knowledge's title substring match (migration 0220).
-      extensions: { pg_trgm },
-    }),
-  );
+  // TurboFan on PostgreSQL's huge functions cost ~550 MB of compiler memory (base/wasm-tier.ts).
+  keepWasmOnBaselineTier();
+  const pglite = await PGlite.create({
+    ...(options.dataDir ? { dataDir: options.dataDir } : {}),
+    ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    parsers: { [INT8_OID]: (value: string) => value },
+    postgresqlconf: EMBEDDED_POSTGRESQL_CONF,
+    // Trigram indexes serve search_knowledge's title substring match (migration 0220).
+    extensions: { pg_trgm },
+  });
   const db = new Kysely<Database>({ dialect: new PGliteDialect({ pglite }), plugins: [new RedactOnWrite()] });
   return {
     db,

@@ -1,5 +1,3 @@
-import { setFlagsFromString } from "node:v8";
-
 /**
  * postgresql.conf of the embedded database (PGlite), sized for a 512 MB – 1 GB container: a
  * homelab's graph and task history fit in these buffers many times over. PGlite rewrites its
@@ -16,25 +14,3 @@ export const EMBEDDED_POSTGRESQL_CONF = [
   // rather than read the 1,000 the text index names (store/knowledge.ts searchKnowledge).
   "random_page_cost = 1.1",
 ];
-
-/** A function index no module has: while set, V8 tiers nothing up (see below). */
-const NO_FUNCTION = 2_000_000_000;
-
-/**
- * Runs `open` (PGlite's compile and instantiate) with V8's optimising tier switched off for the
- * modules compiled meanwhile. PostgreSQL compiled to WebAssembly has a few enormous functions
- * (the SQL grammar's parser among them); the first time one gets hot, TurboFan compiles it with
- * ~550 MB of compiler memory, which is what took an idle embedded start to 0.8–1.2 GB peak RSS.
- * On the baseline tier (Liftoff) queries cost about the same here (5.2 s vs 4.9 s of CPU for 4,000
- * catalog queries) and the process stays under 200 MB. The filter is read when a module is
- * compiled, so restoring it afterwards leaves the other WebAssembly (the bash grammar, the second
- * parser) free to tier up as usual.
- */
-export async function withoutWasmTierUp<T>(open: () => Promise<T>): Promise<T> {
-  setFlagsFromString(`--wasm-tier-up-filter=${NO_FUNCTION}`);
-  try {
-    return await open();
-  } finally {
-    setFlagsFromString("--wasm-tier-up-filter=-1");
-  }
-}

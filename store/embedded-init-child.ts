@@ -1,10 +1,10 @@
 // Child of store/embedded-init.ts: runs PGlite's initdb on an empty data dir, then exits.
 import { PGlite } from "@electric-sql/pglite";
-import { EMBEDDED_POSTGRESQL_CONF, withoutWasmTierUp } from "./embedded-footprint.ts";
+import { keepWasmOnBaselineTier } from "../base/wasm-tier.ts";
+import { EMBEDDED_POSTGRESQL_CONF } from "./embedded-footprint.ts";
 
 const dataDir = process.argv[2];
 if (!dataDir) throw new Error("usage: embedded-init-child.ts <data dir>");
-const pglite = await withoutWasmTierUp(() =>
-  PGlite.create({ dataDir, postgresqlconf: EMBEDDED_POSTGRESQL_CONF }),
-);
+keepWasmOnBaselineTier();
+const pglite = await PGlite.create({ dataDir, postgresqlconf: EMBEDDED_POSTGRESQL_CONF });
 await pglite.close();
