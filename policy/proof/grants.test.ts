@@ -179,3 +179,20 @@ test("a run outside the jail takes only fixed words, and the refusal says how to
   // the same words inside the jail are another matter: the jail holds what the proof misses
   assert.deepEqual(keys("docker logs --tail 50 $name"), ["socket:docker"]);
 });
+
+test("a run outside the jail is never looped: only the timeout would end it", () => {
+  for (const command of [
+    "while true; do dmesg; done",
+    "until false; do ss -tlnp; done",
+    "while :; do df -h | grep sda; done",
+    "bash -c 'while true; do nft list ruleset; done'",
+    "while true; do bash -c 'lsof -n +L1'; done",
+  ]) {
+    const result = classifier.classify(command, "host");
+    assert.notEqual(result.risk, "read_only", command);
+    assert.match(result.reasons.join(" "), /only the timeout would end/, command);
+  }
+  // once, or over fixed words, or a jailed loop: proven
+  assert.deepEqual(keys("for i in 1 2 3; do dmesg | tail -n 1; done").length, 1);
+  assert.deepEqual(keys("while read -r line; do echo \"$line\"; done < /etc/hostname"), []);
+});

@@ -8,6 +8,8 @@ export interface Piece {
   /** Its first argument as written (`x509` of `openssl x509`), for filters that are subcommands. */
   first: string;
   grants: JailGrant[];
+  /** Its script has a `while`/`until` loop: it may run again and again until the timeout. */
+  repeats?: boolean;
 }
 
 /**
@@ -113,4 +115,14 @@ export function runTogether(pieces: readonly Piece[]): readonly Piece[] {
       grant.resource === "unjailed" ? [...(INSIDE_WHEN_SHARED.get(grant.spec) ?? [grant])] : [grant],
     ),
   }));
+}
+
+/**
+ * A run outside the jail has nothing to bound it but the command's timeout: a loop around it
+ * (`while true; do dmesg; done`) would read the host for as long as the timeout allows.
+ */
+export function repeatedOutside(pieces: readonly Piece[]): string | null {
+  const looped = pieces.find((piece) => piece.repeats && piece.grants.some((g) => g.resource === "unjailed"));
+  if (!looped) return null;
+  return `\`${looped.name}\` runs outside the jail, where only the timeout would end a \`while\`/\`until\` loop around it; run it once (a \`for\` over fixed words is fine), or ask for the loop`;
 }

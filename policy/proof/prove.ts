@@ -57,7 +57,15 @@ export function proveScript(
     elsewhere,
     ...(stdin ? { stdin } : {}),
   };
-  return statement(parsed.root, ctx);
+  const before = pieces.length;
+  const verdict = statement(parsed.root, ctx);
+  if (hasWhileLoop(parsed.root)) for (const piece of pieces.slice(before)) piece.repeats = true;
+  return verdict;
+}
+
+/** `while` and `until` (one node type): the only loops the proof lets run an unbounded number of times. */
+function hasWhileLoop(node: SyntaxNode): boolean {
+  return node.type === "while_statement" || node.children.some(hasWhileLoop);
 }
 
 /** Proves shell text that a wrapper runs (`bash -c '…'`, `ssh host '…'`). */
