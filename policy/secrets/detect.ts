@@ -1,4 +1,5 @@
 import { KeywordScanner } from "./keyword-scan.ts";
+import { type LeadWindow, leadWindow } from "./lead-window.ts";
 import type { Allowlist, Candidate, PatternRule, ScanRule, SecretRule } from "./rule.ts";
 
 /** One secret found: which rule, and where it is in the scanned text. */
@@ -9,7 +10,13 @@ export interface Finding {
 }
 
 type CompiledRule =
-  | { readonly rule: PatternRule; readonly regex: RegExp; readonly hasNamedSecret: boolean }
+  | {
+      readonly rule: PatternRule;
+      readonly regex: RegExp;
+      readonly hasNamedSecret: boolean;
+      /** The same matches found in linear time, for a pattern shaped `\bcurl\b[\s\S]{0,1024}?…`. */
+      readonly window: LeadWindow | null;
+    }
   | { readonly rule: ScanRule; readonly regex: null; readonly hasNamedSecret: false };
 
 /**
@@ -38,7 +45,8 @@ export class SecretDetector {
       if ("scan" in rule) return { rule, regex: null, hasNamedSecret: false };
       const flags = [...new Set(`${rule.pattern.flags}gd`)].join("");
       const regex = new RegExp(rule.pattern.source, flags);
-      return { rule, regex, hasNamedSecret: /\(\?<secret>/.test(rule.pattern.source) };
+      const hasNamedSecret = /\(\?<secret>/.test(rule.pattern.source);
+      return { rule, regex, hasNamedSecret, window: leadWindow(rule.pattern) };
     });
     this.scanner = new KeywordScanner(rules.flatMap((rule) => rule.keywords));
     const byKeyword: CompiledRule[][] = this.scanner.keywords.map(() => []);
@@ -81,13 +89,21 @@ export class SecretDetector {
       }
       return;
     }
-    const { rule, regex } = compiled;
-    regex.lastIndex = 0;
-    for (let match = regex.exec(text); match !== null; match = regex.exec(text)) {
-      if (match[0].length === 0) regex.lastIndex++;
+    const { rule, regex, window } = compiled;
+    // `from` is the regex's lastIndex: where the next search starts.
+    let from = 0;
+    for (;;) {
+      let match: RegExpExecArray | null;
+      if (window) match = window.exec(text, from);
+      else {
+        regex.lastIndex = from;
+        match = regex.exec(text);
+      }
+      if (match === null) return;
+      from = match.index + Math.max(match[0].length, 1);
       const span = secretSpan(compiled, match);
       if (!span) {
-        if (match[0].length > 0) regex.lastIndex = match.index + 1;
+        from = match.index + 1;
         continue;
       }
       const candidate: Candidate = {
@@ -100,7 +116,7 @@ export class SecretDetector {
       if (!this.isSecret(rule, candidate)) {
         // A rejected candidate must not hide a secret inside it (`otpauth://…?secret=X` is one
         // `key: value` whose value holds another): look again from where its secret began.
-        if (span[0] > match.index) regex.lastIndex = span[0];
+        if (span[0] > match.index) from = span[0];
         continue;
       }
       findings.push({ rule: rule.id, start: span[0], end: span[1] });
