@@ -172,7 +172,7 @@ function allowed(list: Allowlist, candidate: Candidate): boolean {
     if (list.regexes.some((regex) => regex.test(subject))) return true;
   }
   if (list.stopwords && list.stopwords.length > 0) {
-    if (stopwordScanner(list.stopwords).found(candidate.secret).includes(1)) return true;
+    if (stopwordScanner(list.stopwords).occursIn(candidate.secret)) return true;
   }
   return false;
 }
@@ -211,6 +211,26 @@ function matchWithKeyName({ text, match }: Candidate): string {
 /** Bits per character of the string's own character distribution (gitleaks' measure). */
 export function shannonEntropy(value: string): number {
   if (value.length === 0) return 0;
+  // Secrets are ASCII: counted in an array, summed in the order characters first occur, which is the
+  // Map's order below, so the result is the same to the last bit (the Map is for other strings).
+  const counts = new Uint32Array(128);
+  const order: number[] = [];
+  for (let i = 0; i < value.length; i++) {
+    const code = value.charCodeAt(i);
+    if (code >= 128) return shannonEntropyOfCodePoints(value);
+    if (counts[code] === 0) order.push(code);
+    counts[code]!++;
+  }
+  let entropy = 0;
+  const length = value.length;
+  for (const code of order) {
+    const p = counts[code]! / length;
+    entropy -= p * Math.log2(p);
+  }
+  return entropy;
+}
+
+function shannonEntropyOfCodePoints(value: string): number {
   const counts = new Map<string, number>();
   for (const char of value) counts.set(char, (counts.get(char) ?? 0) + 1);
   let entropy = 0;

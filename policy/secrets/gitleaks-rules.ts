@@ -13,6 +13,10 @@ import type { SecretRule } from "./rule.ts";
  * - Allowlists of documented example keys (AWS `…EXAMPLE`, Google's public API keys, NuGet samples)
  *   are dropped: a redactor hides those too. Allowlists that describe structure are kept.
  * - Path-only rules (pkcs12 files) do not apply to text and are left out.
+ * - generic-api-key's match allowlist has `api[a-z0-9-]*?:jar:` where gitleaks has
+ *   `[a-z0-9-]*?api[a-z0-9-]*?:jar:`: an allowlist only asks whether the regex matches somewhere, and
+ *   a lazy prefix that may match nothing changes no answer to that; it only cost a quadratic scan of
+ *   every candidate (gitleaks-rules.test.ts compares the two).
  * - curl-auth-header and curl-auth-user read "anything up to five lines on" with `.*` and unbounded
  *   values, quadratic on text with many `curl` words; here that is `[\s\S]{0,1024}?` and values of
  *   at most 512 characters (policy/secrets/linear.test.ts), and the detector finds their matches
@@ -492,7 +496,7 @@ export const GITLEAKS_RULES: readonly SecretRule[] = [
       {
         target: "match",
         regexes: [
-          /(?:access(?:ibility|or)|access[_.-]?id|random[_.-]?access|api[_.-]?(?:id|name|version)|rapid|capital|[a-z0-9-]*?api[a-z0-9-]*?:jar:|author|X-MS-Exchange-Organization-Auth|Authentication-Results|(?:credentials?[_.-]?id|withCredentials)|(?:bucket|foreign|hot|idx|natural|primary|pub(?:lic)?|schema|sequence)[_.-]?key|(?:turkey)|key[_.-]?(?:alias|board|code|frame|id|length|mesh|name|pair|press(?:ed)?|ring|selector|signature|size|stone|storetype|word|up|down|left|right)|key[_.-]?vault[_.-]?(?:id|name)|keyVaultToStoreSecrets|key(?:store|tab)[_.-]?(?:file|path)|issuerkeyhash|(?-i:[DdMm]onkey|[DM]ONKEY)|keying|(?:secret)[_.-]?(?:length|name|size)|UserSecretsId|(?:csrf)[_.-]?token|(?:io\.jsonwebtoken[ \t]?:[ \t]?[\w-]+)|(?:api|credentials|token)[_.-]?(?:endpoint|ur[il])|public[_.-]?token|(?:key|token)[_.-]?file|(?-i:(?:[A-Z_]+=\n[A-Z_]+=|[a-z_]+=\n[a-z_]+=)(?:\n|$))|(?-i:(?:[A-Z.]+=\n[A-Z.]+=|[a-z.]+=\n[a-z.]+=)(?:\n|$)))/i,
+          /(?:access(?:ibility|or)|access[_.-]?id|random[_.-]?access|api[_.-]?(?:id|name|version)|rapid|capital|api[a-z0-9-]*?:jar:|author|X-MS-Exchange-Organization-Auth|Authentication-Results|(?:credentials?[_.-]?id|withCredentials)|(?:bucket|foreign|hot|idx|natural|primary|pub(?:lic)?|schema|sequence)[_.-]?key|(?:turkey)|key[_.-]?(?:alias|board|code|frame|id|length|mesh|name|pair|press(?:ed)?|ring|selector|signature|size|stone|storetype|word|up|down|left|right)|key[_.-]?vault[_.-]?(?:id|name)|keyVaultToStoreSecrets|key(?:store|tab)[_.-]?(?:file|path)|issuerkeyhash|(?-i:[DdMm]onkey|[DM]ONKEY)|keying|(?:secret)[_.-]?(?:length|name|size)|UserSecretsId|(?:csrf)[_.-]?token|(?:io\.jsonwebtoken[ \t]?:[ \t]?[\w-]+)|(?:api|credentials|token)[_.-]?(?:endpoint|ur[il])|public[_.-]?token|(?:key|token)[_.-]?file|(?-i:(?:[A-Z_]+=\n[A-Z_]+=|[a-z_]+=\n[a-z_]+=)(?:\n|$))|(?-i:(?:[A-Z.]+=\n[A-Z.]+=|[a-z.]+=\n[a-z.]+=)(?:\n|$)))/i,
         ],
         stopwords: GENERIC_STOPWORDS,
       },

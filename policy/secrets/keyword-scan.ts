@@ -70,6 +70,19 @@ export class KeywordScanner {
     this.outputs = ends.map((list) => (list.length > 0 ? [...new Set(list)] : null));
   }
 
+  /** Whether any keyword occurs in `text`, case-insensitively: `found(text).includes(1)`, stopping at the first. */
+  occursIn(text: string): boolean {
+    const { next, outputs, column, columns } = this;
+    let state = 0;
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      const col = code < 128 ? column[code]! : 0;
+      state = col === 0 ? 0 : next[state * columns + col]!;
+      if (state !== 0 && outputs[state] !== null) return true;
+    }
+    return false;
+  }
+
   /** For each keyword (by index into `keywords`): 1 when it occurs in `text`, case-insensitively. */
   found(text: string): Uint8Array {
     const seen = new Uint8Array(this.keywords.length);
