@@ -19,8 +19,10 @@ export const FORMAT_RULES: readonly HomelabRule[] = [
       "b2",
       "backblaze",
       "gcs",
+      "gcloud",
       "google",
       "azure",
+      "az",
       "spaces",
       "digitalocean",
       "linode",
@@ -41,6 +43,15 @@ export const FORMAT_RULES: readonly HomelabRule[] = [
       {
         text: "wasabi  s3  'q8Lm2Xv7Rt4Nb9Kc1Zp6Wd3Hf5Js0Ga8Ye2Ui7Oa'  us-east-1",
         secret: "q8Lm2Xv7Rt4Nb9Kc1Zp6Wd3Hf5Js0Ga8Ye2Ui7Oa",
+      },
+      // The pattern names gcloud and az too: each is a keyword, or the rule never runs on them alone.
+      {
+        text: 'gcloud "Hq7Tz2Wm9Kc4Nx1Vb6Rt3Lp8Dj5Fg0Ya2Ue7Io4X"',
+        secret: "Hq7Tz2Wm9Kc4Nx1Vb6Rt3Lp8Dj5Fg0Ya2Ue7Io4X",
+      },
+      {
+        text: "az  'Pm3Xk8Qz1Rv6Wt2Ny9Lb4Hc7Jd0Sf5Ga2Ue8Io1Y'",
+        secret: "Pm3Xk8Qz1Rv6Wt2Ny9Lb4Hc7Jd0Sf5Ga2Ue8Io1Y",
       },
     ],
     keeps: [
