@@ -194,5 +194,5 @@ test("a run outside the jail is never looped: only the timeout would end it", ()
   }
   // once, or over fixed words, or a jailed loop: proven
   assert.deepEqual(keys("for i in 1 2 3; do dmesg | tail -n 1; done").length, 1);
-  assert.deepEqual(keys("while read -r line; do echo \"$line\"; done < /etc/hostname"), []);
+  assert.deepEqual(keys('while read -r line; do echo "$line"; done < /etc/hostname'), []);
 });
