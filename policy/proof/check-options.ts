@@ -75,6 +75,7 @@ export function checkToolArgs(
     }
     const isOption = !optionsEnded && arg.static && arg.value.startsWith("-") && arg.value !== "-";
     if (isOption) {
+      ctx.words?.options.push(arg.value);
       const taken = checkOption(name, spec, args, i);
       if (typeof taken === "string") return taken;
       i += taken;
@@ -93,6 +94,7 @@ export function checkToolArgs(
       return checkToolArgs(`${name} ${arg.value}`, sub, args.slice(i + 1), ctx);
     }
     positionals++;
+    ctx.words?.operands.push(arg.static ? arg.value : `\0${arg.raw}`);
   }
   if (spec.sub && !spec.bareOk) return `\`${name}\` without a read-only subcommand is not proven read-only`;
   if (spec.maxPositionals !== undefined && positionals > spec.maxPositionals) {

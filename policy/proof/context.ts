@@ -78,6 +78,14 @@ export interface ProofContext {
   stdin?: readonly StdinSource[];
   /** The next stage of the pipeline is `head -c N`: what this stage streams out is cut off. */
   outputCut?: boolean;
+  /** The words of the current simple command as its tool's spec reads them (pieces.ts uses them). */
+  words?: PieceWords;
+}
+
+/** A simple command's options (as written) and operands (`\0` + raw text for a run-time word). */
+export interface PieceWords {
+  options: string[];
+  operands: string[];
 }
 
 export const MAX_PROOF_DEPTH = 8;

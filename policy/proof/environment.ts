@@ -31,8 +31,30 @@ const ALLOWED = new Set([
 /** Pager variables are proven only when they turn the pager off. */
 const PAGERS = new Set(["PAGER", "SYSTEMD_PAGER", "GIT_PAGER", "MANPAGER"]);
 
+/**
+ * Values that name a file the program opens: a time zone or locale may be a path (`TZ=:/dev/watchdog`,
+ * `TZ=/tmp/fifo`, `LC_ALL=/tmp/x`), and glibc opens it. Only names are proven: a zone under
+ * /usr/share/zoneinfo or a POSIX rule (`TZ=Europe/Berlin`, `TZ=CET-1CEST,M3.5.0,M10.5.0/3`), a
+ * locale name (`C.UTF-8`), a terminal type; no leading `/`, no `..`, fixed text.
+ */
+const NAMED_VALUES: Readonly<Record<string, RegExp>> = {
+  TZ: /^:?(?!\/)(?!.*\.\.)[A-Za-z0-9_+\-,.<>/]*$/,
+  TERM: /^[A-Za-z0-9_.+-]*$/,
+};
+const LOCALE_VALUE = /^[A-Za-z0-9_.@:-]*$/;
+
+function valueVerdict(name: string, value: string | null): string | null {
+  const shape = NAMED_VALUES[name] ?? (/^(LANG|LANGUAGE|LC_)/.test(name) ? LOCALE_VALUE : null);
+  if (!shape) return null;
+  if (value === null)
+    return `\`${name}\` set at run time could name any file the program then opens; write the value out`;
+  return shape.test(value)
+    ? null
+    : `\`${name}=${value}\` names a file the program would open (a device or a FIFO blocks or acts); use a zone, locale or terminal name`;
+}
+
 export function checkEnvironmentAssignment(name: string, staticValue: string | null): string | null {
-  if (ALLOWED.has(name)) return null;
+  if (ALLOWED.has(name)) return valueVerdict(name, staticValue);
   if (PAGERS.has(name) && (staticValue === "" || staticValue === "cat")) return null;
   return (
     `the environment variable \`${name}\` is not on the read-only list ` +

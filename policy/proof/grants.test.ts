@@ -137,7 +137,7 @@ test("what runs outside the jail by name resolves no name: numeric, fixed text, 
     ["lsof -n -i :22", "lsof"],
     ["lsof -n +L1", "lsof"],
     ["lsof -n -i @192.0.2.1:22", "lsof"],
-    ["lsof -n +D /var/log", "lsof"],
+    ["lsof -n -c sshd", "lsof"],
     ["netstat -tulpn", "netstat"],
     ["fuser -n tcp 22,192.0.2.1", "fuser"],
     ["fuser -v -- -k", "fuser"],
@@ -195,4 +195,62 @@ test("a run outside the jail is never looped: only the timeout would end it", ()
   // once, or over fixed words, or a jailed loop: proven
   assert.deepEqual(keys("for i in 1 2 3; do dmesg | tail -n 1; done").length, 1);
   assert.deepEqual(keys('while read -r line; do echo "$line"; done < /etc/hostname'), []);
+});
+
+test("second outside attack on runs outside the jail: each form asks", () => {
+  for (const command of [
+    // an option whose value is optional takes the next word as an option of its own
+    "lsof -n -i -r",
+    "lsof -n -g -r1",
+    "lsof -n -s -r1",
+    "lsof -n -F -r1",
+    "lsof -n -i -E",
+    // `n` inside an attached value is not -n
+    "lsof -cn -i 4",
+    "lsof -Fn -i 4",
+    "lsof -unobody -i 4",
+    "iptables -L -tnat",
+    "ip6tables -L -tmangle",
+    // state names are hosts unless they follow `state`/`exclude`
+    "ss -tp established",
+    "ss -tnp listening",
+    "ss -tp dport = :22 or bucket",
+    // a whole-tree walk; optional values; actions behind reads
+    "lsof -n +D /",
+    "lxc-ls --nesting -o /tmp/x",
+    "podman logs -n -f web",
+    "pct df 101",
+    "qm showcmd 100",
+    // a time zone or locale that is a path is opened by glibc
+    "TZ=:/dev/watchdog dmesg -T",
+    "TZ=/tmp/fifo dmesg -T",
+    "TZ=$zone dmesg -T",
+    "LC_ALL=/tmp/x lsipc",
+    // text filters beside a run outside the jail run outside it too
+    "dmesg | tail -f /var/log/syslog",
+    "lsof -n | tail -F /tmp/x",
+    "dmesg | cat /tmp/fifo",
+    "dmesg | grep -f /tmp/fifo",
+    "dmesg; cat /proc/kmsg",
+    "nft list ruleset | cat /proc/kmsg",
+    "dmesg | grep -r x /",
+    "dmesg | grep -r x",
+    "dmesg | cat < /proc/kmsg",
+  ]) {
+    const result = classifier.classify(command, "host");
+    assert.notEqual(result.risk, "read_only", command);
+  }
+  for (const command of [
+    "lsof -n -i 4",
+    "lsof -nP -iTCP -sTCP:LISTEN | grep ssh",
+    "iptables -tnat -nL",
+    "iptables -L -n -t nat",
+    "ss -tnp state established state syn-sent '( dport = :22 )'",
+    "lxc-ls -F NAME,STATE",
+    "podman logs -n web",
+    "TZ=Europe/Berlin dmesg -T | tail -n 50",
+    "dmesg | grep -i -e usb -e sda | head -20",
+    "ss -tlnp | grep -E ':22|:80' | sort -k4",
+  ])
+    assert.equal(classifier.classify(command, "host").risk, "read_only", command);
 });

@@ -1,4 +1,5 @@
 import type { JailGrant } from "../jail-grant.ts";
+import type { PieceWords } from "./context.ts";
 import { INSIDE_WHEN_SHARED } from "./tools/grant-helpers.ts";
 
 /** One simple command of a proven command line and the grants it named for itself. */
@@ -10,6 +11,10 @@ export interface Piece {
   grants: JailGrant[];
   /** Its script has a `while`/`until` loop: it may run again and again until the timeout. */
   repeats?: boolean;
+  /** Its options and operands as its spec read them. */
+  words?: PieceWords;
+  /** Its standard input is redirected from a file (`< /proc/kmsg`). */
+  readsFileInput?: boolean;
 }
 
 /**
@@ -91,7 +96,13 @@ export function borrowedGrant(pieces: readonly Piece[]): string | null {
   for (const piece of pieces) {
     const own = powerOf(piece.grants);
     if (own.join(",") === key) continue;
-    if (own.length === 0 && (isFilter(piece) || SHELLS.has(piece.name))) continue;
+    if (own.length === 0 && SHELLS.has(piece.name)) continue;
+    if (own.length === 0 && isFilter(piece)) {
+      const outside = union.some((k) => k.startsWith("unjailed:"));
+      const reads = outside ? fileReadOutside(piece) : null;
+      if (!reads) continue;
+      return `\`${piece.name}\` would ${reads} outside the jail beside \`${needing?.name ?? "another piece"}\` (a run outside the jail is the whole command's); let it filter only what \`${needing?.name ?? "that piece"}\` prints, or run it as a separate command`;
+    }
     const what = union.map((k) => (k.startsWith("unjailed:") ? `a run outside the jail (${k.slice(9)})` : k));
     return `\`${piece.name}\` would run with ${what.join(" and ")} that ${
       own.length > 0 ? "another piece" : `\`${needing?.name ?? "another piece"}\``
@@ -125,4 +136,93 @@ export function repeatedOutside(pieces: readonly Piece[]): string | null {
   const looped = pieces.find((piece) => piece.repeats && piece.grants.some((g) => g.resource === "unjailed"));
   if (!looped) return null;
   return `\`${looped.name}\` runs outside the jail, where only the timeout would end a \`while\`/\`until\` loop around it; run it once (a \`for\` over fixed words is fine), or ask for the loop`;
+}
+
+/**
+ * How a text filter reads beyond its standard input, in the forms its spec proves: operands after
+ * those that are not files (grep's pattern, tr's sets), options that name files, follow or walk
+ * trees. Beside a run outside the jail, that would be a read of the host outside the jail
+ * (`dmesg | cat /proc/kmsg` consumes the kernel log; `tail -f` never ends; `grep -r x /` walks every
+ * mount; a FIFO blocks).
+ */
+const FILTER_READS: Readonly<
+  Record<string, { leading: (options: readonly string[]) => number; short: string; long: readonly string[] }>
+> = {
+  grep: {
+    leading: patternFirst,
+    short: "frRdD",
+    long: [
+      "--file",
+      "--recursive",
+      "--dereference-recursive",
+      "--directories",
+      "--devices",
+      "--exclude-from",
+    ],
+  },
+  egrep: {
+    leading: patternFirst,
+    short: "frRdD",
+    long: [
+      "--file",
+      "--recursive",
+      "--dereference-recursive",
+      "--directories",
+      "--devices",
+      "--exclude-from",
+    ],
+  },
+  fgrep: {
+    leading: patternFirst,
+    short: "frRdD",
+    long: [
+      "--file",
+      "--recursive",
+      "--dereference-recursive",
+      "--directories",
+      "--devices",
+      "--exclude-from",
+    ],
+  },
+  jq: {
+    leading: (options) => (options.some((o) => o === "-f" || o.startsWith("--from-file")) ? 0 : 1),
+    short: "fL",
+    long: ["--from-file", "--slurpfile", "--rawfile", "--library-path"],
+  },
+  tail: { leading: () => 0, short: "fF", long: ["--follow", "--retry"] },
+  sort: { leading: () => 0, short: "T", long: ["--files0-from", "--temporary-directory"] },
+  wc: { leading: () => 0, short: "", long: ["--files0-from"] },
+  tr: { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
+  echo: { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
+  printf: { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
+  test: { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
+  "[": { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
+  true: { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
+  false: { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
+  ":": { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
+  cd: { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
+  pwd: { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
+};
+
+function patternFirst(options: readonly string[]): number {
+  const patternByOption = options.some(
+    (o) => /^-[A-Za-z]*[ef]/.test(o) || o.startsWith("--regexp") || o.startsWith("--file"),
+  );
+  return patternByOption ? 0 : 1;
+}
+
+function fileReadOutside(piece: Piece): string | null {
+  if (piece.readsFileInput) return "read a file redirected to it";
+  if (piece.name === "openssl") return "read a certificate file";
+  const shape = FILTER_READS[piece.name] ?? { leading: () => 0, short: "", long: [] };
+  const options = piece.words?.options ?? [];
+  for (const option of options) {
+    const long = option.startsWith("--");
+    if (long && shape.long.some((name) => option === name || option.startsWith(`${name}=`)))
+      return `read files (\`${option}\`)`;
+    if (!long && [...option.slice(1)].some((letter) => shape.short.includes(letter)))
+      return `read files or never end (\`${option}\`)`;
+  }
+  const files = (piece.words?.operands ?? []).slice(shape.leading(options));
+  return files.length > 0 ? `read \`${files[0]?.replace(/^\0/, "")}\`` : null;
 }

@@ -252,7 +252,13 @@ function redirected(node: SyntaxNode, ctx: ProofContext): Verdict {
   }
   if (!body) return null;
   const inner = withStdin(ctx, stdinFromRedirects(redirects, ctx.source));
-  return body.type === "command" ? command(body, redirects, inner) : statement(body, inner);
+  if (body.type === "command") return command(body, redirects, inner);
+  // `dmesg | cat < /proc/kmsg` redirects the whole pipeline: its pieces read that file
+  const before = ctx.pieces.length;
+  const verdict = statement(body, inner);
+  if (redirects.some((redirect) => readsFile(redirect, ctx.source)))
+    for (const piece of ctx.pieces.slice(before)) piece.readsFileInput = true;
+  return verdict;
 }
 
 function withStdin(ctx: ProofContext, sources: readonly StdinSource[]): ProofContext {
@@ -265,18 +271,27 @@ function withStdin(ctx: ProofContext, sources: readonly StdinSource[]): ProofCon
  */
 function command(node: SyntaxNode, redirects: SyntaxNode[], outer: ProofContext): Verdict {
   const own: JailGrant[] = [];
-  const verdict = simpleCommand(node, redirects, { ...outer, grants: own });
+  const words = { options: [], operands: [] };
+  const verdict = simpleCommand(node, redirects, { ...outer, grants: own, words });
   const head = node.children.find((child) => child.field === "name");
   const first = node.children.find((child) => child.field === "argument");
   const name = head ? outer.source.slice(head.start, head.end) : "";
+  const ownRedirects = [...redirects, ...node.children.filter((child) => child.field === "redirect")];
   if (head)
     outer.pieces.push({
       name: name.slice(name.lastIndexOf("/") + 1),
       first: first ? outer.source.slice(first.start, first.end) : "",
       grants: own,
+      words,
+      readsFileInput: ownRedirects.some((redirect) => readsFile(redirect, outer.source)),
     });
   else outer.grants.push(...own);
   return verdict;
+}
+
+/** An input redirection from a file (`< f`, `3< f`, `<> f`), not a heredoc, here-string or process. */
+function readsFile(redirect: SyntaxNode, source: string): boolean {
+  return /^\d*<(?![<(])/.test(source.slice(redirect.start, redirect.end).trimStart());
 }
 
 function simpleCommand(node: SyntaxNode, _outerRedirects: SyntaxNode[], outer: ProofContext): Verdict {

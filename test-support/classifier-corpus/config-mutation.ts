@@ -6,6 +6,9 @@ export const CONFIG_MUTATION_CORPUS: readonly string[] = [
   "git -C /opt/app status",
   // certbot writes its log and lock files on every run, `certificates` included (#34).
   "certbot certificates",
+  // for a stopped container pct df locks it in /etc/pve and mounts its root; qm showcmd activates volumes.
+  "pct df 101",
+  "qm showcmd 100",
   "git -C /opt/app diff",
   "systemctl restart nginx",
   "systemctl reload nginx",

@@ -95,7 +95,6 @@ export const READ_ONLY_CORPUS: readonly string[] = [
   "pct list",
   "pct config 101",
   "pct status 101",
-  "pct df 101",
   "pvesh get /cluster/resources --output-format json",
   "pvesh get /nodes/hubris/storage",
   "pvecm status",

@@ -212,9 +212,9 @@ export const CONTAINER_TOOLS: Record<string, ToolSpec> = {
       },
       inspect: { valued: "f", longValued: ["--format", "--type"] },
       logs: {
-        flags: "t",
-        valued: "n",
-        long: ["--timestamps"],
+        // -n is --names (no value)
+        flags: "tn",
+        long: ["--timestamps", "--names"],
         longValued: ["--tail", "--since", "--until"],
       },
       pod: { sub: { ps: { long: ["--no-trunc"], longValued: ["--format", "--filter"] } } },

@@ -1,6 +1,7 @@
 import type { ProofWord } from "../proof-word.ts";
 import type { ToolSpec } from "../tool-spec.ts";
 import { NET_ADMIN, unjailed } from "./grant-helpers.ts";
+import { optionBundle } from "./no-name-lookups.ts";
 
 /**
  * `-L` without `-n` looks up every address of the rules in DNS, from outside the jail (these run
@@ -8,8 +9,16 @@ import { NET_ADMIN, unjailed } from "./grant-helpers.ts";
  */
 function numericList(name: string) {
   return (args: readonly ProofWord[]) => {
-    const listing = args.some((a) => a.static && (/^-[a-zA-Z]*L/.test(a.value) || a.value === "--list"));
-    const numeric = args.some((a) => a.static && (/^-[a-zA-Z]*n/.test(a.value) || a.value === "--numeric"));
+    // `-tnat` is `-t nat`: the letters after -t are its value, not flags
+    const has = (letter: string, long: string) =>
+      args.some(
+        (a) =>
+          a.static &&
+          (a.value === long ||
+            (/^-[a-zA-Z]/.test(a.value) && optionBundle(a.value, "t").flags.includes(letter))),
+      );
+    const listing = has("L", "--list");
+    const numeric = has("n", "--numeric");
     if (listing && !numeric)
       return `\`${name} -L\` without \`-n\` resolves every rule's address in DNS; use \`${name} -L -n\` (or \`${name} -S\`)`;
     return args.some(

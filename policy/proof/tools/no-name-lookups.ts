@@ -66,11 +66,8 @@ function isNumericHostAndPort(text: string): boolean {
   return host === "" || host === "*" || (IPV4.test(splitPrefix(host)[0]) && isNumericHost(host));
 }
 
-/** The words of ss's filter language that name no host (states, keywords, operators). */
+/** The words of ss's filter language that name no host (keywords, operators). */
 const SS_FILTER_WORDS = new Set([
-  "state",
-  "exclude",
-  "excl",
   "dst",
   "src",
   "dport",
@@ -98,6 +95,10 @@ const SS_FILTER_WORDS = new Set([
   "<",
   ">=",
   "<=",
+]);
+/** State names are keywords only right after `state`/`exclude`; anywhere else ss resolves them as hosts. */
+const SS_STATE_SELECTORS = new Set(["state", "exclude", "excl"]);
+const SS_STATES = new Set([
   "all",
   "connected",
   "synchronized",
@@ -145,6 +146,10 @@ export function ssOutsideResolvesNothing(args: readonly ProofWord[]): Verdict {
   );
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i] as string;
+    if (SS_STATE_SELECTORS.has(token)) {
+      while (SS_STATES.has(tokens[i + 1] ?? "")) i++;
+      continue;
+    }
     if (SS_FILTER_WORDS.has(token)) continue;
     if (SS_FILTER_NAMED.has(token)) {
       i++;
@@ -159,38 +164,70 @@ export function ssOutsideResolvesNothing(args: readonly ProofWord[]): Verdict {
 /** `netstat -p` (outside the jail): numeric (`-n`), one pass (no `-c`). */
 export function netstatOutsideResolvesNothing(args: readonly ProofWord[]): Verdict {
   if (!hasFlag(args, "p")) return null;
-  if (!hasFlag(args, "n"))
+  if (!args.some((arg) => /^-[A-Za-z]+$/.test(arg.value) && optionBundle(arg.value, "").flags.includes("n")))
     return "`netstat -p` runs outside the jail: without -n it looks up every peer's name (DNS queries from the host); add -n (`netstat -tulpn`), or use `ss -tulpn`";
   return null;
 }
 
-/** lsof's `+` options that only choose what to list or how to print it (`+L1`, `+D dir`, `+c 15`). */
-const LSOF_PLUS_OPTIONS = /^\+(L\d*|D|d|c\d*|w|f[cfgGn]*)$/;
+/** lsof's `+` options that only choose what to list or how to print it (`+L1`, `+c 15`). */
+const LSOF_PLUS_OPTIONS = /^\+(L\d*|c\d*|w|f[cfgGn]*)$/;
+/** lsof's options that take a value; lsof leaves a next word that starts with `-` or `+` alone. */
+const LSOF_VALUED = "iupcgdFs";
 
 /**
  * `lsof` (outside the jail): numeric (`-n`, else every socket's peer is looked up), `-i` naming
- * addresses only (`@evil.example` is resolved), no repeat mode (`-r`, `+r`: runs until stopped).
+ * addresses only (`@evil.example` is resolved), no repeat mode (`-r`, `+r`: runs until stopped),
+ * no tree walk (`+D /` stats every file of every mount). Options whose value is optional
+ * (`-i`, `-g`, `-s`, `-F`) must carry it attached or as a word that is not an option: lsof reads
+ * `-i -r` as `-i` and `-r`.
  */
 export function lsofOutsideResolvesNothing(args: readonly ProofWord[]): Verdict {
-  let optionsEnded = false;
+  let numeric = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as ProofWord;
-    if (optionsEnded) continue;
-    if (arg.value === "--") optionsEnded = true;
-    else if (arg.value.startsWith("+") && !LSOF_PLUS_OPTIONS.test(arg.value))
-      return `\`lsof ${arg.value}\` is not one of the options proven to only list (\`+r\` repeats until stopped, \`+m\` and \`+M\` reach other files and rpcbind); ask for it`;
-    else if (/^-[A-Za-z]*i/.test(arg.value)) {
-      const attached = arg.value.slice(arg.value.indexOf("i") + 1);
-      const next = args[i + 1]?.value ?? "";
-      const value = attached !== "" ? attached : next.startsWith("-") ? "" : next;
+    if (arg.value === "--") break;
+    if (arg.value.startsWith("+")) {
+      if (!LSOF_PLUS_OPTIONS.test(arg.value))
+        return `\`lsof ${arg.value}\` is not one of the options proven to only list outside the jail (\`+r\` repeats until stopped, \`+D\` walks a whole tree, \`+m\`/\`+M\` reach other files and rpcbind); ask for it`;
+      continue;
+    }
+    if (!arg.value.startsWith("-") || arg.value === "-") continue;
+    const bundle = optionBundle(arg.value, LSOF_VALUED);
+    if (bundle.flags.includes("n")) numeric = true;
+    if (bundle.flags.includes("r")) return "`lsof -r` repeats until stopped, outside the jail; run it once";
+    if (bundle.valued === undefined) continue;
+    const next = args[i + 1]?.value;
+    const value = bundle.value !== "" ? bundle.value : next !== undefined && !/^[-+]/.test(next) ? next : "";
+    if (bundle.value === "" && next !== undefined && /^[-+]/.test(next) && next !== "--")
+      return `\`lsof -${bundle.valued} ${next}\`: lsof takes \`${next}\` as an option of its own, not as the value; attach the value (\`-${bundle.valued}TCP\`) or put it first`;
+    if (bundle.value === "" && value !== "") i++;
+    if (bundle.valued === "i") {
       const host = /@(\[[^\]]*\]|[^:]*)/.exec(value)?.[1];
       if (host !== undefined && !isNumericHost(host))
         return `\`lsof -i ${value}\` names a host, which lsof resolves (a DNS query from the host, since lsof runs outside the jail); name it by address (\`-i @192.0.2.1:22\`)`;
     }
   }
-  if (!hasFlag(args, "n"))
+  if (!numeric)
     return "`lsof` runs outside the jail: without -n it looks up the peer of every socket it lists (DNS queries from the host); add -n (`lsof -nP -i :22`)";
   return null;
+}
+
+/**
+ * One word of short options read as the tool reads it: flags up to the first option that takes
+ * a value, which takes the rest of the word (`-cn` is `-c n`, not `-n`).
+ */
+export function optionBundle(
+  word: string,
+  valued: string,
+): { flags: string; valued?: string; value: string } {
+  if (word.startsWith("--")) return { flags: "", value: "" };
+  let flags = "";
+  for (let i = 1; i < word.length; i++) {
+    const letter = word[i] as string;
+    if (valued.includes(letter)) return { flags, valued: letter, value: word.slice(i + 1) };
+    flags += letter;
+  }
+  return { flags, value: "" };
 }
 
 /** `fuser` (outside the jail): a port's remote host (`22,evil.example/tcp`) must be an address. */

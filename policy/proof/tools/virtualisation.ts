@@ -28,7 +28,7 @@ const qm: ToolSpec = {
     status: QM_READ,
     pending: QM_READ,
     listsnapshot: QM_READ,
-    showcmd: { long: ["--pretty"], longValued: ["--snapshot"], maxPositionals: 1 },
+    // Not `showcmd`: it activates the guest's volumes (LVM, rbd map, iSCSI) and never undoes it.
     // `qm cloudinit dump ID user|network|meta` prints the generated configuration.
     cloudinit: {
       sub: {
@@ -69,7 +69,7 @@ const pct: ToolSpec = {
     status: QM_READ,
     pending: QM_READ,
     listsnapshot: QM_READ,
-    df: { maxPositionals: 1 },
+    // Not `df`: for a stopped container it locks it in /etc/pve and mounts its root file system.
     cpusets: {},
     help: HELP,
     exec: { custom: proxmoxExec("pct exec") },
@@ -263,9 +263,12 @@ export const VIRTUALISATION_TOOLS: Record<string, ToolSpec> = {
   "pve-firewall": proxmox("pve-firewall", { sub: { status: {}, localnet: {}, help: HELP } }),
   ceph,
   "lxc-ls": {
-    flags: "1fF",
+    // Not --nesting: its value is optional (it takes the next word as an option) and it attaches
+    // into running containers. -F takes a value (the columns).
+    flags: "1f",
+    valued: "F",
     long: ["--fancy", "--active", "--running", "--stopped", "--frozen", "--defined"],
-    longValued: ["--fancy-format", "--nesting", "--groups"],
+    longValued: ["--fancy-format", "--groups"],
     grants: unjailed("LXC command sockets", "lxc-ls"),
   },
 };
