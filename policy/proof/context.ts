@@ -1,7 +1,7 @@
 import type { ParsedScript, SyntaxNode } from "../bash-parser.ts";
 import type { JailGrant } from "../jail-grant.ts";
 import type { RunsElsewhere } from "../runs-elsewhere.ts";
-import type { Piece } from "./pieces.ts";
+import type { Piece, PieceWords } from "./pieces.ts";
 import type { ProofWord } from "./proof-word.ts";
 
 /**
@@ -80,12 +80,6 @@ export interface ProofContext {
   outputCut?: boolean;
   /** The words of the current simple command as its tool's spec reads them (pieces.ts uses them). */
   words?: PieceWords;
-}
-
-/** A simple command's options (as written) and operands (`\0` + raw text for a run-time word). */
-export interface PieceWords {
-  options: string[];
-  operands: string[];
 }
 
 export const MAX_PROOF_DEPTH = 8;

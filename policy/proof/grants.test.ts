@@ -254,3 +254,47 @@ test("second outside attack on runs outside the jail: each form asks", () => {
   ])
     assert.equal(classifier.classify(command, "host").risk, "read_only", command);
 });
+
+test("third outside attack: the shell around a run outside the jail, and reads that leave by the network grant", () => {
+  for (const command of [
+    // the shell itself reads beside a run outside the jail
+    "x=$(< /proc/kmsg); dmesg",
+    'dmesg <<< "$(< /proc/kmsg)"',
+    "x=$(< /tmp/fifo); ss -tnp",
+    "dmesg < /tmp/fifo",
+    'dmesg | grep -e "$(< /tmp/fifo)"',
+    "for x in a; do dmesg; done < /tmp/fifo",
+    "dmesg <<< x",
+    "dmesg <<EOF\nx\nEOF",
+    // unbounded beside it
+    "dmesg | sort -S 1k",
+    'dmesg | jq -n "range(1e12)"',
+    "echo {1..999999999}; dmesg",
+    "printf %0999999999d 0; dmesg",
+    // curl guesses DICT/FTP/… from the host name; redirects go unread
+    "curl --resolve dict.x:6379:127.0.0.1 dict.x:6379/flushall",
+    "curl dict.x:6379/flushall",
+    "curl ftp.example.org/pub/",
+    "curl -s -L http://127.0.0.1:8080/",
+    "curl -s --location https://evil.example/",
+    "wget -qO- http://localhost:9100/metrics",
+    "wget -qO- --max-redirect=5 http://localhost:9100/metrics",
+    // a table that does not exist loads a kernel module
+    "iptables -t foo -L -n",
+    "iptables-save -t foo",
+  ]) {
+    assert.notEqual(classifier.classify(command, "host").risk, "read_only", command);
+  }
+  for (const command of [
+    "dmesg -T | tail -n 50",
+    "dmesg | sort | uniq -c",
+    "curl -sS http://127.0.0.1:3000/api/healthz",
+    "curl localhost:9090/-/healthy",
+    "wget -qO- --max-redirect=0 http://localhost:9100/metrics",
+    "iptables -t nat -L -n",
+    "docker ps < /dev/null",
+    "cat < /etc/hostname",
+    "echo {1..3}",
+  ])
+    assert.equal(classifier.classify(command, "host").risk, "read_only", command);
+});

@@ -1,6 +1,11 @@
 import type { JailGrant } from "../jail-grant.ts";
-import type { PieceWords } from "./context.ts";
 import { INSIDE_WHEN_SHARED } from "./tools/grant-helpers.ts";
+
+/** A simple command's options (as written) and operands (`\0` + raw text for a run-time word). */
+export interface PieceWords {
+  options: string[];
+  operands: string[];
+}
 
 /** One simple command of a proven command line and the grants it named for itself. */
 export interface Piece {
@@ -11,10 +16,10 @@ export interface Piece {
   grants: JailGrant[];
   /** Its script has a `while`/`until` loop: it may run again and again until the timeout. */
   repeats?: boolean;
+  /** Its script expands a brace range (`{1..999999999}`): as many words as it says, in memory. */
+  braceRange?: boolean;
   /** Its options and operands as its spec read them. */
   words?: PieceWords;
-  /** Its standard input is redirected from a file (`< /proc/kmsg`). */
-  readsFileInput?: boolean;
 }
 
 /**
@@ -94,6 +99,7 @@ export function borrowedGrant(pieces: readonly Piece[]): string | null {
   const key = union.join(",");
   const needing = pieces.find((piece) => powerOf(piece.grants).length > 0);
   for (const piece of pieces) {
+    if (piece.name === SHELL_READ) continue; // judged beside a run outside the jail: repeatedOutside
     const own = powerOf(piece.grants);
     if (own.join(",") === key) continue;
     if (own.length === 0 && SHELLS.has(piece.name)) continue;
@@ -129,10 +135,24 @@ export function runTogether(pieces: readonly Piece[]): readonly Piece[] {
 }
 
 /**
+ * What the shell itself reads for the command (`< file`, `$(< file)`, a here-document or here-string),
+ * recorded as a piece of this name whose `first` is the redirection: harmless in the jail, a read of
+ * the host beside a run outside it.
+ */
+export const SHELL_READ = "<";
+
+/**
  * A run outside the jail has nothing to bound it but the command's timeout: a loop around it
  * (`while true; do dmesg; done`) would read the host for as long as the timeout allows.
  */
 export function repeatedOutside(pieces: readonly Piece[]): string | null {
+  const outside = pieces.find((piece) => piece.grants.some((g) => g.resource === "unjailed"));
+  if (!outside) return null;
+  const shellRead = pieces.find((piece) => piece.name === SHELL_READ);
+  if (shellRead)
+    return `\`${outside.name}\` runs outside the jail, and so does the shell around it: \`${shellRead.first}\` would be read there (a FIFO blocks, \`/proc/kmsg\` loses what it reads, a large here-document is written to /tmp); run \`${outside.name}\` alone, with only text filters after it`;
+  if (pieces.some((piece) => piece.braceRange))
+    return `\`${outside.name}\` runs outside the jail, where no memory bound holds a brace range's expansion; write the words out`;
   const looped = pieces.find((piece) => piece.repeats && piece.grants.some((g) => g.resource === "unjailed"));
   if (!looped) return null;
   return `\`${looped.name}\` runs outside the jail, where only the timeout would end a \`while\`/\`until\` loop around it; run it once (a \`for\` over fixed words is fine), or ask for the loop`;
@@ -190,7 +210,11 @@ const FILTER_READS: Readonly<
     long: ["--from-file", "--slurpfile", "--rawfile", "--library-path"],
   },
   tail: { leading: () => 0, short: "fF", long: ["--follow", "--retry"] },
-  sort: { leading: () => 0, short: "T", long: ["--files0-from", "--temporary-directory"] },
+  sort: {
+    leading: () => 0,
+    short: "TS",
+    long: ["--files0-from", "--temporary-directory", "--buffer-size", "--parallel"],
+  },
   wc: { leading: () => 0, short: "", long: ["--files0-from"] },
   tr: { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
   echo: { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
@@ -211,9 +235,21 @@ function patternFirst(options: readonly string[]): number {
   return patternByOption ? 0 : 1;
 }
 
+/** jq's generators and recursion: a program with none of them ends with its input. */
+const JQ_UNBOUNDED = /\b(range|repeat|until|while|recurse\w*|def|foreach|reduce|limit|first|input|inputs)\b/;
+
+function jqProgramEnds(piece: Piece): boolean {
+  const options = piece.words?.options ?? [];
+  if (options.some((o) => o === "-n" || o === "--null-input" || /^-[A-Za-z]*n/.test(o))) return false;
+  const program = piece.words?.operands[0];
+  return program !== undefined && !program.startsWith("\0") && !JQ_UNBOUNDED.test(program);
+}
+
 function fileReadOutside(piece: Piece): string | null {
-  if (piece.readsFileInput) return "read a file redirected to it";
   if (piece.name === "openssl") return "read a certificate file";
+  // printf pads to any width (`%0999999999d`); a jq program can loop for ever (`range(1e12)`)
+  if (piece.name === "printf") return "run without a bound";
+  if (piece.name === "jq" && !jqProgramEnds(piece)) return "run a jq program that may not end";
   const shape = FILTER_READS[piece.name] ?? { leading: () => 0, short: "", long: [] };
   const options = piece.words?.options ?? [];
   for (const option of options) {

@@ -59,13 +59,21 @@ export function proveScript(
   };
   const before = pieces.length;
   const verdict = statement(parsed.root, ctx);
-  if (hasWhileLoop(parsed.root)) for (const piece of pieces.slice(before)) piece.repeats = true;
+  const repeats = hasNode(parsed.root, "while_statement");
+  const braceRange = hasNode(parsed.root, "brace_expression");
+  for (const piece of pieces.slice(before)) {
+    if (repeats) piece.repeats = true;
+    if (braceRange) piece.braceRange = true;
+  }
   return verdict;
 }
 
-/** `while` and `until` (one node type): the only loops the proof lets run an unbounded number of times. */
-function hasWhileLoop(node: SyntaxNode): boolean {
-  return node.type === "while_statement" || node.children.some(hasWhileLoop);
+/**
+ * Whether the script holds a node of this type: `while_statement` (`while` and `until`, the only
+ * loops the proof lets run an unbounded number of times), `brace_expression` (`{1..N}`).
+ */
+function hasNode(node: SyntaxNode, type: string): boolean {
+  return node.type === type || node.children.some((child) => hasNode(child, type));
 }
 
 /** Proves shell text that a wrapper runs (`bash -c '…'`, `ssh host '…'`). */
@@ -252,13 +260,7 @@ function redirected(node: SyntaxNode, ctx: ProofContext): Verdict {
   }
   if (!body) return null;
   const inner = withStdin(ctx, stdinFromRedirects(redirects, ctx.source));
-  if (body.type === "command") return command(body, redirects, inner);
-  // `dmesg | cat < /proc/kmsg` redirects the whole pipeline: its pieces read that file
-  const before = ctx.pieces.length;
-  const verdict = statement(body, inner);
-  if (redirects.some((redirect) => readsFile(redirect, ctx.source)))
-    for (const piece of ctx.pieces.slice(before)) piece.readsFileInput = true;
-  return verdict;
+  return body.type === "command" ? command(body, redirects, inner) : statement(body, inner);
 }
 
 function withStdin(ctx: ProofContext, sources: readonly StdinSource[]): ProofContext {
@@ -276,22 +278,15 @@ function command(node: SyntaxNode, redirects: SyntaxNode[], outer: ProofContext)
   const head = node.children.find((child) => child.field === "name");
   const first = node.children.find((child) => child.field === "argument");
   const name = head ? outer.source.slice(head.start, head.end) : "";
-  const ownRedirects = [...redirects, ...node.children.filter((child) => child.field === "redirect")];
   if (head)
     outer.pieces.push({
       name: name.slice(name.lastIndexOf("/") + 1),
       first: first ? outer.source.slice(first.start, first.end) : "",
       grants: own,
       words,
-      readsFileInput: ownRedirects.some((redirect) => readsFile(redirect, outer.source)),
     });
   else outer.grants.push(...own);
   return verdict;
-}
-
-/** An input redirection from a file (`< f`, `3< f`, `<> f`), not a heredoc, here-string or process. */
-function readsFile(redirect: SyntaxNode, source: string): boolean {
-  return /^\d*<(?![<(])/.test(source.slice(redirect.start, redirect.end).trimStart());
 }
 
 function simpleCommand(node: SyntaxNode, _outerRedirects: SyntaxNode[], outer: ProofContext): Verdict {

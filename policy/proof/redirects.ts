@@ -2,9 +2,15 @@ import type { SyntaxNode } from "../bash-parser.ts";
 import type { ProofContext, Verdict } from "./context.ts";
 import { reachesDevice } from "./devices.ts";
 import { grantWords } from "./grants.ts";
+import { SHELL_READ } from "./pieces.ts";
 import { proofWord } from "./proof-word.ts";
 
 type Visit = (node: SyntaxNode, ctx: ProofContext) => Verdict;
+
+/** The shell itself reads for the command: recorded, so that a run outside the jail can refuse it. */
+function shellReads(redirection: string, ctx: ProofContext): void {
+  ctx.pieces.push({ name: SHELL_READ, first: redirection.split("\n")[0] ?? redirection, grants: [] });
+}
 
 /**
  * A redirection in a read-only command only reads (`< file`, heredocs, here-strings), discards
@@ -14,6 +20,7 @@ type Visit = (node: SyntaxNode, ctx: ProofContext) => Verdict;
  */
 export function checkRedirect(node: SyntaxNode, ctx: ProofContext, statement: Visit, word: Visit): Verdict {
   const text = ctx.source.slice(node.start, node.end);
+  if (node.type === "herestring_redirect" || node.type === "heredoc_redirect") shellReads(text, ctx);
   if (node.type === "herestring_redirect") {
     const value = node.children.find((child) => child.named);
     return value ? word(value, ctx) : null;
@@ -42,6 +49,7 @@ export function checkRedirect(node: SyntaxNode, ctx: ProofContext, statement: Vi
   const value = proofWord(target, ctx.source);
   switch (operator) {
     case "<": {
+      if (!(value.static && value.value === "/dev/null")) shellReads(text, ctx);
       const device = reachesDevice(value, ctx);
       return device ? `\`${text}\`: ${device}` : grantWords([value], ctx);
     }

@@ -42,7 +42,7 @@ export const READ_ONLY_CORPUS: readonly string[] = [
   "curl -sS http://127.0.0.1:3000/api/healthz",
   "curl -fsS -o /dev/null -w '%{http_code}' https://nextcloud.lan/status.php",
   "curl -sI https://example.org",
-  "wget -qO- http://localhost:9100/metrics | grep node_load",
+  "wget -qO- --max-redirect=0 http://localhost:9100/metrics | grep node_load",
   "systemctl status nginx",
   "systemctl status nginx --no-pager -l",
   "systemctl is-active docker",

@@ -30,6 +30,9 @@ function numericList(name: string) {
   };
 }
 
+/** Naming any other table makes the kernel load a module for it (`request_module("iptable_NAME")`). */
+const isBuiltinTable = (table: string) => ["filter", "nat", "mangle", "raw", "security"].includes(table);
+
 /** Firewall and VPN listings. */
 export const FIREWALL_TOOLS: Record<string, ToolSpec> = {
   iptables: {
@@ -38,6 +41,7 @@ export const FIREWALL_TOOLS: Record<string, ToolSpec> = {
     valued: "t",
     long: ["--list", "--list-rules", "--numeric", "--verbose", "--line-numbers", "--exact"],
     longValued: ["--table"],
+    values: { "-t": isBuiltinTable, "--table": isBuiltinTable },
     check: numericList("iptables"),
   },
   ip6tables: {
@@ -46,10 +50,21 @@ export const FIREWALL_TOOLS: Record<string, ToolSpec> = {
     valued: "t",
     long: ["--list", "--list-rules", "--numeric", "--verbose", "--line-numbers", "--exact"],
     longValued: ["--table"],
+    values: { "-t": isBuiltinTable, "--table": isBuiltinTable },
     check: numericList("ip6tables"),
   },
-  "iptables-save": { flags: "c", valued: "t", grants: unjailed(NET_ADMIN, "iptables-save") },
-  "ip6tables-save": { flags: "c", valued: "t", grants: unjailed(NET_ADMIN, "ip6tables-save") },
+  "iptables-save": {
+    flags: "c",
+    valued: "t",
+    values: { "-t": isBuiltinTable },
+    grants: unjailed(NET_ADMIN, "iptables-save"),
+  },
+  "ip6tables-save": {
+    flags: "c",
+    valued: "t",
+    values: { "-t": isBuiltinTable },
+    grants: unjailed(NET_ADMIN, "ip6tables-save"),
+  },
   nft: {
     flags: "ajnstcy",
     long: ["--version", "--handle", "--numeric", "--stateless", "--terse", "--json"],

@@ -5,9 +5,16 @@ import { toNowhere } from "../tool-spec.ts";
 
 /** Network inspection and HTTP reads (GET/HEAD to http/https only: other schemes can write to services). */
 
+/**
+ * Without a scheme curl guesses the protocol from the host's first label (`dict.x:6379/flushall`
+ * speaks DICT, a Redis command line; `ftp.`, `ldap.`, `imap.`, `pop3.`, `smtp.` likewise), and
+ * `--resolve` sends any such name to any address: only http(s), or a host that guesses http.
+ */
+const GUESSED_PROTOCOL = /^(dict|ftp|ldap|imap|pop3|smtp|gopher|telnet|tftp|mqtt|rtsp|scp|sftp|smb|file)\./i;
 const URL_OK = (word: ProofWord) =>
   word.static &&
-  (/^https?:\/\/[^\s]+$/.test(word.value) || (!word.value.includes("://") && !word.value.startsWith("-")));
+  (/^https?:\/\/[^\s]+$/.test(word.value) ||
+    (!word.value.includes("://") && !word.value.startsWith("-") && !GUESSED_PROTOCOL.test(word.value)));
 
 /** Every operand is a fixed http(s) address whose GET only reads (http-get.ts). */
 function urlsOnly(skipValues: readonly string[]) {
@@ -49,13 +56,13 @@ const CURL_LONG_VALUED = [
 export const HTTP_CLIENT_TOOLS: Record<string, ToolSpec> = {
   curl: {
     network: true,
-    flags: "sSfLIikv46#",
+    // Not -L/--location: a redirect goes to an address no proof has read (a GET that acts).
+    flags: "sSfIikv46#",
     valued: "mwoAeuXrx",
     long: [
       "--silent",
       "--show-error",
       "--fail",
-      "--location",
       "--head",
       "--include",
       "--insecure",
@@ -85,8 +92,8 @@ export const HTTP_CLIENT_TOOLS: Record<string, ToolSpec> = {
     flags: "qSv46",
     valued: "OTt",
     long: ["--quiet", "--spider", "--server-response", "--no-check-certificate", "--no-hsts", "--no-verbose"],
-    longValued: ["--timeout", "--tries", "--output-document"],
-    values: { "-O": toNowhere, "--output-document": toNowhere },
+    longValued: ["--timeout", "--tries", "--output-document", "--max-redirect"],
+    values: { "-O": toNowhere, "--output-document": toNowhere, "--max-redirect": (v) => v === "0" },
     check: (args) => {
       const stdout = args.some(
         (a) =>
@@ -96,10 +103,12 @@ export const HTTP_CLIENT_TOOLS: Record<string, ToolSpec> = {
             a.value.startsWith("--output-document")),
       );
       if (!stdout) return "wget without -O - or --spider saves a file";
+      if (!args.some((a) => a.static && (a.value === "--max-redirect=0" || a.value === "--max-redirect")))
+        return "wget follows redirects to addresses no proof has read (a GET there may act); add --max-redirect=0";
       const https = args.some((a) => a.static && a.value.startsWith("https://"));
       if (https && !args.some((a) => a.value === "--no-hsts"))
         return "wget over https records HSTS state in ~/.wget-hsts; add --no-hsts";
-      return urlsOnly(["-O", "-T", "-t", "--timeout", "--tries"])(args);
+      return urlsOnly(["-O", "-T", "-t", "--timeout", "--tries", "--max-redirect"])(args);
     },
   },
   openssl: {
