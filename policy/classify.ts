@@ -5,7 +5,9 @@ import type { ShellDialect } from "./guest-shell.ts";
 import { type JailGrant, unionGrants } from "./jail-grant.ts";
 import type { LintResult } from "./lint.ts";
 import { lintParsed, MAX_COMMAND_BYTES } from "./lint.ts";
-import { borrowedGrant, type Piece, repeatedOutside, runTogether } from "./proof/pieces.ts";
+import { outsideJailHazard } from "./proof/outside-jail.ts";
+import type { Piece } from "./proof/piece.ts";
+import { borrowedGrant, runTogether } from "./proof/pieces.ts";
 import { proveScript } from "./proof/prove.ts";
 import type { Classification, Risk, Segment } from "./risk.ts";
 import { quoteSegment } from "./risk.ts";
@@ -125,7 +127,7 @@ export function classifyWith(
     );
     // a run outside the jail that another piece would share: back inside where a spec allows it
     together = runTogether(pieces);
-    const unproven = disproof ?? borrowedGrant(together) ?? repeatedOutside(together);
+    const unproven = disproof ?? borrowedGrant(together) ?? outsideJailHazard(together);
     if (unproven) {
       // What can open the watchdog can reboot the machine: destructive, whatever else it does.
       const risk: Risk = reboots.length > 0 ? "destructive" : "config_mutation";

@@ -1,7 +1,7 @@
 import type { ParsedScript, SyntaxNode } from "../bash-parser.ts";
 import type { JailGrant } from "../jail-grant.ts";
 import type { RunsElsewhere } from "../runs-elsewhere.ts";
-import type { Piece, PieceWords } from "./pieces.ts";
+import type { Piece, PieceWords } from "./piece.ts";
 import type { ProofWord } from "./proof-word.ts";
 
 /**

@@ -8,7 +8,7 @@ import { joinedLines } from "./continuations.ts";
 import { declaration, testCommand } from "./declarations.ts";
 import { reachesDevice } from "./devices.ts";
 import { checkEnvironmentAssignment, checkScratchVariable } from "./environment.ts";
-import type { Piece } from "./pieces.ts";
+import type { Piece } from "./piece.ts";
 import { proofWord } from "./proof-word.ts";
 import { checkRedirect } from "./redirects.ts";
 import { shorten } from "./shorten.ts";

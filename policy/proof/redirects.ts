@@ -2,7 +2,7 @@ import type { SyntaxNode } from "../bash-parser.ts";
 import type { ProofContext, Verdict } from "./context.ts";
 import { reachesDevice } from "./devices.ts";
 import { grantWords } from "./grants.ts";
-import { SHELL_READ } from "./pieces.ts";
+import { SHELL_READ } from "./piece.ts";
 import { proofWord } from "./proof-word.ts";
 
 type Visit = (node: SyntaxNode, ctx: ProofContext) => Verdict;

@@ -1,0 +1,126 @@
+import { type Piece, SHELL_READ } from "./piece.ts";
+
+/**
+ * A run outside the jail (a spec's `unjailed` grant) is the whole command's: the shell around the
+ * tool and the text filters beside it run there too, with no jail to bound or contain them. So the
+ * shell reads nothing itself (`< file`, `$(< /proc/kmsg)`, here-documents, which bash may write to
+ * /tmp), expands no brace range (memory without a bound), loops no `while`/`until` (only the
+ * timeout would end it), and each filter reads only what the tool prints (fileReadOutside).
+ */
+export function outsideJailHazard(pieces: readonly Piece[]): string | null {
+  const outside = pieces.find((piece) => piece.grants.some((g) => g.resource === "unjailed"));
+  if (!outside) return null;
+  const shellRead = pieces.find((piece) => piece.name === SHELL_READ);
+  if (shellRead)
+    return `\`${outside.name}\` runs outside the jail, and so does the shell around it: \`${shellRead.first}\` would be read there (a FIFO blocks, \`/proc/kmsg\` loses what it reads, a large here-document is written to /tmp); run \`${outside.name}\` alone, with only text filters after it`;
+  if (pieces.some((piece) => piece.braceRange))
+    return `\`${outside.name}\` runs outside the jail, where no memory bound holds a brace range's expansion; write the words out`;
+  const looped = pieces.find((piece) => piece.repeats && piece.grants.some((g) => g.resource === "unjailed"));
+  if (!looped) return null;
+  return `\`${looped.name}\` runs outside the jail, where only the timeout would end a \`while\`/\`until\` loop around it; run it once (a \`for\` over fixed words is fine), or ask for the loop`;
+}
+
+/**
+ * How a text filter reads beyond its standard input, in the forms its spec proves: operands after
+ * those that are not files (grep's pattern, tr's sets), options that name files, follow or walk
+ * trees. Beside a run outside the jail, that would be a read of the host outside the jail
+ * (`dmesg | cat /proc/kmsg` consumes the kernel log; `tail -f` never ends; `grep -r x /` walks every
+ * mount; a FIFO blocks).
+ */
+const FILTER_READS: Readonly<
+  Record<string, { leading: (options: readonly string[]) => number; short: string; long: readonly string[] }>
+> = {
+  grep: {
+    leading: patternFirst,
+    short: "frRdD",
+    long: [
+      "--file",
+      "--recursive",
+      "--dereference-recursive",
+      "--directories",
+      "--devices",
+      "--exclude-from",
+    ],
+  },
+  egrep: {
+    leading: patternFirst,
+    short: "frRdD",
+    long: [
+      "--file",
+      "--recursive",
+      "--dereference-recursive",
+      "--directories",
+      "--devices",
+      "--exclude-from",
+    ],
+  },
+  fgrep: {
+    leading: patternFirst,
+    short: "frRdD",
+    long: [
+      "--file",
+      "--recursive",
+      "--dereference-recursive",
+      "--directories",
+      "--devices",
+      "--exclude-from",
+    ],
+  },
+  jq: {
+    leading: (options) => (options.some((o) => o === "-f" || o.startsWith("--from-file")) ? 0 : 1),
+    short: "fL",
+    long: ["--from-file", "--slurpfile", "--rawfile", "--library-path"],
+  },
+  tail: { leading: () => 0, short: "fF", long: ["--follow", "--retry"] },
+  sort: {
+    leading: () => 0,
+    short: "TS",
+    long: ["--files0-from", "--temporary-directory", "--buffer-size", "--parallel"],
+  },
+  wc: { leading: () => 0, short: "", long: ["--files0-from"] },
+  tr: { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
+  echo: { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
+  printf: { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
+  test: { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
+  "[": { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
+  true: { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
+  false: { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
+  ":": { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
+  cd: { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
+  pwd: { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
+};
+
+function patternFirst(options: readonly string[]): number {
+  const patternByOption = options.some(
+    (o) => /^-[A-Za-z]*[ef]/.test(o) || o.startsWith("--regexp") || o.startsWith("--file"),
+  );
+  return patternByOption ? 0 : 1;
+}
+
+/** jq's generators and recursion: a program with none of them ends with its input. */
+const JQ_UNBOUNDED = /\b(range|repeat|until|while|recurse\w*|def|foreach|reduce|limit|first|input|inputs)\b/;
+
+function jqProgramEnds(piece: Piece): boolean {
+  const options = piece.words?.options ?? [];
+  if (options.some((o) => o === "-n" || o === "--null-input" || /^-[A-Za-z]*n/.test(o))) return false;
+  const program = piece.words?.operands[0];
+  return program !== undefined && !program.startsWith("\0") && !JQ_UNBOUNDED.test(program);
+}
+
+export function fileReadOutside(piece: Piece): string | null {
+  if (piece.name === "openssl") return "read a certificate file";
+  // printf pads to any width (`%0999999999d`); a jq program can loop for ever (`range(1e12)`)
+  if (piece.name === "printf") return "run without a bound";
+  if (piece.name === "jq" && !jqProgramEnds(piece)) return "run a jq program that may not end";
+  const shape = FILTER_READS[piece.name] ?? { leading: () => 0, short: "", long: [] };
+  const options = piece.words?.options ?? [];
+  for (const option of options) {
+    const long = option.startsWith("--");
+    if (long && shape.long.some((name) => option === name || option.startsWith(`${name}=`)))
+      return `read files (\`${option}\`)`;
+    if (!long && [...option.slice(1)].some((letter) => shape.short.includes(letter)))
+      return `read files or never end (\`${option}\`)`;
+  }
+  const files = (piece.words?.operands ?? []).slice(shape.leading(options));
+  return files.length > 0 ? `read \`${files[0]?.replace(/^\0/, "")}\`` : null;
+}
