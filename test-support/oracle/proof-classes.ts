@@ -4,7 +4,8 @@
  * classifier says (so the test shows the oracle sees its effect, and would fail with the fix
  * reverted), and every look-alike must stay read_only with no effect. Fixtures: runner.ts
  * buildFixtures (/srv/oracle-glob with files `-a`, `-delete`, `b`; /srv/oracle-payload holding
- * `x[$(touch …)]`; /srv/oracle-repo whose core.fsmonitor runs touch), /dev/pts/0, /dev/input/event0.
+ * `x[$(touch …)]`; /srv/oracle-repo whose core.fsmonitor runs touch; /srv/oracle-fifo, a FIFO nobody
+ * writes), /dev/pts/0, /dev/input/event0.
  */
 export type ProofClass =
   | "dev_tcp"
@@ -80,6 +81,13 @@ export function classAttacks(): ClassAttack[] {
     "netstat -c",
     "netstat -tulpnc",
     "lsof -n -r1 /etc/hostname",
+    // outside the jail nothing bounds the shell around the tool or the filters beside it
+    "lsof -n -i -r",
+    "while true; do dmesg; done",
+    "dmesg < /srv/oracle-fifo",
+    "x=$(< /srv/oracle-fifo); ss -tnp",
+    "dmesg | cat /srv/oracle-fifo",
+    "dmesg | tail -f /srv/oracle-payload",
   ])
     out.push({ class: "endless", command });
   for (const sub of ["status", "diff", "ls-files -m", "status --short"])
@@ -93,6 +101,8 @@ export function classAttacks(): ClassAttack[] {
     "lsof -nP -iTCP@oracle-lookup.example:22",
     "fuser -n tcp 22,oracle-lookup.example",
     "fuser 22,oracle-lookup.example/tcp",
+    // a state name anywhere but after `state` is a host to ss
+    "ss -tp established",
   ])
     out.push({ class: "outside_lookups", command });
   return out;

@@ -99,6 +99,8 @@ function buildFixtures(): void {
   mkdirSync(glob, { recursive: true });
   for (const name of ["-a", "-delete", "b"]) writeFileSync(`${glob}/${name}`, "x\n");
   writeFileSync(`${ROOT}/srv/oracle-payload`, "x[$(touch /tmp/oracle-arith)]\n");
+  // a FIFO nobody writes: whatever opens it for reading waits for ever
+  execFileSync("mkfifo", ["-m", "0644", `${ROOT}/srv/oracle-fifo`]);
   const repo = `${ROOT}/srv/oracle-repo`;
   mkdirSync(repo, { recursive: true });
   const git = (...args: string[]) =>
