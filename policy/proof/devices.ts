@@ -13,7 +13,7 @@ import type { ProofWord } from "./proof-word.ts";
 export const DATA_STREAM = /^\/dev\/(null|zero|full|u?random|stdin|fd\/[0-9]+)$/;
 /** Disks and partitions by kernel name: reading one reads sectors and nothing else. */
 const DISK =
-  /^\/dev\/((sd|hd|vd|xvd)[a-z]+[0-9]*|nvme[0-9]+(n[0-9]+(p[0-9]+)?)?|(md|loop|zd|mmcblk|nbd|rbd)[0-9]+(p[0-9]+)?|dm-[0-9]+|sg[0-9]+|sr[0-9]+|bcache[0-9]+)$/;
+  /^\/dev\/((sd|hd|vd|xvd)[a-z]+[0-9]*|nvme[0-9]+(n[0-9]+(p[0-9]+)?)?|(md|loop|zd|mmcblk|nbd|rbd)[0-9]+(p[0-9]+)?|dm-[0-9]+|sg[0-9]+|bcache[0-9]+)$/;
 /** Disks by the names udev, device-mapper, ZFS and md give them, and the directories of those names. */
 const DISK_NAME =
   /^\/dev\/(disk(\/by-[a-z-]+(\/[^/]+)?)?|mapper(\/[^/]+)?|zvol(\/[^/].*)?|block(\/[0-9]+:[0-9]+)?|md(\/[^/]+)?)$/;

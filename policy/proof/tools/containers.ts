@@ -222,9 +222,10 @@ export const CONTAINER_TOOLS: Record<string, ToolSpec> = {
       info: { longValued: ["--format"] },
     },
   },
-  kubectl: { ...kubectl, grants: NETWORK },
+  // network: every word goes to the API server, so none may be filled in at run time
+  kubectl: { ...kubectl, network: true },
   helm: {
-    grants: NETWORK,
+    network: true,
     sub: {
       list: {
         flags: "aA",

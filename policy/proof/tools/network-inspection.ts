@@ -273,7 +273,16 @@ export const NETWORK_INSPECTION_TOOLS: Record<string, ToolSpec> = {
     longValued: ["--report-cycles"],
   },
   // Not `dig -f FILE`: it sends every line of the file as a query.
-  dig: { network: true, flags: "46xtuv", valued: "bckpqtxy", anyOption: false, check: digQuery },
+  // Only DNS's own ports: over TCP a label of length 10 is a line break before its own text, a line
+  // of the name's choosing to whatever else listens on the port (`dig +tcp -p 11211 'flush_all .aaaaaaaaaa'`).
+  dig: {
+    network: true,
+    flags: "46xtuv",
+    valued: "bckpqtxy",
+    anyOption: false,
+    values: { "-p": (port) => port === "53" || port === "853" },
+    check: digQuery,
+  },
   host: { network: true, flags: "aCdlrTUv46", valued: "cNRtW", check: dnsNames },
   // With no name, or `-`, nslookup reads queries from its standard input.
   nslookup: { network: true, sendsStdin: true, check: dnsNames },
@@ -298,5 +307,6 @@ export const NETWORK_INSPECTION_TOOLS: Record<string, ToolSpec> = {
         ? null
         : "nc without -z sends its input to the port",
   },
-  whois: { network: true, anyOption: false, valued: "h" },
+  // Debian's whois reads `-h host:port` as a port: a query line sent to any TCP service (Redis, memcached).
+  whois: { network: true, anyOption: false, valued: "h", values: { "-h": (host) => !host.includes(":") } },
 };

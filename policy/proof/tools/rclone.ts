@@ -11,7 +11,9 @@ import type { ToolSpec } from "../tool-spec.ts";
 function configuredRemotes(args: readonly ProofWord[]): Verdict {
   for (const arg of args) {
     if (!arg.static || arg.value.startsWith("-")) continue;
-    if (arg.value.startsWith(":") || /^[^/:]*,[^/]*:/.test(arg.value))
+    // `nas,key=value:` overrides the remote's options, and a value may hold `/` (`bearer_token_command=/usr/bin/id`)
+    const comma = arg.value.indexOf(",");
+    if (arg.value.startsWith(":") || (comma >= 0 && arg.value.indexOf(":", comma) > comma))
       return `\`rclone … ${arg.value}\` is a remote defined in the command, whose options can run programs or send a stored password to another host; use a remote from rclone's configuration`;
   }
   return null;
@@ -43,7 +45,8 @@ const RCLONE_GLOBAL = {
 /** rclone listings; sync, copy and move only as a dry run. Remotes reach other hosts. */
 export const RCLONE_TOOLS: Record<string, ToolSpec> = {
   rclone: {
-    grants: [{ resource: "network" }],
+    // network: every word may reach a remote, so none may be filled in at run time
+    network: true,
     ...RCLONE_GLOBAL,
     sub: Object.fromEntries(
       [

@@ -31,7 +31,7 @@ function displayMessage(args: readonly ProofWord[]): Verdict {
   return null;
 }
 
-const TMUX_LIST: ToolSpec = { flags: "aJ", valued: "FfstT", check: tmuxFormats };
+const TMUX_LIST: ToolSpec = { flags: "aJ", valued: "FfstT", maxPositionals: 0, check: tmuxFormats };
 
 /**
  * rsync dry runs between local paths: `-n` changes nothing, but a `host:path` or `rsync://` operand
@@ -52,7 +52,10 @@ function rsyncDryRun(args: readonly ProofWord[]): Verdict {
 export const SESSION_AND_SYNC_TOOLS: Record<string, ToolSpec> = {
   // Not -f (a configuration file), -c (a shell command) or -C (control mode); and no command that
   // starts a server: listings fail with "no server running" instead.
+  // tmux reads `;` (or a word ending in `;`) as the start of another tmux command, which the server
+  // runs outside any jail (`tmux ls \; run-shell …`): argvScript refuses both.
   tmux: {
+    argvScript: true,
     valued: "LS",
     flags: "u2",
     grants: [{ resource: "socket", service: "tmux" }],
