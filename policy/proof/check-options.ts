@@ -118,6 +118,7 @@ function checkOption(name: string, spec: ToolSpec, args: readonly ProofWord[], a
     if (eq < 0 && spec.long?.includes(option)) return 0;
     if (spec.longValued?.includes(option)) {
       if (eq >= 0) return valueOk(name, spec, option, token.slice(eq + 1), true) ?? 0;
+      if (!takesNextWord(spec, option, args[at + 1])) return 0;
       const next = args[at + 1];
       if (!next) return `\`${name} ${option}\` needs a value`;
       return (
@@ -134,6 +135,7 @@ function checkOption(name: string, spec: ToolSpec, args: readonly ProofWord[], a
     if (spec.valued?.includes(c)) {
       const rest = token.slice(k + 1);
       if (rest !== "") return valueOk(name, spec, `-${c}`, rest, true) ?? 0;
+      if (!takesNextWord(spec, `-${c}`, args[at + 1])) return 0;
       const next = args[at + 1];
       if (!next) return `\`${name} -${c}\` needs a value`;
       return (
@@ -143,6 +145,13 @@ function checkOption(name: string, spec: ToolSpec, args: readonly ProofWord[], a
     return `\`${name} -${c}\` is not an option proven read-only`;
   }
   return 0;
+}
+
+/** Whether the tool reads the next word as this option's value (always, unless the value is optional). */
+function takesNextWord(spec: ToolSpec, option: string, next: ProofWord | undefined): boolean {
+  const shape = spec.optionalValue?.[option];
+  if (!shape) return true;
+  return next !== undefined && next.static && shape(next.value);
 }
 
 /**

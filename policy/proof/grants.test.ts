@@ -330,3 +330,34 @@ test("fourth outside attack: grants used beyond a read", () => {
   ])
     assert.equal(classifier.classify(command, "host").risk, "read_only", command);
 });
+
+test("fifth outside attack: optional values, init.d names, cache writes, ps through dockerd", () => {
+  for (const command of [
+    // the next word is not an optional value: the tool reads it as an option (getopt prefixes too)
+    "sfdisk -l --color --del /dev/sda",
+    "fdisk -l --color --del /dev/sda",
+    "journalctl -n --vacuum-t=1s",
+    "journalctl --boot --vacuum-f=1",
+    "journalctl -n --rot",
+    "journalctl --lines --flush",
+    "journalctl -I --flus",
+    // without systemd, service runs /etc/init.d/NAME
+    "service ../../usr/bin/id status",
+    "service --full-restart status",
+    "service -Hroot@h status",
+    "blkid -g",
+    "docker top web -- -eo pid,args",
+    "docker top web aux",
+  ])
+    assert.notEqual(classifier.classify(command, "host").risk, "read_only", command);
+  for (const command of [
+    "sfdisk -l --color=auto /dev/sda",
+    "journalctl -n 20 --no-pager",
+    "journalctl -u nginx -n 100",
+    "journalctl --boot -1 --lines 30",
+    "journalctl -b -1",
+    "service nginx status",
+    "docker top web",
+  ])
+    assert.equal(classifier.classify(command, "host").risk, "read_only", command);
+});

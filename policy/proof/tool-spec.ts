@@ -15,6 +15,13 @@ export interface ToolSpec {
   long?: readonly string[];
   /** Long options with a value (`--tail=5` or `--tail 5`). */
   longValued?: readonly string[];
+  /**
+   * Options whose value is optional: the tool takes the next word as the value only when it has the
+   * shape the test accepts (journalctl reads `-n 20` as a count but `-n --rotate` as two options),
+   * never when the test is `() => false` (`--color` is `--color=WHEN` or nothing). The option must
+   * also be listed in `valued` or `longValued`; an attached value is always its own.
+   */
+  optionalValue?: Readonly<Record<string, (next: string) => boolean>>;
   /** Options whose value is restricted (`-o` only to `/dev/null`): option → test of the value. */
   values?: Readonly<Record<string, (value: string) => boolean>>;
   /**

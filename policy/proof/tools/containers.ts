@@ -110,7 +110,8 @@ const docker: ToolSpec = {
       longValued: ["--format"],
       anyOption: true,
     },
-    top: { anyOption: true },
+    // No ps options after the container: dockerd runs the host's ps with them, outside the jail.
+    top: { maxPositionals: 1 },
     port: { anyOption: true },
     version: { valued: "f", longValued: ["--format"] },
     info: { valued: "f", longValued: ["--format"] },

@@ -83,6 +83,8 @@ export const DISK_TOOLS: Record<string, ToolSpec> = {
     valued: "obL",
     long: ["--list", "--list-details", "--bytes"],
     longValued: ["--output", "--sector-size", "--color"],
+    // `--color=WHEN`, `-LWHEN`: the next word is never their value (`--color --delete` deletes)
+    optionalValue: { "--color": () => false, "-L": () => false },
     grants: blockDevicesUnlessNamed,
     check: requires("fdisk", "lx", ["--list", "--list-details"]),
   },
@@ -91,6 +93,7 @@ export const DISK_TOOLS: Record<string, ToolSpec> = {
     valued: "oX",
     long: ["--list", "--dump", "--json", "--show-size", "--verify", "--list-free", "--list-types", "--bytes"],
     longValued: ["--output", "--label", "--color"],
+    optionalValue: { "--color": () => false },
     grants: blockDevicesUnlessNamed,
     // Without one of these, sfdisk reads a partition table from its input and writes it.
     check: requires("sfdisk", "ldJsVFr", [

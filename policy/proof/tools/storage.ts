@@ -77,8 +77,8 @@ export const STORAGE_TOOLS: Record<string, ToolSpec> = {
     valued: "stU",
     grants: blockDevicesUnlessNamed,
     check: (args) =>
-      args.some((a) => a.static && /^-[a-zA-Z]*[cw]/.test(a.value))
-        ? "blkid -c/-w writes its cache file"
+      args.some((a) => a.static && /^-[a-zA-Z]*[cwg]/.test(a.value))
+        ? "blkid -c/-w/-g writes its cache file (-g garbage-collects it)"
         : null,
   },
   smartctl: {

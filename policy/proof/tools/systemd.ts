@@ -2,6 +2,11 @@ import type { JailGrant } from "../../jail-grant.ts";
 import type { ToolSpec } from "../tool-spec.ts";
 
 const SYSTEMD: readonly JailGrant[] = [{ resource: "socket", service: "systemd" }];
+
+const isLineCount = (word: string) => /^[+-]?\d+$/.test(word);
+const isBootId = (word: string) => /^([+-]?\d+|[0-9a-fA-F]{32}([+-]\d+)?|all)$/.test(word);
+/** A service's name: without init.d, `service` runs /etc/init.d/NAME, so no `/` and no option. */
+const SERVICE_NAME = /^[A-Za-z0-9][A-Za-z0-9@._:-]*$/;
 const DBUS: readonly JailGrant[] = [{ resource: "socket", service: "dbus" }];
 
 /** Process, host and service inspection. */
@@ -59,7 +64,15 @@ export const SYSTEMD_TOOLS: Record<string, ToolSpec> = {
   },
   journalctl: {
     flags: "abefklmqrxN0123456789",
-    valued: "unpotgSUDMIDF",
+    // Not -I: systemd 257 reads it as --invocation=0, with no value.
+    valued: "unpotgSUDMDF",
+    // journalctl takes the next word as -n's or --boot's value only when it is a count or a boot id;
+    // otherwise it is an option of its own (`-n --vacuum-time=1s`).
+    optionalValue: {
+      "-n": isLineCount,
+      "--lines": isLineCount,
+      "--boot": isBootId,
+    },
     long: [
       "--no-pager",
       "--follow",
@@ -158,8 +171,12 @@ export const SYSTEMD_TOOLS: Record<string, ToolSpec> = {
     grants: SYSTEMD,
     helpers: ["basename", "systemctl", "env"],
     custom: (args) =>
-      args.length === 2 && args[0]?.static && args[1]?.static && args[1].value === "status"
+      args.length === 2 &&
+      args[0]?.static &&
+      SERVICE_NAME.test(args[0].value) &&
+      args[1]?.static &&
+      args[1].value === "status"
         ? null
-        : "`service` other than `service NAME status` starts, stops or reloads",
+        : "`service` other than `service NAME status` (a plain name: on a host without systemd it runs /etc/init.d/NAME) starts, stops, reloads or runs another program",
   },
 };
