@@ -89,6 +89,9 @@ async function namespace(cleanups: (() => Promise<unknown>)[]) {
   await ip("netns", "add", netns);
   cleanups.push(() => ip("netns", "del", netns));
   const iface = "veth-lab0";
+  // No duplicate address detection: a link-local address stays `tentative` for a second or two
+  // after the link comes up, and a row read in that second would differ from one read after it.
+  await inNs("sysctl", "-qw", "net.ipv6.conf.default.accept_dad=0", "net.ipv6.conf.all.accept_dad=0");
   await ip("-n", netns, "link", "set", "lo", "up");
   await ip("-n", netns, "link", "add", iface, "type", "veth", "peer", "name", "veth-lab1");
   await ip("-n", netns, "addr", "add", "10.27.0.1/24", "dev", iface);
