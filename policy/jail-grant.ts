@@ -22,8 +22,9 @@ import { z } from "zod";
  *    for `netstat`, `lsof -i`). Engines that can restrict address families give netlink only; one
  *    that cannot must treat it as `network`. Netfilter, conntrack and WireGuard reads (`nft list`,
  *    `iptables -S|-L`, `conntrack -L`, `wg show`) need CAP_NET_ADMIN over the host's namespace,
- *    which no user-namespace jail holds: their specs send them `unjailed` (needs CAP_NET_ADMIN), and
- *    so does `ethtool IFACE`'s (its wake-on-LAN query needs it too).
+ *    which no user-namespace jail holds: their specs send them `unjailed` (needs CAP_NET_ADMIN).
+ *    `ethtool IFACE` stays jailed (its wake-on-LAN line reported hidden): outside, an old ethtool's
+ *    ioctl for a name that is no interface loads the module of that name.
  *  - `device`: one device node the command names, read-only (`blkid /dev/vda`, `smartctl -a
  *    /dev/sda`, `nvme smart-log /dev/nvme0`). Never a terminal or input device.
  *  - `block_devices`: every block device, read-only (`lsblk -f`, `blkid`, `fdisk -l`, `parted -l`).

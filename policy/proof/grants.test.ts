@@ -361,3 +361,26 @@ test("fifth outside attack: optional values, init.d names, cache writes, ps thro
   ])
     assert.equal(classifier.classify(command, "host").risk, "read_only", command);
 });
+
+test("sixth outside attack: what stands beside df/findmnt outside the jail, ethtool, ip -c", () => {
+  const outsideGrant = (command: string) =>
+    (classifier.classify(command, "host").grants ?? []).some((g) => g.resource === "unjailed");
+  // beside a run outside the jail these would look up paths or open files there: the tool goes
+  // back inside the jail (df, findmnt) or the command asks
+  for (const command of [
+    'findmnt -J | jq "include \\"x\\" {search: \\"/net/host\\"}; ."',
+    'findmnt -J | jq "import \\"m\\" as $m {search: \\"/tmp\\"}; ."',
+    "df -h; test -e /proc/sys/fs/binfmt_misc/status",
+    "findmnt; cd /net/fileserver",
+    "df -h && [ -d /net/fileserver/export ]",
+    "df -h && [[ -d /net/x ]]",
+    // outside the jail an old ethtool's ioctl loads the module a name names
+    "ethtool dummy",
+    "ethtool eth0",
+  ])
+    assert.equal(outsideGrant(command), false, command);
+  for (const command of ["ip -c link a get type bridge", "ip -c netns a show"])
+    assert.notEqual(classifier.classify(command, "host").risk, "read_only", command);
+  assert.deepEqual(keys("ip -c addr show"), ["netlink"]);
+  assert.equal(outsideGrant("findmnt -J | jq -r '.filesystems[].target'"), true);
+});

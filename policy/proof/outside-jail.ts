@@ -13,6 +13,8 @@ export function outsideJailHazard(pieces: readonly Piece[]): string | null {
   const shellRead = pieces.find((piece) => piece.name === SHELL_READ);
   if (shellRead)
     return `\`${outside.name}\` runs outside the jail, and so does the shell around it: \`${shellRead.first}\` would be read there (a FIFO blocks, \`/proc/kmsg\` loses what it reads, a large here-document is written to /tmp); run \`${outside.name}\` alone, with only text filters after it`;
+  if (pieces.some((piece) => piece.shellTest))
+    return `\`${outside.name}\` runs outside the jail, and so does the shell around it: its \`[[ … ]]\` would look up paths there (an automount mounts, a dead NFS path hangs); run \`${outside.name}\` alone, with only text filters after it`;
   if (pieces.some((piece) => piece.braceRange))
     return `\`${outside.name}\` runs outside the jail, where no memory bound holds a brace range's expansion; write the words out`;
   const looped = pieces.find((piece) => piece.repeats && piece.grants.some((g) => g.resource === "unjailed"));
@@ -81,12 +83,9 @@ const FILTER_READS: Readonly<
   tr: { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
   echo: { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
   printf: { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
-  test: { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
-  "[": { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
   true: { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
   false: { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
   ":": { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
-  cd: { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
   pwd: { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
 };
 
@@ -97,8 +96,12 @@ function patternFirst(options: readonly string[]): number {
   return patternByOption ? 0 : 1;
 }
 
-/** jq's generators and recursion: a program with none of them ends with its input. */
-const JQ_UNBOUNDED = /\b(range|repeat|until|while|recurse\w*|def|foreach|reduce|limit|first|input|inputs)\b/;
+/**
+ * jq's generators and recursion, and its modules (`include "x" {search: "/net/…"}` opens files,
+ * whose code this never reads): a program with none of them ends with its input.
+ */
+const JQ_UNBOUNDED =
+  /\b(range|repeat|until|while|recurse\w*|def|foreach|reduce|limit|first|input|inputs|import|include|modulemeta|get_search_list)\b/;
 
 function jqProgramEnds(piece: Piece): boolean {
   const options = piece.words?.options ?? [];
@@ -111,6 +114,8 @@ export function fileReadOutside(piece: Piece): string | null {
   if (piece.name === "openssl") return "read a certificate file";
   // printf pads to any width (`%0999999999d`); a jq program can loop for ever (`range(1e12)`)
   if (piece.name === "printf") return "run without a bound";
+  // a path test or a directory change walks into an automount (`/net/host`, binfmt_misc) or a dead NFS mount
+  if (piece.name === "test" || piece.name === "[" || piece.name === "cd") return "look up a path";
   if (piece.name === "jq" && !jqProgramEnds(piece)) return "run a jq program that may not end";
   const shape = FILTER_READS[piece.name] ?? { leading: () => 0, short: "", long: [] };
   const options = piece.words?.options ?? [];

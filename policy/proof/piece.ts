@@ -17,6 +17,8 @@ export interface Piece {
   repeats?: boolean;
   /** Its script expands a brace range (`{1..999999999}`): as many words as it says, in memory. */
   braceRange?: boolean;
+  /** Its script has a `[[ … ]]`: the shell itself looks up the paths it tests. */
+  shellTest?: boolean;
   /** Its options and operands as its spec read them. */
   words?: PieceWords;
 }

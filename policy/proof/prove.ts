@@ -61,16 +61,19 @@ export function proveScript(
   const verdict = statement(parsed.root, ctx);
   const repeats = hasNode(parsed.root, "while_statement");
   const braceRange = hasNode(parsed.root, "brace_expression");
+  const shellTest = hasNode(parsed.root, "test_command");
   for (const piece of pieces.slice(before)) {
     if (repeats) piece.repeats = true;
     if (braceRange) piece.braceRange = true;
+    if (shellTest) piece.shellTest = true;
   }
   return verdict;
 }
 
 /**
  * Whether the script holds a node of this type: `while_statement` (`while` and `until`, the only
- * loops the proof lets run an unbounded number of times), `brace_expression` (`{1..N}`).
+ * loops the proof lets run an unbounded number of times), `brace_expression` (`{1..N}`),
+ * `test_command` (`[[ … ]]`, `[ … ]` as syntax).
  */
 function hasNode(node: SyntaxNode, type: string): boolean {
   return node.type === type || node.children.some((child) => hasNode(child, type));

@@ -16,7 +16,7 @@ import {
  * Grants follow the resource, not the tool: reading a device names that device; `/proc/net` and
  * netlink read the host's network namespace (`netlink`); netfilter, conntrack and WireGuard reads
  * need CAP_NET_ADMIN over the host's namespace, which no user-namespace jail can hold, so their
- * specs send them unjailed by name (so does `ethtool IFACE`, which reads wake-on-LAN); the mount
+ * specs send them unjailed by name (not `ethtool IFACE`: its wake-on-LAN line is reported hidden); the mount
  * table inside the jail is the jail's, so `df` and `findmnt` listing it run unjailed by name;
  * Proxmox's tools talk to pmxcfs over abstract sockets and to the node's daemons, so they run
  * unjailed by name too.
@@ -300,11 +300,7 @@ const ROWS: DiagnosticRow[] = [
     ["ip rule list", [G.netlink], here("net_namespace")],
     ["bridge link show", [G.netlink], here("net_namespace")],
     ["bridge fdb show", [G.netlink], here("net_namespace")],
-    [
-      "ethtool eth0",
-      [G.unjailed(NET_ADMIN, "ethtool")],
-      here("net_namespace", "ethtool {{interface}}", ["ethtool"]),
-    ],
+    ["ethtool eth0", [G.netlink], here("net_namespace", "ethtool {{interface}}", ["ethtool"])],
     ["ethtool -S eth0", [G.netlink], here("net_namespace", "ethtool -S {{interface}}", ["ethtool"])],
     ["ethtool -i eth0", [G.netlink], here("net_namespace", "ethtool -i {{interface}}", ["ethtool"])],
     ["ethtool -k eth0", [G.netlink], here("net_namespace", "ethtool -k {{interface}}", ["ethtool"])],

@@ -87,6 +87,12 @@ const PARTED = `parted opens the device read-write first, then says it fell back
  * hidden.ts). Each is a limit of containment, said so in data and words — never silently.
  */
 export const KNOWN_DIFFERENCES: Record<string, { why: string; reports: HiddenKind }> = {
+  "ethtool eth0": {
+    why:
+      "ethtool's netlink queries of wake-on-LAN and link modes need CAP_NET_ADMIN; it stays jailed, since " +
+      "outside the jail an old ethtool's ioctl for a name that is no interface loads the module of that name",
+    reports: "capability",
+  },
   "parted /dev/sda print": { why: PARTED, reports: "read_only_device" },
   "parted -s /dev/sda unit GB print": { why: PARTED, reports: "read_only_device" },
   "mke2fs -n /dev/sdb1": {

@@ -35,7 +35,6 @@ export const MOUNT_TABLE = "the machine's mount table (the jail's own lists ever
 export const INSIDE_WHEN_SHARED: ReadonlyMap<string, readonly JailGrant[]> = new Map([
   ["df", []],
   ["findmnt", []],
-  ["ethtool", NETLINK],
 ]);
 
 /** A run outside the jail, by name: `spec` is the tool whose spec proves it read-only. */
