@@ -384,3 +384,23 @@ test("sixth outside attack: what stands beside df/findmnt outside the jail, etht
   assert.deepEqual(keys("ip -c addr show"), ["netlink"]);
   assert.equal(outsideGrant("findmnt -J | jq -r '.filesystems[].target'"), true);
 });
+
+test("seventh outside attack: words bash expands beside a run outside the jail, and who runs it", () => {
+  for (const command of [
+    "dmesg | grep {x,/proc/kmsg}",
+    "dmesg | grep /proc/k*",
+    'x="a /proc/kmsg"; dmesg | grep $x',
+    "dmesg | grep $(echo x /proc/kmsg)",
+    "dmesg | grep ${HOME:-a /proc/kmsg}",
+    'for x in "a /proc/kmsg"; do dmesg | grep $x; done',
+    "ss -tp | grep {x,/proc/kmsg}",
+    // outside the jail sudo really authenticates (PAM counts -S password attempts) and logs
+    "echo x | sudo -S -k dmesg",
+    "sudo dmesg",
+    "doas -u x dmesg",
+    "pkexec ss -p",
+  ])
+    assert.notEqual(classifier.classify(command, "host").risk, "read_only", command);
+  for (const command of ["dmesg | grep -i usb", "dmesg | grep -e usb -e sda", "sudo -n zfs list"])
+    assert.equal(classifier.classify(command, "host").risk, "read_only", command);
+});

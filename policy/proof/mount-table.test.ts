@@ -44,7 +44,6 @@ test("df and findmnt read the machine's mount table outside the jail, in every f
     "df --block-size=1K",
     "df --block-size 1K",
     "df --output=source,fstype,size,used,avail,pcent,target",
-    "sudo df -h",
     "timeout 10 df -h",
     "df -h | grep -v tmpfs",
     "df -h | sort -k5 -h | tail -n 5",
@@ -171,4 +170,9 @@ test("a run outside the jail that another piece would share goes back inside, wh
     assert.notEqual(result.risk, "read_only", command);
     assert.match(result.reasons.join(" "), /run .* on its own/, command);
   }
+});
+
+test("sudo around a listing outside the jail asks: there it would really authenticate and log", () => {
+  for (const command of ["sudo df -h", "sudo findmnt"])
+    assert.notEqual(classifier.classify(command, "host").risk, "read_only", command);
 });

@@ -7,9 +7,14 @@ import { type Piece, SHELL_READ } from "./piece.ts";
  * /tmp), expands no brace range (memory without a bound), loops no `while`/`until` (only the
  * timeout would end it), and each filter reads only what the tool prints (fileReadOutside).
  */
+/** Programs that change who runs the tool: in the jail no_new_privs stops them, outside they act. */
+const ELEVATORS: ReadonlySet<string> = new Set(["sudo", "doas", "pkexec", "runuser", "su", "sg", "newgrp"]);
+
 export function outsideJailHazard(pieces: readonly Piece[]): string | null {
   const outside = pieces.find((piece) => piece.grants.some((g) => g.resource === "unjailed"));
   if (!outside) return null;
+  if (ELEVATORS.has(outside.name))
+    return `\`${outside.name}\` would run outside the jail, where it really authenticates: PAM counts password attempts (\`-S\` reads them from the input; faillock may lock the account) and logs every run; log in as a user who can read what the tool needs, or ask for it`;
   const shellRead = pieces.find((piece) => piece.name === SHELL_READ);
   if (shellRead)
     return `\`${outside.name}\` runs outside the jail, and so does the shell around it: \`${shellRead.first}\` would be read there (a FIFO blocks, \`/proc/kmsg\` loses what it reads, a large here-document is written to /tmp); run \`${outside.name}\` alone, with only text filters after it`;
@@ -126,6 +131,9 @@ export function fileReadOutside(piece: Piece): string | null {
     if (!long && [...option.slice(1)].some((letter) => shape.short.includes(letter)))
       return `read files or never end (\`${option}\`)`;
   }
+  // a word bash expands (`{x,/proc/kmsg}`, `/proc/k*`, `$x`) may become several, the rest read as files
+  const expanded = (piece.words?.operands ?? []).find((operand) => operand.startsWith("\0"));
+  if (expanded !== undefined) return `read what \`${expanded.slice(1)}\` expands to`;
   const files = (piece.words?.operands ?? []).slice(shape.leading(options));
   return files.length > 0 ? `read \`${files[0]?.replace(/^\0/, "")}\`` : null;
 }
