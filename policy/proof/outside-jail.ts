@@ -34,45 +34,28 @@ export function outsideJailHazard(pieces: readonly Piece[]): string | null {
  * (`dmesg | cat /proc/kmsg` consumes the kernel log; `tail -f` never ends; `grep -r x /` walks every
  * mount; a FIFO blocks).
  */
-const FILTER_READS: Readonly<
-  Record<string, { leading: (options: readonly string[]) => number; short: string; long: readonly string[] }>
-> = {
-  grep: {
-    leading: patternFirst,
-    short: "frRdD",
-    long: [
-      "--file",
-      "--recursive",
-      "--dereference-recursive",
-      "--directories",
-      "--devices",
-      "--exclude-from",
-    ],
-  },
-  egrep: {
-    leading: patternFirst,
-    short: "frRdD",
-    long: [
-      "--file",
-      "--recursive",
-      "--dereference-recursive",
-      "--directories",
-      "--devices",
-      "--exclude-from",
-    ],
-  },
-  fgrep: {
-    leading: patternFirst,
-    short: "frRdD",
-    long: [
-      "--file",
-      "--recursive",
-      "--dereference-recursive",
-      "--directories",
-      "--devices",
-      "--exclude-from",
-    ],
-  },
+interface FilterReads {
+  /** How many operands come before the first file (grep's pattern, tr's sets: all of them). */
+  leading: (options: readonly string[]) => number;
+  /** Short options that read files, follow them or walk trees. */
+  short: string;
+  long: readonly string[];
+}
+
+const GREP: FilterReads = {
+  leading: patternFirst,
+  short: "frRdD",
+  long: ["--file", "--recursive", "--dereference-recursive", "--directories", "--devices", "--exclude-from"],
+};
+/** Builtins and tools whose operands are text, never files. */
+const NO_FILES: FilterReads = { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] };
+/** Any other filter: every operand is a file. */
+const ALL_FILES: FilterReads = { leading: () => 0, short: "", long: [] };
+
+const FILTER_READS: Readonly<Record<string, FilterReads>> = {
+  grep: GREP,
+  egrep: GREP,
+  fgrep: GREP,
   jq: {
     leading: (options) => (options.some((o) => o === "-f" || o.startsWith("--from-file")) ? 0 : 1),
     short: "fL",
@@ -85,13 +68,12 @@ const FILTER_READS: Readonly<
     long: ["--files0-from", "--temporary-directory", "--buffer-size", "--parallel"],
   },
   wc: { leading: () => 0, short: "", long: ["--files0-from"] },
-  tr: { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
-  echo: { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
-  printf: { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
-  true: { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
-  false: { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
-  ":": { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
-  pwd: { leading: () => Number.POSITIVE_INFINITY, short: "", long: [] },
+  tr: NO_FILES,
+  echo: NO_FILES,
+  true: NO_FILES,
+  false: NO_FILES,
+  ":": NO_FILES,
+  pwd: NO_FILES,
 };
 
 function patternFirst(options: readonly string[]): number {
@@ -122,7 +104,7 @@ export function fileReadOutside(piece: Piece): string | null {
   // a path test or a directory change walks into an automount (`/net/host`, binfmt_misc) or a dead NFS mount
   if (piece.name === "test" || piece.name === "[" || piece.name === "cd") return "look up a path";
   if (piece.name === "jq" && !jqProgramEnds(piece)) return "run a jq program that may not end";
-  const shape = FILTER_READS[piece.name] ?? { leading: () => 0, short: "", long: [] };
+  const shape = FILTER_READS[piece.name] ?? ALL_FILES;
   const options = piece.words?.options ?? [];
   for (const option of options) {
     const long = option.startsWith("--");

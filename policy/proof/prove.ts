@@ -59,24 +59,27 @@ export function proveScript(
   };
   const before = pieces.length;
   const verdict = statement(parsed.root, ctx);
-  const repeats = hasNode(parsed.root, "while_statement");
-  const braceRange = hasNode(parsed.root, "brace_expression");
-  const shellTest = hasNode(parsed.root, "test_command");
-  for (const piece of pieces.slice(before)) {
-    if (repeats) piece.repeats = true;
-    if (braceRange) piece.braceRange = true;
-    if (shellTest) piece.shellTest = true;
+  if (pieces.length > before) {
+    // one walk of the tree, and only when the script ran a command
+    const types = nodeTypes(parsed.root);
+    for (const piece of pieces.slice(before)) {
+      if (types.has("while_statement")) piece.repeats = true;
+      if (types.has("brace_expression")) piece.braceRange = true;
+      if (types.has("test_command")) piece.shellTest = true;
+    }
   }
   return verdict;
 }
 
 /**
- * Whether the script holds a node of this type: `while_statement` (`while` and `until`, the only
+ * The node types a script holds; of interest: `while_statement` (`while` and `until`, the only
  * loops the proof lets run an unbounded number of times), `brace_expression` (`{1..N}`),
  * `test_command` (`[[ … ]]`, `[ … ]` as syntax).
  */
-function hasNode(node: SyntaxNode, type: string): boolean {
-  return node.type === type || node.children.some((child) => hasNode(child, type));
+function nodeTypes(node: SyntaxNode, into: Set<string> = new Set()): Set<string> {
+  into.add(node.type);
+  for (const child of node.children) nodeTypes(child, into);
+  return into;
 }
 
 /** Proves shell text that a wrapper runs (`bash -c '…'`, `ssh host '…'`). */
