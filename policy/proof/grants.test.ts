@@ -140,7 +140,7 @@ test("what runs outside the jail by name resolves no name: numeric, fixed text, 
     ["lsof -n -c sshd", "lsof"],
     ["netstat -tulpn", "netstat"],
     ["fuser -n tcp 22,192.0.2.1", "fuser"],
-    ["fuser -v -- -k", "fuser"],
+    ["fuser 22,192.0.2.1/tcp", "fuser"],
   ] as const)
     assert.deepEqual(keys(command), [`unjailed:${processInfo}:${spec}`], command);
   // inside the jail a name is harmless (no network), so the jailed forms stay as they were
@@ -403,4 +403,18 @@ test("seventh outside attack: words bash expands beside a run outside the jail, 
     assert.notEqual(classifier.classify(command, "host").risk, "read_only", command);
   for (const command of ["dmesg | grep -i usb", "dmesg | grep -e usb -e sda", "sudo -n zfs list"])
     assert.equal(classifier.classify(command, "host").risk, "read_only", command);
+});
+
+test("what runs outside the jail names no path to look up: an automount mounts, a dead NFS mount hangs", () => {
+  for (const command of [
+    "lsof -nP /tmp/fifo",
+    "lsof -n -- /net/host/x",
+    "fuser -v /net/host/x",
+    "fuser -vm /mnt",
+    "fuser -v -- -k",
+  ])
+    assert.notEqual(classifier.classify(command, "host").risk, "read_only", command);
+  for (const command of ["lsof -n -i :22", "lsof -n +c 15 -p 1", "fuser -v -n tcp 22", "fuser 22/tcp"])
+    assert.equal(classifier.classify(command, "host").risk, "read_only", command);
+  assert.match(classifier.classify("fuser -vm /mnt", "host").reasons.join(" "), /fuser -v -n tcp 22/);
 });

@@ -131,5 +131,5 @@ export const CLASS_LOOK_ALIKES: readonly string[] = [
   "lsof -n -i @127.0.0.1:22",
   "lsof -n +L1",
   "netstat -tulpn",
-  "fuser -vm /",
+  "lsof -n -c bash",
 ];

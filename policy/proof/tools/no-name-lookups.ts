@@ -185,13 +185,19 @@ export function lsofOutsideResolvesNothing(args: readonly ProofWord[]): Verdict 
   let numeric = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as ProofWord;
-    if (arg.value === "--") break;
+    if (arg.value === "--") {
+      const operand = args[i + 1];
+      if (operand) return pathOperand("lsof", operand.value, "select by -i, -p, -u or -c");
+      break;
+    }
     if (arg.value.startsWith("+")) {
       if (!LSOF_PLUS_OPTIONS.test(arg.value))
         return `\`lsof ${arg.value}\` is not one of the options proven to only list outside the jail (\`+r\` repeats until stopped, \`+D\` walks a whole tree, \`+m\`/\`+M\` reach other files and rpcbind); ask for it`;
+      if (arg.value === "+c") i++; // its width is the next word
       continue;
     }
-    if (!arg.value.startsWith("-") || arg.value === "-") continue;
+    if (!arg.value.startsWith("-") || arg.value === "-")
+      return pathOperand("lsof", arg.value, "select by -i, -p, -u or -c");
     const bundle = optionBundle(arg.value, LSOF_VALUED);
     if (bundle.flags.includes("n")) numeric = true;
     if (bundle.flags.includes("r")) return "`lsof -r` repeats until stopped, outside the jail; run it once";
@@ -210,6 +216,14 @@ export function lsofOutsideResolvesNothing(args: readonly ProofWord[]): Verdict 
   if (!numeric)
     return "`lsof` runs outside the jail: without -n it looks up the peer of every socket it lists (DNS queries from the host); add -n (`lsof -nP -i :22`)";
   return null;
+}
+
+/**
+ * Outside the jail a tool that looks up a path walks into what it names: an automount mounts
+ * (`/net/host`), a dead NFS server hangs the run.
+ */
+function pathOperand(tool: string, path: string, instead: string): string {
+  return `\`${tool} ${path}\` would look up that path outside the jail (an automount mounts, a dead NFS mount hangs); ${instead}, or ask for it`;
 }
 
 /**
@@ -232,7 +246,17 @@ export function optionBundle(
 
 /** `fuser` (outside the jail): a port's remote host (`22,evil.example/tcp`) must be an address. */
 export function fuserOutsideResolvesNothing(args: readonly ProofWord[]): Verdict {
+  const ports = args.some((arg, i) => {
+    const bundle = optionBundle(arg.value, "n");
+    const space = bundle.value !== "" ? bundle.value : (args[i + 1]?.value ?? "");
+    return (
+      (arg.value.startsWith("-") && bundle.valued === "n" && /^(tcp|udp)$/.test(space)) ||
+      /^--namespace=(tcp|udp)$/.test(arg.value)
+    );
+  });
   for (const word of filterWords(args, new Set(["-n", "--namespace"]))) {
+    if (!ports && !/\/(tcp|udp)$/.test(word.value))
+      return pathOperand("fuser", word.value, "ask about a port (`fuser -v -n tcp 22`)");
     const name = word.value.replace(/\/(tcp|udp)$/, "");
     const [, remoteHost] = name.split(",");
     if (remoteHost !== undefined && remoteHost !== "" && !isNumericHost(remoteHost))
