@@ -48,8 +48,9 @@ export const VOLATILE: Record<string, (text: string) => string> = {
   // top's and ps's process rows are the busiest processes of that moment: the header and the count
   "top -bn1 | head -n 20": (text) =>
     lines(text)
-      // a figure of 10 or more takes the space top pads with after a comma ("5.0 us,  2.0 sy" / "12.5 us,10.0 sy")
-      .map((line, i) => (i < 7 ? digits(line).replace(/,\s*/g, ", ").replace(/:\s+/g, ": ") : "row"))
+      // a figure of 10 or more takes the space top pads with after a comma or colon ("5.0 us,  2.0 sy" /
+      // "12.5 us,10.0 sy"; "%Cpu(s):  0.0 us" / "%Cpu(s):100.0 us")
+      .map((line, i) => (i < 7 ? digits(line).replace(/,\s*/g, ", ").replace(/:\s*/g, ": ") : "row"))
       .join("\n"),
   // (ps sizes its PID column from kernel.pid_max, which inside the jail is its PID namespace's own)
   "ps aux --sort=-%mem | head": (text) =>
